@@ -1,0 +1,96 @@
+/**
+ * The one error registry. Every failure that crosses a module, thread or HTTP boundary carries a
+ * stable `code` from this table. Callers match on `err.code`, never on `instanceof`: errors that
+ * crossed a worker boundary are rebuilt here from their code (see `fromSerialized`).
+ *
+ * Retired codes MUST NOT be reused. `docs/errors.md` and `openapi.json` list exactly these codes;
+ * `test/unit/error-registry.test.mjs` keeps the three in sync.
+ */
+
+export interface ErrorDefinition {
+  /** HTTP status when this error ends a request. */
+  readonly status: number;
+  /** One line: what happened. Shown in docs. */
+  readonly meaning: string;
+  /** One line: what the caller should do. Shown in docs. */
+  readonly fix: string;
+}
+
+export const ERROR_CODES = {
+  // --- request validation (HTTP) ---
+  REPL_ERR_INVALID_REQUEST: { status: 400, meaning: 'The request body or a parameter failed validation; the message names the field.', fix: 'Correct the named field; see openapi.json for the schema.' },
+  REPL_ERR_BODY_TOO_LARGE: { status: 413, meaning: 'The request body exceeds the route limit (8 MiB for /repl, 1 MiB for /repl/env).', fix: 'Send less code per cell, or load large data from disk or the network inside the cell.' },
+  REPL_ERR_CODE_TOO_LARGE: { status: 400, meaning: 'The encoded cell request exceeds 8 MiB even though the body fit.', fix: 'Shorten the code; the running REPL is unaffected.' },
+  REPL_ERR_UNAUTHORIZED: { status: 401, meaning: 'BROWSER_REPL_TOKEN is set and the request lacks the matching bearer token.', fix: 'Send `Authorization: Bearer <token>`.' },
+  REPL_ERR_NOT_FOUND: { status: 404, meaning: 'No route or resource with that name.', fix: 'Check the path against openapi.json.' },
+  REPL_ERR_CONFLICT: { status: 409, meaning: 'The resource limit was reached (for example the maximum number of named executors).', fix: 'Delete an existing resource first; the message lists them.' },
+  // --- REPL host lifecycle ---
+  REPL_ERR_START_FAILED: { status: 500, meaning: 'The REPL worker could not start.', fix: 'Read the cause in the message; check the heap cap and the installation.' },
+  REPL_ERR_CLOSED: { status: 503, meaning: 'The REPL or server is closing or closed and accepts no new work.', fix: 'Create a new REPL, or retry once the server is back.' },
+  REPL_ERR_ABORTED: { status: 499, meaning: 'The caller aborted the operation (AbortSignal or client disconnect).', fix: 'None needed; if the cell had started, the REPL was replaced.' },
+  REPL_ERR_CELL_TIMEOUT: { status: 200, meaning: 'The cell ran past timeout_sec; the REPL was destroyed.', fix: 'Raise timeout_sec, or split the work; the next call gets a fresh REPL.' },
+  REPL_ERR_WORKER_CRASHED: { status: 200, meaning: 'The REPL worker exited during a cell (crash, process.exit, uncaught exception).', fix: 'The next call gets a fresh REPL; re-create its bindings.' },
+  REPL_ERR_OUT_OF_MEMORY: { status: 200, meaning: 'The cell exceeded the REPL heap cap; the worker was terminated.', fix: 'Raise heapMb (BROWSER_REPL_HEAP_MB) or process data in smaller pieces.' },
+  REPL_ERR_PROTOCOL: { status: 200, meaning: 'The worker sent a message that breaks the host protocol; the REPL was destroyed.', fix: 'Report a bug with the cell that caused it.' },
+  REPL_ERR_ENV_NOT_APPLIED: { status: 200, meaning: 'The environment update could not be applied to the running REPL, which was replaced.', fix: 'None needed; the next REPL starts with the new environment.' },
+  // --- inside a cell (thrown to user code, reported as the cell error) ---
+  REPL_ERR_CELL_SYNTAX: { status: 200, meaning: 'The cell does not parse, or uses static import/export or top-level return.', fix: 'Fix the syntax; use dynamic import() instead of static imports.' },
+  REPL_ERR_BINDING: { status: 200, meaning: 'A top-level declaration conflicts with an earlier one (redeclaration rules).', fix: 'Use a new name, or reset the REPL.' },
+  REPL_ERR_OUTPUT_LIMIT: { status: 200, meaning: 'An output call was rejected by a size limit (for example an image above 8 MiB).', fix: 'Emit smaller images (captureScreenshot maxDim) or less text.' },
+  REPL_ERR_INVALID_ARGUMENT: { status: 200, meaning: 'A helper was called with an invalid argument or option.', fix: 'Read repl.help("<helper>") for the signature.' },
+  // --- browser and CDP ---
+  REPL_ERR_BROWSER_NOT_FOUND: { status: 500, meaning: 'No Chromium executable was found and no CDP_ENDPOINT was given.', fix: 'Install one (`npx browser-repl install-browser`), or set BROWSER_REPL_CHROME / CHROME_PATH / CDP_ENDPOINT.' },
+  REPL_ERR_BROWSER_LAUNCH_FAILED: { status: 500, meaning: 'Chromium was found but did not start or did not expose a DevTools endpoint.', fix: 'Read the captured browser output in the message; check sandbox flags.' },
+  REPL_ERR_CDP_CONNECT_FAILED: { status: 200, meaning: 'The DevTools WebSocket could not be opened.', fix: 'Check CDP_ENDPOINT and that the browser is running.' },
+  REPL_ERR_CDP_COMMAND_FAILED: { status: 200, meaning: 'Chromium answered a CDP command with an error.', fix: 'Read the CDP message; check the method name and parameters.' },
+  REPL_ERR_CDP_TIMEOUT: { status: 200, meaning: 'A CDP command got no answer before its deadline.', fix: 'A modal dialog or a busy page may block the renderer; see the hint in the message.' },
+  REPL_ERR_CDP_DEADLINE_REACHED: { status: 200, meaning: 'A CDP command could not start because the cell deadline had been reached.', fix: 'Raise timeout_sec.' },
+  REPL_ERR_CDP_DISCONNECTED: { status: 200, meaning: 'The CDP connection closed while a command was pending.', fix: 'Retry; the next helper call reconnects.' },
+  REPL_ERR_CDP_OUTCOME_UNKNOWN: { status: 200, meaning: 'The connection closed before a non-idempotent command answered; it was not retried.', fix: 'Check the page state before repeating the action.' },
+  REPL_ERR_TARGET_NOT_FOUND: { status: 200, meaning: 'A tab, frame or element target does not exist (any more).', fix: 'List tabs again, or take a new accessibility snapshot.' },
+  REPL_ERR_PAGE_EVALUATION: { status: 200, meaning: 'JavaScript evaluated in the page threw.', fix: 'Read the page exception in the message.' },
+  REPL_ERR_ACTION_FAILED: { status: 200, meaning: 'An element never became actionable (visible, enabled, stable, unobscured) in time.', fix: 'Read which check failed in the message; wait for the page or use a more specific selector.' },
+  REPL_ERR_DIALOG_OPEN: { status: 200, meaning: 'A JavaScript dialog blocks the page.', fix: 'Handle it with cdp("Page.handleJavaScriptDialog", { accept: true }).' },
+  REPL_ERR_HTTP_GET_FAILED: { status: 200, meaning: 'httpGet got a non-2xx status, a network error, or exceeded its size or time bound.', fix: 'Check the URL; raise timeoutSec.' },
+} as const satisfies Record<string, ErrorDefinition>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** Base class of every error this package throws. Match on `code`. */
+export class ReplError extends Error {
+  readonly code: ErrorCode;
+  readonly data: Record<string, unknown> | undefined;
+
+  constructor(code: ErrorCode, message: string, options: { cause?: unknown; data?: Record<string, unknown> } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'ReplError';
+    this.code = code;
+    this.data = options.data;
+  }
+
+  /** HTTP status that this error maps to when it ends a request. */
+  get status(): number {
+    return ERROR_CODES[this.code].status;
+  }
+}
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && Object.hasOwn(ERROR_CODES, value);
+}
+
+/** Plain shape in which errors cross a thread boundary (structured clone drops `code` and subclasses). */
+export interface SerializedError {
+  name: string;
+  message: string;
+  code?: string;
+  stack?: string;
+  data?: Record<string, unknown>;
+}
+
+/** Rebuilds a registry error from a serialized one; unknown codes become REPL_ERR_PROTOCOL. */
+export function fromSerialized(serialized: SerializedError): ReplError {
+  const code = isErrorCode(serialized.code) ? serialized.code : 'REPL_ERR_PROTOCOL';
+  const error = new ReplError(code, serialized.message, serialized.data === undefined ? {} : { data: serialized.data });
+  if (serialized.stack !== undefined) error.stack = serialized.stack;
+  return error;
+}
