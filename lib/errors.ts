@@ -25,6 +25,7 @@ export const ERROR_CODES = {
   REPL_ERR_NOT_FOUND: { status: 404, meaning: 'No route or resource with that name.', fix: 'Check the path against openapi.json.' },
   REPL_ERR_CONFLICT: { status: 409, meaning: 'The resource limit was reached (for example the maximum number of named executors).', fix: 'Delete an existing resource first; the message lists them.' },
   // --- REPL host lifecycle ---
+  REPL_ERR_INTERNAL: { status: 500, meaning: 'An unexpected failure inside the server (a bug).', fix: 'Report it with the request that caused it; the server keeps running.' },
   REPL_ERR_START_FAILED: { status: 500, meaning: 'The REPL worker could not start.', fix: 'Read the cause in the message; check the heap cap and the installation.' },
   REPL_ERR_CLOSED: { status: 503, meaning: 'The REPL or server is closing or closed and accepts no new work.', fix: 'Create a new REPL, or retry once the server is back.' },
   REPL_ERR_ABORTED: { status: 499, meaning: 'The caller aborted the operation (AbortSignal or client disconnect).', fix: 'None needed; if the cell had started, the REPL was replaced.' },

@@ -1,0 +1,234 @@
+/**
+ * Owns the one browser of a REPL host on the main thread: either a Chromium it launched (lazily,
+ * relaunched after it dies) or an existing browser reached through `CDP_ENDPOINT`, which it never
+ * kills. Workers ask it for the current endpoint before every (re)connect.
+ */
+
+import { debuglog } from 'node:util';
+
+import { ReplError } from '../errors.js';
+import { findChromium } from './find-chromium.js';
+import { launchChromium } from './launch-chromium.js';
+import { detectContainer, detectNoSandbox, hasSmallDevShm } from './sandbox.js';
+
+import type { ChromiumProcess, ChromiumExit } from './launch-chromium.js';
+import type { ChromiumSource } from './find-chromium.js';
+
+const debug = debuglog('browser-repl:launch');
+
+/** Options of {@link BrowserManager}. */
+export interface BrowserManagerOptions {
+  /** Browser executable (path or name on PATH); default: discovery (see `findChromium`). */
+  executable?: string | undefined;
+  /** Default true. `false` shows a window and needs a display. */
+  headless?: boolean | undefined;
+  /** `'auto'` (default): on for root, containers and Kubernetes on Linux; see `detectNoSandbox`. */
+  noSandbox?: boolean | 'auto' | undefined;
+  /** Extra Chromium flags, appended last. */
+  args?: readonly string[] | undefined;
+  /**
+   * Attach to this browser instead of launching one (`ws://…/devtools/browser/<id>` or
+   * `http://host:port`). Default `env.CDP_ENDPOINT`; `null` forces launching even when set.
+   */
+  cdpEndpoint?: string | null | undefined;
+  /** Environment consulted for discovery, `CDP_ENDPOINT` and sandbox detection. Default `process.env`. */
+  env?: NodeJS.ProcessEnv | undefined;
+  /** Startup timeout of each launch. Default 15 000 ms. */
+  startupTimeoutMs?: number | undefined;
+  /** SIGTERM → SIGKILL grace on close. Default 3 000 ms. */
+  killGraceMs?: number | undefined;
+}
+
+/** Passed to {@link BrowserManager.onExit} listeners. */
+export interface BrowserExitInfo extends ChromiumExit {
+  /** The profile directory, already removed. */
+  readonly userDataDir: string;
+}
+
+/** Options of {@link BrowserManager.endpoint}. */
+export interface EndpointOptions {
+  /** Stops this caller's wait; a launch shared with other callers continues. */
+  signal?: AbortSignal | undefined;
+}
+
+/**
+ * One browser, launched or attached. `endpoint()` is the whole interface for users of the
+ * browser: it launches on first use, relaunches after a crash, and shares one launch among
+ * concurrent callers.
+ */
+export class BrowserManager {
+  readonly #options: BrowserManagerOptions;
+  readonly #env: NodeJS.ProcessEnv;
+  readonly #attachEndpoint: string | undefined;
+  readonly #exitListeners = new Set<(info: BrowserExitInfo) => void>();
+  #process: ChromiumProcess | undefined;
+  #launching: Promise<ChromiumProcess> | undefined;
+  #closing: Promise<void> | undefined;
+  #lastSource: ChromiumSource | undefined;
+  #launchCount = 0;
+
+  constructor(options: BrowserManagerOptions = {}) {
+    this.#options = { ...options, args: [...(options.args ?? [])] };
+    this.#env = options.env ?? process.env;
+    const endpoint = options.cdpEndpoint === undefined ? this.#env.CDP_ENDPOINT : options.cdpEndpoint;
+    this.#attachEndpoint = endpoint === null || endpoint === undefined || endpoint.trim() === '' ? undefined : endpoint.trim();
+  }
+
+  /** `'attach'` when a CDP endpoint was configured, else `'launch'`. */
+  get mode(): 'attach' | 'launch' {
+    return this.#attachEndpoint === undefined ? 'launch' : 'attach';
+  }
+
+  /** True while a browser launched by this manager is running. */
+  get launched(): boolean {
+    return this.#process?.running === true;
+  }
+
+  /** Pid of the running launched browser. */
+  get pid(): number | undefined {
+    return this.launched ? this.#process?.pid : undefined;
+  }
+
+  /** Profile directory of the running launched browser. */
+  get userDataDir(): string | undefined {
+    return this.launched ? this.#process?.userDataDir : undefined;
+  }
+
+  /** Executable of the last launch. */
+  get executable(): string | undefined {
+    return this.#process?.executable;
+  }
+
+  /** How the executable of the last launch was found. */
+  get executableSource(): ChromiumSource | undefined {
+    return this.#lastSource;
+  }
+
+  /** Number of launches so far (a relaunch after a crash counts). */
+  get launchCount(): number {
+    return this.#launchCount;
+  }
+
+  /** True once `close()` was called. */
+  get closed(): boolean {
+    return this.#closing !== undefined;
+  }
+
+  /**
+   * The current DevTools endpoint. Attach mode: the configured endpoint, as given (the CDP
+   * client resolves `http://host:port` through `/json/version`). Launch mode: the running
+   * browser's `ws://` URL, launching one first if none runs (first use, or the last one died).
+   *
+   * @throws ReplError `REPL_ERR_BROWSER_NOT_FOUND`, `REPL_ERR_BROWSER_LAUNCH_FAILED`,
+   *   `REPL_ERR_CLOSED`, `REPL_ERR_ABORTED`.
+   */
+  async endpoint(options: EndpointOptions = {}): Promise<string> {
+    if (this.#closing !== undefined) throw new ReplError('REPL_ERR_CLOSED', 'The browser manager is closed');
+    if (this.#attachEndpoint !== undefined) return this.#attachEndpoint;
+    const current = this.#process;
+    if (current?.running === true) return current.wsEndpoint;
+    if (this.#launching === undefined) {
+      const launching = this.#launch().finally(() => {
+        if (this.#launching === launching) this.#launching = undefined;
+      });
+      // A caller that aborts stops waiting; the shared launch's failure must not go unhandled.
+      launching.catch(() => {});
+      this.#launching = launching;
+    }
+    const browser = await raceSignal(this.#launching, options.signal);
+    return browser.wsEndpoint;
+  }
+
+  /** Registers `listener` for every exit of a launched browser (crash or close); returns a disposer. */
+  onExit(listener: (info: BrowserExitInfo) => void): () => void {
+    this.#exitListeners.add(listener);
+    return () => {
+      this.#exitListeners.delete(listener);
+    };
+  }
+
+  /**
+   * Closes a browser this manager launched (and waits for its profile to be removed). In attach
+   * mode it only forgets the endpoint: a browser we did not start is never killed. Idempotent.
+   */
+  close(): Promise<void> {
+    this.#closing ??= this.#close();
+    return this.#closing;
+  }
+
+  /** Same as {@link BrowserManager.close}. */
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+
+  async #close(): Promise<void> {
+    // A launch in flight finishes first; #launch sees #closing and closes what it started.
+    await this.#launching?.catch(() => {});
+    await this.#process?.close();
+    this.#exitListeners.clear();
+  }
+
+  async #launch(): Promise<ChromiumProcess> {
+    const found = findChromium({ executable: this.#options.executable, env: this.#env });
+    const { noSandbox, reason } = this.#resolveNoSandbox();
+    const args: string[] = [];
+    if (process.platform === 'linux' && detectContainer({ env: this.#env }) !== undefined && hasSmallDevShm()) args.push('--disable-dev-shm-usage');
+    args.push(...(this.#options.args ?? []));
+    debug('launching %s (from %s)%s', found.executable, found.source, noSandbox ? `, no sandbox: ${reason}` : '');
+    const browser = await launchChromium({
+      executable: found.executable,
+      headless: this.#options.headless ?? true,
+      noSandbox,
+      args,
+      startupTimeoutMs: this.#options.startupTimeoutMs,
+      killGraceMs: this.#options.killGraceMs,
+    });
+    this.#launchCount++;
+    this.#lastSource = found.source;
+    if (this.#closing !== undefined) {
+      await browser.close();
+      throw new ReplError('REPL_ERR_CLOSED', 'The browser manager was closed while the browser was starting');
+    }
+    this.#process = browser;
+    void browser.exited.then((exit) => this.#notifyExit({ ...exit, userDataDir: browser.userDataDir }));
+    return browser;
+  }
+
+  #resolveNoSandbox(): { noSandbox: boolean; reason: string | undefined } {
+    const configured = this.#options.noSandbox ?? 'auto';
+    if (configured !== 'auto') return { noSandbox: configured, reason: configured ? 'noSandbox: true' : undefined };
+    // An explicit flag in args means the caller already decided.
+    if (this.#options.args?.includes('--no-sandbox') === true) return { noSandbox: false, reason: undefined };
+    return detectNoSandbox({ env: this.#env });
+  }
+
+  #notifyExit(info: BrowserExitInfo): void {
+    debug('browser %d exited (%s)', info.pid, info.expected ? 'closed' : `unexpectedly: code ${info.code}, signal ${info.signal}`);
+    for (const listener of [...this.#exitListeners]) {
+      try {
+        listener(info);
+      } catch (error) {
+        debug('exit listener threw: %s', (error as Error).stack ?? String(error));
+      }
+    }
+  }
+}
+
+function raceSignal<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return promise;
+  if (signal.aborted) return Promise.reject(new ReplError('REPL_ERR_ABORTED', 'Waiting for the browser was aborted', { cause: signal.reason }));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(new ReplError('REPL_ERR_ABORTED', 'Waiting for the browser was aborted', { cause: signal.reason }));
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error as Error);
+      },
+    );
+  });
+}

@@ -1,0 +1,386 @@
+/**
+ * Launches one Chromium process with a throw-away profile and reads its DevTools endpoint from
+ * stderr. The process runs in its own process group so that closing it also ends the renderer,
+ * GPU and zygote children, and it is killed if the Node process exits without closing it.
+ */
+
+import { spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { debuglog } from 'node:util';
+
+import { ReplError } from '../errors.js';
+
+import type { ChildProcess } from 'node:child_process';
+import type { Socket } from 'node:net';
+
+const debug = debuglog('browser-repl:launch');
+
+/**
+ * Always passed. The machine may have no internet: without these Chromium keeps retrying
+ * component updates, sync, QUIC probes and first-run pings against a closed network.
+ */
+export const OFFLINE_ARGS: readonly string[] = [
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+  '--no-default-browser-check',
+];
+
+/** Also always passed: behaviour an automated, unattended browser needs. */
+export const AUTOMATION_ARGS: readonly string[] = [
+  // No crash-report uploads, phishing-model downloads or reliability beacons (more network noise).
+  '--disable-breakpad',
+  '--disable-client-side-phishing-detection',
+  '--disable-domain-reliability',
+  '--metrics-recording-only',
+  '--disable-default-apps',
+  // Never block on the OS keyring (a Keychain or GNOME Keyring prompt nobody will answer).
+  '--password-store=basic',
+  '--use-mock-keychain',
+  // A tab in the background keeps full-speed timers and rendering, so waits stay accurate.
+  '--disable-background-timer-throttling',
+  '--disable-backgrounding-occluded-windows',
+  '--disable-renderer-backgrounding',
+  // No "page unresponsive" or "resubmit form" browser dialogs while code drives the page.
+  '--disable-hang-monitor',
+  '--disable-prompt-on-repost',
+  // window.open() works without a user gesture, as scripts expect.
+  '--disable-popup-blocking',
+];
+
+/** Default time to wait for `DevTools listening on ws://…` (repl-contract §3: 15 s startup). */
+export const STARTUP_TIMEOUT_MS = 15_000;
+/** Time between SIGTERM and SIGKILL in `close()` (repl-contract §3: 3 s). */
+export const KILL_GRACE_MS = 3_000;
+const STDERR_TAIL_LINES = 30;
+const ENDPOINT_PATTERN = /DevTools listening on (ws:\/\/\S+)/;
+
+/** Options of {@link launchChromium}. */
+export interface LaunchChromiumOptions {
+  executable: string;
+  /** Default true (`--headless=new`). `false` needs a display. */
+  headless?: boolean | undefined;
+  /** Adds `--no-sandbox`. Default false; `BrowserManager` decides automatically. */
+  noSandbox?: boolean | undefined;
+  /** Extra flags, appended after ours (so they win where Chromium takes the last value). */
+  args?: readonly string[] | undefined;
+  startupTimeoutMs?: number | undefined;
+  killGraceMs?: number | undefined;
+  /** Environment of the browser process. Default `process.env`. */
+  env?: NodeJS.ProcessEnv | undefined;
+  /** Parent directory of the temporary profile. Default `os.tmpdir()`. */
+  tmpDir?: string | undefined;
+  signal?: AbortSignal | undefined;
+}
+
+/** How a launched Chromium ended. */
+export interface ChromiumExit {
+  readonly pid: number;
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  /** True when `close()` asked for it. */
+  readonly expected: boolean;
+}
+
+/** Command-line flags for a launch (exported for tests and diagnostics). */
+export function chromiumArgs(options: { userDataDir: string; headless?: boolean | undefined; noSandbox?: boolean | undefined; args?: readonly string[] | undefined }): string[] {
+  const extra = options.args ?? [];
+  const result = ['--remote-debugging-port=0', `--user-data-dir=${options.userDataDir}`, ...OFFLINE_ARGS, ...AUTOMATION_ARGS];
+  if (options.headless ?? true) result.push('--headless=new');
+  if (options.noSandbox === true) result.push('--no-sandbox');
+  // Open a blank page rather than the new-tab page (which is internal and may try the network),
+  // unless the caller passed a URL of their own.
+  if (!extra.some((arg) => !arg.startsWith('-'))) result.push('about:blank');
+  result.push(...extra);
+  return result;
+}
+
+interface LiveBrowser {
+  readonly pid: number;
+  readonly userDataDir: string;
+  kill(signal: NodeJS.Signals): void;
+}
+
+// Browsers still running; killed synchronously if Node exits without closing them.
+const liveBrowsers = new Set<LiveBrowser>();
+let exitHookInstalled = false;
+
+/**
+ * Kills every browser launched by this module (SIGKILL to its process group) and removes its
+ * profile, synchronously. Runs on `process.on('exit')`; signal handlers of a CLI may call it too.
+ */
+export function killLaunchedBrowsersSync(): void {
+  for (const browser of liveBrowsers) {
+    browser.kill('SIGKILL');
+    try {
+      rmSync(browser.userDataDir, { recursive: true, force: true, maxRetries: 3, retryDelay: 50 });
+    } catch {
+      // Best effort while the process exits.
+    }
+  }
+  liveBrowsers.clear();
+}
+
+function track(browser: LiveBrowser): void {
+  liveBrowsers.add(browser);
+  if (!exitHookInstalled) {
+    process.on('exit', killLaunchedBrowsersSync);
+    exitHookInstalled = true;
+  }
+}
+
+function untrack(browser: LiveBrowser): void {
+  liveBrowsers.delete(browser);
+  if (liveBrowsers.size === 0 && exitHookInstalled) {
+    process.off('exit', killLaunchedBrowsersSync);
+    exitHookInstalled = false;
+  }
+}
+
+/**
+ * One running Chromium. Create with {@link launchChromium}. `close()` ends it (SIGTERM, SIGKILL
+ * after a grace) and removes the profile; `exited` settles once that cleanup is done, whether
+ * the browser was closed or died on its own.
+ */
+export class ChromiumProcess {
+  readonly #child: ChildProcess;
+  readonly #pid: number;
+  readonly #executable: string;
+  readonly #userDataDir: string;
+  readonly #killGraceMs: number;
+  readonly #stderrTail: string[] = [];
+  readonly #exited: Promise<ChromiumExit>;
+  readonly #live: LiveBrowser;
+  #wsEndpoint = '';
+  #partialLine = '';
+  #exitInfo: ChromiumExit | undefined;
+  #closeRequested = false;
+  #closing: Promise<void> | undefined;
+  #onEndpoint: ((endpoint: string) => void) | undefined;
+  #onEarlyExit: ((reason: string) => void) | undefined;
+
+  private constructor(child: ChildProcess, pid: number, executable: string, userDataDir: string, killGraceMs: number) {
+    this.#child = child;
+    this.#pid = pid;
+    this.#executable = executable;
+    this.#userDataDir = userDataDir;
+    this.#killGraceMs = killGraceMs;
+    this.#live = { pid, userDataDir, kill: (signal) => killGroup(child, pid, signal) };
+    track(this.#live);
+    this.#exited = new Promise<ChromiumExit>((resolve) => {
+      child.once('exit', (code, signal) => {
+        const info: ChromiumExit = { pid, code, signal, expected: this.#closeRequested };
+        this.#exitInfo = info;
+        debug('chromium %d exited (code %s, signal %s)', pid, code, signal);
+        // Renderer and GPU children may outlive a killed browser process; end the whole group.
+        killGroup(child, pid, 'SIGKILL');
+        untrack(this.#live);
+        void this.#afterExit(info).finally(() => resolve(info));
+      });
+    });
+    child.stderr?.setEncoding('utf8');
+    child.stderr?.on('data', (chunk: string) => this.#onStderr(chunk));
+  }
+
+  /** Launches Chromium; see {@link launchChromium}. */
+  static async launch(options: LaunchChromiumOptions): Promise<ChromiumProcess> {
+    const { executable } = options;
+    if (options.signal?.aborted === true) throw aborted(options.signal);
+    const userDataDir = await mkdtemp(path.join(options.tmpDir ?? tmpdir(), 'browser-repl-profile-'));
+    const args = chromiumArgs({ userDataDir, headless: options.headless, noSandbox: options.noSandbox, args: options.args });
+    debug('spawn %s %s', executable, args.join(' '));
+    const child = spawn(executable, args, {
+      // Own process group (POSIX), so the whole browser tree can be signalled at once.
+      detached: process.platform !== 'win32',
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: options.env ?? process.env,
+      windowsHide: true,
+    });
+    const pid = child.pid;
+    if (pid === undefined) {
+      // Spawning failed synchronously enough that there is no pid (ENOENT, EACCES): 'error' follows.
+      const cause = await new Promise<Error>((resolve) => child.once('error', resolve));
+      await rm(userDataDir, { recursive: true, force: true }).catch(() => {});
+      throw new ReplError('REPL_ERR_BROWSER_LAUNCH_FAILED', `Could not start ${executable}: ${cause.message}`, { cause, data: { executable } });
+    }
+    child.on('error', (error) => debug('chromium %d error: %s', pid, error.message));
+    const browser = new ChromiumProcess(child, pid, executable, userDataDir, options.killGraceMs ?? KILL_GRACE_MS);
+    try {
+      await browser.#waitForEndpoint(options.startupTimeoutMs ?? STARTUP_TIMEOUT_MS, options.signal, options.headless ?? true, options.env ?? process.env);
+    } catch (error) {
+      await browser.close();
+      throw error;
+    }
+    // Running browsers must not keep Node alive on their own; the exit hook kills them.
+    child.unref();
+    (child.stderr as Socket | null)?.unref();
+    return browser;
+  }
+
+  /** Process id of the browser (also its process group id on POSIX). */
+  get pid(): number {
+    return this.#pid;
+  }
+
+  /** The executable that was started. */
+  get executable(): string {
+    return this.#executable;
+  }
+
+  /** `ws://127.0.0.1:<port>/devtools/browser/<id>`. */
+  get wsEndpoint(): string {
+    return this.#wsEndpoint;
+  }
+
+  /** The temporary profile directory (removed once the browser has exited). */
+  get userDataDir(): string {
+    return this.#userDataDir;
+  }
+
+  /** True until the browser process has exited. */
+  get running(): boolean {
+    return this.#exitInfo === undefined;
+  }
+
+  /** Settles once the browser has exited and its profile is removed. Never rejects. */
+  get exited(): Promise<ChromiumExit> {
+    return this.#exited;
+  }
+
+  /** The last lines Chromium wrote to stderr (for error messages). */
+  stderrTail(): string {
+    return this.#stderrTail.join('\n');
+  }
+
+  /** SIGTERM to the process group, SIGKILL after the grace period, then removes the profile. Idempotent. */
+  close(): Promise<void> {
+    this.#closing ??= this.#close();
+    return this.#closing;
+  }
+
+  /** Same as {@link ChromiumProcess.close}. */
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+
+  async #close(): Promise<void> {
+    this.#closeRequested = true;
+    if (this.#exitInfo === undefined) {
+      killGroup(this.#child, this.#pid, 'SIGTERM');
+      let timer: NodeJS.Timeout | undefined;
+      const graceOver = new Promise<'timeout'>((resolve) => {
+        timer = setTimeout(() => resolve('timeout'), this.#killGraceMs);
+      });
+      const outcome = await Promise.race([this.#exited, graceOver]);
+      clearTimeout(timer);
+      if (outcome === 'timeout') killGroup(this.#child, this.#pid, 'SIGKILL');
+    }
+    await this.#exited;
+  }
+
+  async #afterExit(info: ChromiumExit): Promise<void> {
+    if (this.#onEarlyExit !== undefined) {
+      // The reason for an early exit is usually in the last stderr lines, which may still be in
+      // the pipe: wait briefly for it to drain before reporting.
+      const stderr = this.#child.stderr;
+      if (stderr !== null && !stderr.readableEnded) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(done, 500);
+          function done(): void {
+            clearTimeout(timer);
+            stderr?.off('close', done);
+            resolve();
+          }
+          stderr.once('close', done);
+        });
+      }
+      this.#onEarlyExit?.(`it exited (code ${info.code}, signal ${info.signal}) before printing its DevTools endpoint`);
+    }
+    await rm(this.#userDataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }).catch((error: unknown) =>
+      debug('could not remove %s: %s', this.#userDataDir, (error as Error).message),
+    );
+  }
+
+  #onStderr(chunk: string): void {
+    const lines = (this.#partialLine + chunk).split('\n');
+    this.#partialLine = lines.pop() ?? '';
+    for (const line of lines) {
+      if (line === '') continue;
+      debug('chromium %d: %s', this.#pid, line);
+      this.#stderrTail.push(line);
+      if (this.#stderrTail.length > STDERR_TAIL_LINES) this.#stderrTail.shift();
+      if (this.#wsEndpoint === '') {
+        const match = ENDPOINT_PATTERN.exec(line);
+        if (match?.[1] !== undefined) {
+          this.#wsEndpoint = match[1];
+          this.#onEndpoint?.(match[1]);
+        }
+      }
+    }
+  }
+
+  #waitForEndpoint(timeoutMs: number, signal: AbortSignal | undefined, headless: boolean, env: NodeJS.ProcessEnv): Promise<void> {
+    if (this.#wsEndpoint !== '') return Promise.resolve();
+    return new Promise<void>((resolve, reject) => {
+      const cleanup = (): void => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        this.#onEndpoint = undefined;
+        this.#onEarlyExit = undefined;
+      };
+      const fail = (reason: string, cause?: unknown): void => {
+        cleanup();
+        reject(this.#launchFailed(reason, headless, env, cause));
+      };
+      const onAbort = (): void => {
+        cleanup();
+        reject(aborted(signal as AbortSignal));
+      };
+      const timer = setTimeout(() => fail(`it did not print its DevTools endpoint within ${timeoutMs}ms`), timeoutMs);
+      timer.unref();
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.#onEndpoint = () => {
+        cleanup();
+        resolve();
+      };
+      this.#onEarlyExit = (reason) => fail(reason);
+    });
+  }
+
+  #launchFailed(reason: string, headless: boolean, env: NodeJS.ProcessEnv, cause?: unknown): ReplError {
+    const tail = [...this.#stderrTail, this.#partialLine].filter((line) => line !== '').join('\n');
+    let hint = '';
+    if (/no-sandbox|sandbox/i.test(tail)) hint = ' Hint: the sandbox could not start; pass noSandbox: true (or run outside a restricted container).';
+    else if (!headless && process.platform === 'linux' && (env.DISPLAY ?? '') === '' && (env.WAYLAND_DISPLAY ?? '') === '') {
+      hint = ' Hint: headless: false needs a display (DISPLAY or WAYLAND_DISPLAY is not set).';
+    }
+    return new ReplError(
+      'REPL_ERR_BROWSER_LAUNCH_FAILED',
+      `Chromium (${this.#executable}) failed to start: ${reason}.${hint}${tail === '' ? ' It wrote nothing to stderr.' : `\nLast browser output:\n${tail}`}`,
+      { cause, data: { executable: this.#executable, pid: this.#pid, stderr: tail } },
+    );
+  }
+}
+
+/** Launches Chromium and resolves once its DevTools endpoint is known. */
+export function launchChromium(options: LaunchChromiumOptions): Promise<ChromiumProcess> {
+  return ChromiumProcess.launch(options);
+}
+
+function killGroup(child: ChildProcess, pid: number, signal: NodeJS.Signals): void {
+  try {
+    if (process.platform === 'win32') child.kill(signal);
+    else process.kill(-pid, signal);
+  } catch {
+    // ESRCH: the group is already gone.
+  }
+}
+
+function aborted(signal: AbortSignal): ReplError {
+  return new ReplError('REPL_ERR_ABORTED', 'Launching Chromium was aborted', { cause: signal.reason });
+}

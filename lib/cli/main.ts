@@ -1,0 +1,61 @@
+#!/usr/bin/env node
+/**
+ * `browser-repl` command line: `serve` (default) starts the HTTP server; `install-browser` finds
+ * or installs a Chromium. Kept thin: everything it does is available from the library.
+ */
+import { parseArgs } from 'node:util';
+import { startServer } from '../http/server.js';
+
+const USAGE = `Usage: browser-repl [serve] [--port N] [--host ADDRESS]
+       browser-repl install-browser
+
+Commands:
+  serve             Start the HTTP API (default). PORT/HOST env vars work too; default 127.0.0.1:10001.
+                    Set BROWSER_REPL_TOKEN to require a bearer token (mandatory beyond loopback).
+  install-browser   Find a Chromium, or install one (Debian/Ubuntu: apt-get install chromium) when none is found.
+`;
+
+async function serve(args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: { port: { type: 'string' }, host: { type: 'string' } },
+    strict: true,
+  });
+  const port = values.port === undefined ? undefined : Number(values.port);
+  if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) {
+    throw new Error(`--port must be an integer between 0 and 65535, got ${values.port}`);
+  }
+  const server = await startServer({
+    ...(port === undefined ? {} : { port }),
+    ...(values.host === undefined ? {} : { host: values.host }),
+  });
+  process.stdout.write(`browser-repl listening on ${server.url}\n`);
+  const shutdown = (signal: string) => {
+    process.stdout.write(`browser-repl: ${signal}, shutting down\n`);
+    server.close().then(() => process.exit(0), () => process.exit(1));
+  };
+  process.once('SIGINT', () => shutdown('SIGINT'));
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+}
+
+async function main(argv: string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  if (command === '--help' || command === '-h' || command === 'help') {
+    process.stdout.write(USAGE);
+  } else if (command === undefined || command.startsWith('--')) {
+    await serve(argv);
+  } else if (command === 'serve') {
+    await serve(rest);
+  } else if (command === 'install-browser') {
+    const { installBrowser } = await import('../install-browser.js');
+    await installBrowser();
+  } else {
+    process.stderr.write(`browser-repl: unknown command "${command}"\n\n${USAGE}`);
+    process.exitCode = 2;
+  }
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  process.stderr.write(`browser-repl: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,45 @@
+/**
+ * The single source of every method's help text: `repl.help()` inside the REPL, the generated
+ * section of docs/repl.md and the descriptions in openapi.json all read this table
+ * (`npm run generate` rewrites the docs; test/unit/help-registry.test.mjs fails on drift).
+ */
+
+export type HelpGroup = 'REPL' | 'Browser control' | 'WebMCP';
+
+export interface HelpEntry {
+  /** Qualified name: `repl.write`, `browser.click`, `webmcp.listTools`. */
+  readonly name: string;
+  readonly group: HelpGroup;
+  readonly signature: string;
+  readonly description: string;
+  readonly example?: string;
+}
+
+export const HELP_ENTRIES: readonly HelpEntry[] = [
+  {
+    name: 'repl.help',
+    group: 'REPL',
+    signature: 'repl.help(methodName?: string): string',
+    description: 'Writes help as one write item and returns it. Without an argument it lists every method; with a name (qualified like "browser.click" or unqualified when unique) it shows the signature, behaviour, defaults and an example.',
+    example: 'repl.help("repl.emitImage")',
+  },
+  {
+    name: 'repl.write',
+    group: 'REPL',
+    signature: 'repl.write(value: unknown): void',
+    description: 'Emits one text item on the "write" channel, without a newline. Strings are written as they are; other values are formatted with util.inspect (depth 4, 100 array items, 8192 characters per string, line width 120). Expression values are never emitted automatically: use repl.write for the answer of a cell.',
+    example: 'const info = { title: "Example", links: 3 };\nrepl.write(JSON.stringify(info));',
+  },
+  {
+    name: 'repl.emitImage',
+    group: 'REPL',
+    signature: 'repl.emitImage(input: string | Buffer | ArrayBufferView | ArrayBuffer | { bytes, mimeType? } | { path, mimeType? }): Promise<void>',
+    description: 'Emits one image item in call order with the text output. Accepts an image/* data URL, binary data (PNG, JPEG and WebP are recognised from their bytes), { bytes, mimeType? } or { path, mimeType? } read from disk. An image may be at most 8 MiB; a response carries at most 16 MiB of images, beyond which images are dropped with a stderr note and content_truncated set.',
+    example: 'await repl.emitImage({ path: "/tmp/page.png" });',
+  },
+];
+
+/** Entries by qualified name, in registry order. */
+export function helpIndex(entries: readonly HelpEntry[] = HELP_ENTRIES): Map<string, HelpEntry> {
+  return new Map(entries.map((entry) => [entry.name, entry]));
+}

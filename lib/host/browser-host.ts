@@ -1,0 +1,76 @@
+/**
+ * Everything that belongs to one browser: its REPLs (the `default` one today; named REPLs run
+ * concurrently later), the environment they share, and the browser endpoint they drive. A
+ * `HostRegistry` holds many of these; HTTP routes are mounted per host.
+ */
+import { ReplError } from '../errors.js';
+import { Repl } from '../repl/repl.js';
+import type { ReplOptions } from '../repl/repl.js';
+import { validateEnv } from '../repl/env-rules.js';
+
+export interface BrowserHostOptions extends Omit<ReplOptions, 'env'> {
+  id?: string;
+  env?: Record<string, string>;
+}
+
+export class BrowserHost {
+  readonly id: string;
+  readonly #options: BrowserHostOptions;
+  readonly #repls = new Map<string, Repl>();
+  #env: Record<string, string>;
+  #closed = false;
+
+  constructor(options: BrowserHostOptions = {}) {
+    this.id = options.id ?? 'default';
+    this.#options = options;
+    this.#env = { ...options.env };
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** The REPL of that name, created on first use. */
+  repl(name = 'default'): Repl {
+    if (this.#closed) throw new ReplError('REPL_ERR_CLOSED', 'browser REPL is shutting down');
+    let repl = this.#repls.get(name);
+    if (repl === undefined || repl.closed) {
+      const { id: _id, env: _env, ...replOptions } = this.#options;
+      repl = new Repl({ ...replOptions, env: this.#env });
+      this.#repls.set(name, repl);
+    }
+    return repl;
+  }
+
+  /** Sorted names of the stored environment variables. */
+  get envNames(): string[] {
+    return Object.keys(this.#env).sort();
+  }
+
+  /** Replaces the stored environment and applies it to every REPL of this host. */
+  async setEnv(env: Record<string, string>, options: { signal?: AbortSignal } = {}): Promise<{ replTerminated: boolean }> {
+    validateEnv(env);
+    this.#env = { ...env };
+    let replTerminated = false;
+    for (const repl of this.#repls.values()) {
+      if (repl.closed) continue;
+      const outcome = await repl.setEnv(this.#env, options);
+      replTerminated ||= outcome.replTerminated;
+    }
+    return { replTerminated };
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    await Promise.all([...this.#repls.values()].map((repl) => repl.close()));
+  }
+
+  async destroy(): Promise<void> {
+    this.#closed = true;
+    await Promise.all([...this.#repls.values()].map((repl) => repl.destroy()));
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+}

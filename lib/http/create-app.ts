@@ -1,0 +1,44 @@
+/**
+ * The Express application, without listening: tests and embedders mount or `listen()` it.
+ * Routes of a browser host are mounted at `/` for the default host; the same router serves
+ * `/browsers/:id/...` once the registry holds more than one browser.
+ */
+import express from 'express';
+import type { Express } from 'express';
+import { HostRegistry } from '../host/host-registry.js';
+import type { BrowserHostOptions } from '../host/browser-host.js';
+import { bearerAuth } from './bearer-auth.js';
+import { errorHandler, notFound } from './error-handler.js';
+import { replRoutes } from './routes/repl-routes.js';
+
+export interface AppOptions {
+  /** Hosts to serve; a registry with one `default` host is created when omitted. */
+  registry?: HostRegistry;
+  /** Options of the default host when the app creates the registry. */
+  defaultHost?: BrowserHostOptions;
+  /** When set, every route requires `Authorization: Bearer <token>` (default `BROWSER_REPL_TOKEN`). */
+  token?: string | undefined;
+}
+
+export interface BrowserReplApp extends Express {
+  /** The registry behind the routes; close it to end every REPL. */
+  readonly registry: HostRegistry;
+}
+
+export function createApp(options: AppOptions = {}): BrowserReplApp {
+  const registry = options.registry ?? new HostRegistry();
+  if (registry.size === 0) registry.add(options.defaultHost ?? {});
+  const app = express() as unknown as BrowserReplApp;
+  Object.defineProperty(app, 'registry', { value: registry, enumerable: true });
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  const token = 'token' in options ? options.token : process.env['BROWSER_REPL_TOKEN'];
+  if (token !== undefined && token !== '') app.use(bearerAuth(token));
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.use(replRoutes(registry.get('default')));
+  app.use(notFound);
+  app.use(errorHandler);
+  return app;
+}

@@ -1,0 +1,60 @@
+/** `POST /repl` and `/repl/env` for one browser host (contract §1, §2, §9.1). */
+import { Router } from 'express';
+import type { Request, Response } from 'express';
+import { ReplError } from '../../errors.js';
+import { LIMITS } from '../../limits.js';
+import type { BrowserHost } from '../../host/browser-host.js';
+import { toWireResult } from '../../repl/cell-result.js';
+import { encodedRequestBytes } from '../encoded-request-size.js';
+import { jsonBody, requireBody } from '../json-body.js';
+import { requestSignal } from '../request-signal.js';
+import { validateBody } from '../schema-validator.js';
+
+interface ReplRequestBody {
+  code?: string;
+  timeout_sec?: number;
+  reset?: boolean;
+}
+
+export function replRoutes(host: BrowserHost): Router {
+  const router = Router();
+
+  router.post('/repl', jsonBody(LIMITS.replBodyBytes), async (req: Request, res: Response) => {
+    requireBody(req.body);
+    validateBody('BrowserReplRequest', req.body);
+    const body = req.body as ReplRequestBody;
+    const code = body.code ?? '';
+    const reset = body.reset ?? false;
+    const timeoutSec = body.timeout_sec ?? LIMITS.timeoutSecDefault;
+    if (code === '' && !reset) throw new ReplError('REPL_ERR_INVALID_REQUEST', 'code is required (it may be empty only when reset is true)');
+    const encoded = encodedRequestBytes(code, timeoutSec * 1000);
+    if (encoded > LIMITS.encodedRequestBytes) {
+      throw new ReplError('REPL_ERR_CODE_TOO_LARGE',
+        `code too large: encoded request is ${encoded} bytes, maximum is ${LIMITS.encodedRequestBytes}`);
+    }
+    const result = await host.repl().run(code, { timeoutSec, reset, signal: requestSignal(req, res) });
+    res.json(toWireResult(result));
+  });
+
+  router.get('/repl/env', (_req: Request, res: Response) => {
+    res.json({ names: host.envNames });
+  });
+
+  const putEnv = async (env: Record<string, string>, req: Request, res: Response) => {
+    const { replTerminated } = await host.setEnv(env, { signal: requestSignal(req, res) });
+    res.json(replTerminated ? { names: host.envNames, repl_terminated: true } : { names: host.envNames });
+  };
+
+  router.put('/repl/env', jsonBody(LIMITS.envBodyBytes), async (req: Request, res: Response) => {
+    requireBody(req.body);
+    const body = req.body as unknown;
+    validateBody('ReplEnvRequest', body);
+    await putEnv((body as { env: Record<string, string> }).env, req, res);
+  });
+
+  router.delete('/repl/env', async (req: Request, res: Response) => {
+    await putEnv({}, req, res);
+  });
+
+  return router;
+}

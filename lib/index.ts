@@ -1,0 +1,31 @@
+/**
+ * browser-repl's public API. Everything importable from the package is exported here; nothing
+ * else is reachable (package.json `exports`).
+ */
+export { Repl } from './repl/repl.js';
+export type { ReplOptions, ReplState, RunOptions } from './repl/repl.js';
+export { toWireResult } from './repl/cell-result.js';
+export type {
+  CellContent, CellResult, ImageContent, TextContent, WireCellResult, WireImageContent, WireTextContent,
+} from './repl/cell-result.js';
+export { BrowserHost } from './host/browser-host.js';
+export type { BrowserHostOptions } from './host/browser-host.js';
+export { HostRegistry } from './host/host-registry.js';
+export { createApp } from './http/create-app.js';
+export type { AppOptions, BrowserReplApp } from './http/create-app.js';
+export { startServer } from './http/server.js';
+export type { BrowserReplServer, ServerOptions } from './http/server.js';
+export { ERROR_CODES, ReplError } from './errors.js';
+export type { ErrorCode, ErrorDefinition } from './errors.js';
+export { LIMITS } from './limits.js';
+export { liveWorkerThreads } from './repl/repl-worker.js';
+export { HELP_ENTRIES } from './help/help-registry.js';
+export type { HelpEntry } from './help/help-registry.js';
+
+import { Repl } from './repl/repl.js';
+import type { ReplOptions } from './repl/repl.js';
+
+/** Creates a REPL without HTTP. Its worker starts on the first `run()`. */
+export function createRepl(options: ReplOptions = {}): Repl {
+  return new Repl(options);
+}

@@ -1,0 +1,113 @@
+/**
+ * The messages exchanged between the main thread (lib/) and a REPL worker (worker/), declared
+ * once and imported by both sides. Messages travel over a dedicated MessagePort handed to the
+ * worker at startup; image bytes travel as transferred ArrayBuffers, never as base64.
+ *
+ * Every request from the main thread carries a `requestId`; every answer repeats it, and the
+ * host treats a mismatch as protocol corruption (the worker is destroyed).
+ */
+import type { MessagePort } from 'node:worker_threads';
+import type { SerializedError } from './errors.js';
+
+/** Bumped when a message shape changes incompatibly; checked in the startup handshake. */
+export const PROTOCOL_VERSION = 1;
+
+/** `workerData` of every REPL worker. */
+export interface WorkerStartup {
+  protocolVersion: number;
+  replId: string;
+  port: MessagePort;
+  /** Whether the host can provide a browser endpoint (pure-Node REPLs get a clear error instead). */
+  browser: { available: boolean };
+}
+
+// ----- main → worker -------------------------------------------------------------------------
+
+export interface ExecuteMessage {
+  type: 'execute';
+  requestId: number;
+  code: string;
+  timeoutMs: number;
+  /** Absolute deadline (epoch ms) that helpers clamp their own waits below. */
+  deadline: number;
+}
+
+/** Set (string) or restore/unset (null) environment variables in the running REPL. */
+export interface EnvMessage {
+  type: 'env';
+  requestId: number;
+  set: Record<string, string | null>;
+}
+
+export interface EndpointReplyMessage {
+  type: 'endpoint-reply';
+  requestId: number;
+  endpoint?: string;
+  error?: SerializedError;
+}
+
+export type MainToWorkerMessage = ExecuteMessage | EnvMessage | EndpointReplyMessage;
+
+// ----- worker → main -------------------------------------------------------------------------
+
+export interface ReadyMessage {
+  type: 'ready';
+  protocolVersion: number;
+  replId: string;
+}
+
+export type OutputChannel = 'write' | 'stdout' | 'stderr';
+
+export interface TextItem {
+  type: 'text';
+  channel: OutputChannel;
+  text: string;
+}
+
+/** An image as it crosses the thread boundary: the ArrayBuffer is in the transfer list. */
+export interface ImageItem {
+  type: 'image';
+  mimeType: string;
+  bytes: ArrayBuffer;
+}
+
+export type OutputItem = TextItem | ImageItem;
+
+/** One output item of the running cell, posted as soon as it is accepted by the collector. */
+export interface OutputMessage {
+  type: 'output';
+  requestId: number;
+  item: OutputItem;
+}
+
+export interface ResultMessage {
+  type: 'result';
+  requestId: number;
+  success: boolean;
+  error?: string;
+  stack?: string;
+  /** `code` of the thrown value when it had a string one (internal; not in the HTTP response). */
+  errorCode?: string;
+  contentTruncated: boolean;
+  durationMs: number;
+}
+
+export interface EnvAppliedMessage {
+  type: 'env-applied';
+  requestId: number;
+}
+
+/** The worker asks the host for the browser's DevTools endpoint (launching it if needed). */
+export interface EndpointRequestMessage {
+  type: 'endpoint-request';
+  requestId: number;
+  /** Set when the worker saw the previous endpoint die: the host relaunches if it owns the browser. */
+  previous?: string;
+}
+
+export type WorkerToMainMessage =
+  | ReadyMessage
+  | OutputMessage
+  | ResultMessage
+  | EnvAppliedMessage
+  | EndpointRequestMessage;

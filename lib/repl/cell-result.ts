@@ -1,0 +1,64 @@
+/** The result of one cell, as the library returns it and as it goes over HTTP (contract §2). */
+import type { OutputChannel } from '../protocol.js';
+
+export interface TextContent {
+  type: 'text';
+  channel: OutputChannel;
+  text: string;
+}
+
+/** An image as the library returns it: raw bytes, base64-encoded only for the HTTP response. */
+export interface ImageContent {
+  type: 'image';
+  mimeType: string;
+  data: Buffer;
+}
+
+export type CellContent = TextContent | ImageContent;
+
+export interface CellResult {
+  success: boolean;
+  /** Id of the worker that ran (or was destroyed by) this call. */
+  replId: string;
+  /** Absent only for reset-only calls. */
+  content?: CellContent[];
+  contentTruncated?: boolean;
+  durationMs?: number;
+  error?: string;
+  stack?: string;
+  /** `code` of the thrown value or of the host failure; not part of the HTTP response. */
+  errorCode?: string;
+  /** True only when this call destroyed the REPL; the next call gets a new `replId`. */
+  replTerminated?: true;
+}
+
+export interface WireTextContent { type: 'text'; channel: OutputChannel; text: string }
+export interface WireImageContent { type: 'image'; mime_type: string; data_b64: string }
+
+/** `BrowserReplResult` of openapi.json. */
+export interface WireCellResult {
+  success: boolean;
+  repl_id: string;
+  content?: Array<WireTextContent | WireImageContent>;
+  content_truncated?: boolean;
+  duration_ms?: number;
+  error?: string;
+  stack?: string;
+  repl_terminated?: true;
+}
+
+/** Converts a library result to the HTTP shape; images are base64-encoded here and only here. */
+export function toWireResult(result: CellResult): WireCellResult {
+  const wire: WireCellResult = { success: result.success, repl_id: result.replId };
+  if (result.content !== undefined) {
+    wire.content = result.content.map((item) => item.type === 'text'
+      ? { type: 'text', channel: item.channel, text: item.text }
+      : { type: 'image', mime_type: item.mimeType, data_b64: item.data.toString('base64') });
+  }
+  if (result.contentTruncated !== undefined) wire.content_truncated = result.contentTruncated;
+  if (result.durationMs !== undefined) wire.duration_ms = result.durationMs;
+  if (result.error !== undefined) wire.error = result.error;
+  if (result.stack !== undefined) wire.stack = result.stack;
+  if (result.replTerminated === true) wire.repl_terminated = true;
+  return wire;
+}

@@ -1,0 +1,303 @@
+/**
+ * A persistent REPL: one worker thread at a time, started lazily, replaced after destructive
+ * events, with calls serialised. This class owns the lifecycle table of contract §4
+ * (docs/lifecycle.md is its diagram).
+ */
+import { ReplError } from '../errors.js';
+import { LIMITS } from '../limits.js';
+import type { EndpointRequestMessage, OutputItem } from '../protocol.js';
+import type { CellContent, CellResult } from './cell-result.js';
+import { createReplId } from './repl-id.js';
+import { ReplWorker } from './repl-worker.js';
+import type { ExecutionOutcome } from './repl-worker.js';
+import { SerialQueue, abortError } from './serial-queue.js';
+
+export interface ReplOptions {
+  /** V8 old-space cap of the worker in MiB (default `BROWSER_REPL_HEAP_MB` or 512). */
+  heapMb?: number;
+  /** Extra environment variables for the REPL, on top of this process's environment. */
+  env?: Record<string, string>;
+  /** How long a new worker may take to answer its handshake (default 15 s). */
+  startupTimeoutMs?: number;
+  /** Provides the browser's DevTools endpoint to helpers; without it browser helpers fail clearly. */
+  browserEndpoint?: (previous: string | undefined) => Promise<string>;
+  /**
+   * Keep one fresh worker started in the background so a reset or a destroyed REPL is replaced
+   * in milliseconds instead of a thread start (default true; costs one idle thread per REPL).
+   */
+  warmSpare?: boolean;
+  /** @internal Test seam: a worker script speaking the same protocol. */
+  workerUrl?: URL;
+}
+
+export interface RunOptions {
+  /** 1..300, default 60. Past it the REPL is destroyed (`replTerminated: true`). */
+  timeoutSec?: number;
+  /** Replace the REPL with a fresh one before running `code`. */
+  reset?: boolean;
+  /** Aborting before the cell starts drops it; aborting while it runs destroys the REPL. */
+  signal?: AbortSignal;
+}
+
+export type ReplState = 'idle' | 'starting' | 'ready' | 'busy' | 'closing' | 'closed';
+
+/** How long a running REPL may take to acknowledge an environment update. */
+const ENV_APPLY_TIMEOUT_MS = 5_000;
+
+export class Repl {
+  readonly #options: ReplOptions;
+  readonly #queue = new SerialQueue();
+  #env: Record<string, string>;
+  #worker: ReplWorker | null = null;
+  #spare: Promise<ReplWorker> | null = null;
+  #state: ReplState = 'idle';
+  #closing: Promise<void> | null = null;
+
+  constructor(options: ReplOptions = {}) {
+    this.#options = options;
+    this.#env = { ...options.env };
+  }
+
+  /** Id of the live worker, or null when none runs (one starts on the next call). */
+  get id(): string | null {
+    return this.#worker?.alive ? this.#worker.replId : null;
+  }
+
+  get state(): ReplState {
+    if (this.#state === 'ready' && !this.#worker?.alive) return 'idle';
+    return this.#state;
+  }
+
+  get closed(): boolean {
+    return this.#state === 'closing' || this.#state === 'closed';
+  }
+
+  /** Runs one cell. Never rejects for what the cell did; rejects only for host-level failures. */
+  run(code: string, options: RunOptions = {}): Promise<CellResult> {
+    if (this.closed) return Promise.reject(new ReplError('REPL_ERR_CLOSED', 'browser REPL is shutting down'));
+    const timeoutSec = options.timeoutSec ?? LIMITS.timeoutSecDefault;
+    if (!Number.isInteger(timeoutSec) || timeoutSec < LIMITS.timeoutSecMin || timeoutSec > LIMITS.timeoutSecMax) {
+      return Promise.reject(new ReplError('REPL_ERR_INVALID_REQUEST', 'timeout_sec must be between 1 and 300'));
+    }
+    if (typeof code !== 'string') return Promise.reject(new ReplError('REPL_ERR_INVALID_REQUEST', 'code must be a string'));
+    if (code === '' && options.reset !== true) {
+      return Promise.reject(new ReplError('REPL_ERR_INVALID_REQUEST', 'code is required (it may be empty only when reset is true)'));
+    }
+    return this.#queue.run(() => this.#run(code, timeoutSec * 1000, options), options.signal);
+  }
+
+  /** Replaces the REPL with a fresh one and returns the new id. */
+  async reset(options: { signal?: AbortSignal } = {}): Promise<string> {
+    const result = await this.run('', { reset: true, ...options });
+    return result.replId;
+  }
+
+  /** Current extra environment variables (names and values). */
+  get env(): Readonly<Record<string, string>> {
+    return this.#env;
+  }
+
+  /**
+   * Replaces the extra environment: the running REPL gets the difference live (removed names fall
+   * back to this process's own value), future workers start with it. Resolves whether the
+   * running REPL had to be terminated because it could not take the update.
+   */
+  setEnv(env: Record<string, string>, options: { signal?: AbortSignal } = {}): Promise<{ replTerminated: boolean }> {
+    if (this.closed) return Promise.reject(new ReplError('REPL_ERR_CLOSED', 'browser REPL is shutting down'));
+    return this.#queue.run(async () => {
+      const diff: Record<string, string | null> = {};
+      for (const name of Object.keys(this.#env)) {
+        if (!Object.hasOwn(env, name)) diff[name] = process.env[name] ?? null;
+      }
+      for (const [name, value] of Object.entries(env)) {
+        if (this.#env[name] !== value) diff[name] = value;
+      }
+      this.#env = { ...env };
+      if (Object.keys(diff).length > 0 && this.#spare !== null) {
+        await this.#discardSpare();
+        this.#refillSpare();
+      }
+      const worker = this.#worker;
+      if (worker === null || !worker.alive || Object.keys(diff).length === 0) return { replTerminated: false };
+      if (await worker.setEnv(diff, ENV_APPLY_TIMEOUT_MS)) return { replTerminated: false };
+      await this.#discardWorker();
+      return { replTerminated: true };
+    }, options.signal);
+  }
+
+  /** Waits for queued calls (up to `timeoutMs`), then destroys. Idempotent. */
+  close(options: { timeoutMs?: number } = {}): Promise<void> {
+    if (this.#closing !== null) return this.#closing;
+    this.#state = 'closing';
+    const drained = this.#queue.run(async () => undefined);
+    const timeoutMs = options.timeoutMs ?? 30_000;
+    this.#closing = (async () => {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        drained.catch(() => undefined),
+        new Promise<void>((resolve) => { timer = setTimeout(resolve, timeoutMs); }),
+      ]);
+      clearTimeout(timer);
+      await this.destroy();
+    })();
+    return this.#closing;
+  }
+
+  /** Terminates the worker at once; running and queued calls end with the REPL destroyed. Idempotent. */
+  async destroy(): Promise<void> {
+    this.#state = 'closed';
+    await Promise.all([this.#discardWorker(), this.#discardSpare()]);
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+
+  async #run(code: string, timeoutMs: number, options: RunOptions): Promise<CellResult> {
+    if (this.#state === 'closed') throw new ReplError('REPL_ERR_CLOSED', 'browser REPL is shutting down');
+    if (options.reset === true) {
+      // The old thread ends in the background: nothing it does can reach a later response,
+      // because its port is closed and its messages no longer match a pending request.
+      void this.#discardWorker();
+      const worker = await this.#ensureWorker();
+      if (code === '') return { success: true, replId: worker.replId };
+    }
+    const worker = await this.#ensureWorker();
+    if (options.signal?.aborted) throw abortError(options.signal);
+    this.#state = 'busy';
+    try {
+      return await this.#execute(worker, code, timeoutMs, options.signal);
+    } finally {
+      if (this.#state === 'busy') this.#state = 'ready';
+    }
+  }
+
+  async #execute(worker: ReplWorker, code: string, timeoutMs: number, signal: AbortSignal | undefined): Promise<CellResult> {
+    const started = performance.now();
+    const content: CellContent[] = [];
+    const onOutput = (item: OutputItem) => {
+      content.push(item.type === 'text'
+        ? item
+        : { type: 'image', mimeType: item.mimeType, data: Buffer.from(item.bytes) });
+    };
+    let timer: NodeJS.Timeout | undefined;
+    let onAbort: (() => void) | undefined;
+    const interrupted = new Promise<ExecutionOutcome | 'timeout' | 'aborted'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), timeoutMs);
+      onAbort = () => resolve('aborted');
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+    const outcome = await Promise.race([worker.execute(code, timeoutMs, onOutput), interrupted]);
+    clearTimeout(timer);
+    if (onAbort !== undefined) signal?.removeEventListener('abort', onAbort);
+    const elapsed = () => Math.round(performance.now() - started);
+
+    if (outcome === 'timeout' || outcome === 'aborted') {
+      // Do not wait for the thread to exit: a worker stuck in native code must not delay the answer.
+      void this.#discardWorker();
+      if (outcome === 'aborted') throw abortError(signal!);
+      return {
+        success: false,
+        replId: worker.replId,
+        content,
+        contentTruncated: false,
+        durationMs: elapsed(),
+        error: `execution timed out after ${timeoutMs}ms`,
+        errorCode: 'REPL_ERR_CELL_TIMEOUT',
+        replTerminated: true,
+      };
+    }
+    if (outcome.kind === 'result') {
+      const { result } = outcome;
+      const cell: CellResult = {
+        success: result.success,
+        replId: worker.replId,
+        content,
+        contentTruncated: result.contentTruncated,
+        durationMs: result.durationMs,
+      };
+      if (result.error !== undefined) cell.error = result.error;
+      if (result.stack !== undefined) cell.stack = result.stack;
+      if (result.errorCode !== undefined) cell.errorCode = result.errorCode;
+      return cell;
+    }
+    void this.#discardWorker();
+    const death = outcome.kind === 'died'
+      ? outcome.death
+      : { code: 'REPL_ERR_PROTOCOL' as const, message: outcome.message, stack: undefined };
+    const cell: CellResult = {
+      success: false,
+      replId: worker.replId,
+      content,
+      contentTruncated: false,
+      durationMs: elapsed(),
+      error: death.message,
+      errorCode: death.code,
+      replTerminated: true,
+    };
+    if (death.stack !== undefined) cell.stack = death.stack;
+    return cell;
+  }
+
+  async #ensureWorker(): Promise<ReplWorker> {
+    if (this.#worker?.alive) return this.#worker;
+    this.#worker = null;
+    this.#state = 'starting';
+    try {
+      this.#worker = await this.#takeSpare() ?? await this.#startWorker();
+    } finally {
+      if (this.#state === 'starting') this.#state = this.#worker === null ? 'idle' : 'ready';
+    }
+    this.#refillSpare();
+    return this.#worker;
+  }
+
+  #startWorker(): Promise<ReplWorker> {
+    const heapMb = this.#options.heapMb ?? (Number(process.env['BROWSER_REPL_HEAP_MB']) || LIMITS.heapMbDefault);
+    const browserEndpoint = this.#options.browserEndpoint;
+    return ReplWorker.start({
+      replId: createReplId(),
+      heapMb,
+      env: { ...(process.env as Record<string, string>), ...this.#env },
+      startupTimeoutMs: this.#options.startupTimeoutMs ?? LIMITS.startupTimeoutMs,
+      browserAvailable: browserEndpoint !== undefined,
+      ...(browserEndpoint === undefined
+        ? {}
+        : { onEndpointRequest: (message: EndpointRequestMessage) => browserEndpoint(message.previous) }),
+      ...(this.#options.workerUrl === undefined ? {} : { workerUrl: this.#options.workerUrl }),
+    });
+  }
+
+  /** The spare worker if it started and is still alive; a failed spare falls back to a normal start. */
+  async #takeSpare(): Promise<ReplWorker | null> {
+    const spare = this.#spare;
+    this.#spare = null;
+    if (spare === null) return null;
+    const worker = await spare.catch(() => null);
+    if (worker?.alive) return worker;
+    await worker?.terminate();
+    return null;
+  }
+
+  #refillSpare(): void {
+    if (this.#options.warmSpare === false || this.#spare !== null || this.closed) return;
+    const spare = this.#startWorker();
+    spare.catch(() => undefined);
+    this.#spare = spare;
+  }
+
+  /** Ends the spare (it was started with an environment that is no longer current, or we are closing). */
+  async #discardSpare(): Promise<void> {
+    const spare = this.#spare;
+    this.#spare = null;
+    const worker = await spare?.catch(() => null);
+    await worker?.terminate();
+  }
+
+  async #discardWorker(): Promise<void> {
+    const worker = this.#worker;
+    this.#worker = null;
+    if (this.#state === 'ready' || this.#state === 'busy') this.#state = 'idle';
+    await worker?.terminate();
+  }
+}

@@ -1,0 +1,29 @@
+/**
+ * References captured when the worker loads, before any cell runs. Cells can reach this realm's
+ * built-ins through host objects (`process.argv` is a host array, `Buffer.prototype` chains to the
+ * host `Object.prototype`), so output and protocol code call these captured functions instead of
+ * methods looked up at call time. Guarded by test/socket/repl-output.test.mjs ("pollution").
+ */
+import { format, inspect } from 'node:util';
+
+const uncurryThis = <T, A extends unknown[], R>(fn: (this: T, ...args: A) => R) =>
+  (self: T, ...args: A): R => Reflect.apply(fn, self, args);
+
+export const ArrayPrototypePush = uncurryThis(Array.prototype.push) as <T>(self: T[], ...items: T[]) => number;
+export const ArrayPrototypeShift = uncurryThis(Array.prototype.shift) as <T>(self: T[]) => T | undefined;
+export const ObjectPrototypeToString = uncurryThis(Object.prototype.toString) as (self: unknown) => string;
+export const StringPrototypeSlice = uncurryThis(String.prototype.slice) as (self: string, start?: number, end?: number) => string;
+export const RegExpPrototypeTest = uncurryThis(RegExp.prototype.test) as (self: RegExp, input: string) => boolean;
+export const ObjectHasOwn = Object.hasOwn;
+export const ObjectFreeze = Object.freeze;
+export const ReflectApply = Reflect.apply;
+export const BufferFrom = Buffer.from.bind(Buffer) as typeof Buffer.from;
+export const BufferByteLength = Buffer.byteLength.bind(Buffer) as typeof Buffer.byteLength;
+export const BufferIsBuffer = Buffer.isBuffer.bind(Buffer) as typeof Buffer.isBuffer;
+export const ArrayBufferIsView = ArrayBuffer.isView.bind(ArrayBuffer) as typeof ArrayBuffer.isView;
+export const utilFormat = format;
+export const utilInspect = inspect;
+export const DateNow = Date.now;
+export const StringCtor = String;
+export const BufferPrototypeToString = uncurryThis(Buffer.prototype.toString) as (
+  self: Buffer, encoding?: BufferEncoding, start?: number, end?: number) => string;

@@ -1,0 +1,39 @@
+/** The frozen `repl` object cells see: `id`, `help`, `write`, `emitImage` (contract §6, §12). */
+import { formatHelpEntry, formatHelpIndex, resolveHelpEntry } from '../../lib/help/format-help.js';
+import { WRITE_INSPECT_OPTIONS } from '../../lib/limits.js';
+import type { HelpEntry } from '../../lib/help/help-registry.js';
+import { normalizeImageInput } from '../output/image-input.js';
+import type { OutputCollector } from '../output/output-collector.js';
+import { ObjectFreeze, utilInspect } from '../output/primordials.js';
+
+export interface ReplNamespace {
+  readonly id: string;
+  help(methodName?: unknown): string;
+  write(value: unknown): void;
+  emitImage(input: unknown): Promise<void>;
+}
+
+export function createReplNamespace(options: {
+  id: string;
+  collector: OutputCollector;
+  help: readonly HelpEntry[];
+}): ReplNamespace {
+  const { collector, help } = options;
+  return ObjectFreeze({
+    id: options.id,
+    help(...args: unknown[]): string {
+      const text = args.length === 0 || args[0] === undefined
+        ? formatHelpIndex(help)
+        : formatHelpEntry(resolveHelpEntry(help, args[0]));
+      collector.text('write', text);
+      return text;
+    },
+    write(value: unknown): void {
+      collector.text('write', typeof value === 'string' ? value : utilInspect(value, WRITE_INSPECT_OPTIONS));
+    },
+    async emitImage(input: unknown): Promise<void> {
+      const image = await normalizeImageInput(input);
+      collector.image(image.mimeType, image.bytes);
+    },
+  });
+}
