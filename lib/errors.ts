@@ -33,7 +33,6 @@ export const ERROR_CODES = {
   REPL_ERR_WORKER_CRASHED: { status: 200, meaning: 'The REPL worker exited during a cell (crash, process.exit, uncaught exception).', fix: 'The next call gets a fresh REPL; re-create its bindings.' },
   REPL_ERR_OUT_OF_MEMORY: { status: 200, meaning: 'The cell exceeded the REPL heap cap; the worker was terminated.', fix: 'Raise heapMb (BROWSER_REPL_HEAP_MB) or process data in smaller pieces.' },
   REPL_ERR_PROTOCOL: { status: 200, meaning: 'The worker sent a message that breaks the host protocol; the REPL was destroyed.', fix: 'Report a bug with the cell that caused it.' },
-  REPL_ERR_ENV_NOT_APPLIED: { status: 200, meaning: 'The environment update could not be applied to the running REPL, which was replaced.', fix: 'None needed; the next REPL starts with the new environment.' },
   // --- inside a cell (thrown to user code, reported as the cell error) ---
   REPL_ERR_CELL_SYNTAX: { status: 200, meaning: 'The cell does not parse, or uses static import/export or top-level return.', fix: 'Fix the syntax; use dynamic import() instead of static imports.' },
   REPL_ERR_BINDING: { status: 200, meaning: 'A top-level declaration conflicts with an earlier one (redeclaration rules).', fix: 'Use a new name, or reset the REPL.' },

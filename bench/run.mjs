@@ -1,0 +1,45 @@
+#!/usr/bin/env node
+// npm run bench: runs every suite and writes docs/benchmarks.md. `--quick` for fewer iterations.
+import { writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { ms } from './stats.mjs';
+
+const quick = process.argv.includes('--quick');
+const suites = ['./suites/repl-core.mjs'];
+const sections = [];
+for (const path of suites) {
+  const suite = await import(path);
+  process.stdout.write(`bench: ${path}\n`);
+  sections.push(await suite.run({ quick }));
+}
+
+function verdict(row) {
+  if (row.target === undefined) return '';
+  if (row.target.ratio !== undefined) {
+    const met = row.ours / row.baseline <= row.target.ratio;
+    return `≤ ${row.target.ratio}× baseline: ${met ? 'met' : 'NOT met'}`;
+  }
+  const met = row.ours <= row.target.absoluteMs;
+  return `≤ ${row.target.absoluteMs} ms: ${met ? 'met' : 'NOT met'}`;
+}
+
+const lines = [
+  '# Benchmarks',
+  '',
+  'Written by `npm run bench` (`bench/run.mjs`); every figure is measured in the same run as its',
+  'baseline, on the same machine, and compared as a ratio (lower is better for us).',
+  '',
+  `Machine: ${os.cpus()[0]?.model ?? 'unknown CPU'} × ${os.cpus().length}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}${quick ? ' (quick run)' : ''}.`,
+  '',
+];
+for (const section of sections) {
+  lines.push(`## ${section.title}`, '', `Baseline: ${section.baselineName}.`, '',
+    '| Measure | Stat | browser-repl | Baseline | Ratio | Target |', '|---|---|---|---|---|---|');
+  for (const row of section.rows) {
+    lines.push(`| ${row.name} | ${row.unit} | ${ms(row.ours)} | ${ms(row.baseline)} | ${(row.ours / row.baseline).toFixed(2)}× | ${verdict(row)} |`);
+  }
+  if (section.notes) lines.push('', ...section.notes);
+  lines.push('');
+}
+writeFileSync(new URL('../docs/benchmarks.md', import.meta.url), lines.join('\n'));
+process.stdout.write(`${lines.join('\n')}\n`);

@@ -1,0 +1,94 @@
+/**
+ * The REPL runtime's message loop. Reads top to bottom: build the context → post `ready` → serve
+ * `execute` / `env` messages one at a time until the host ends the thread.
+ *
+ * Uncaught exceptions are deliberately not handled here: they end the worker, and the host turns
+ * its `error`/`exit` events into the contract's destructive outcomes (contract §4).
+ */
+import { performance } from 'node:perf_hooks';
+import { HELP_ENTRIES } from '../lib/help/help-registry.js';
+import { PROTOCOL_VERSION } from '../lib/protocol.js';
+import type {
+  EnvMessage, ExecuteMessage, MainToWorkerMessage, WorkerToMainMessage,
+} from '../lib/protocol.js';
+import { createCapturedConsole } from './output/captured-console.js';
+import { OutputCollector } from './output/output-collector.js';
+import { utilInspect } from './output/primordials.js';
+import { CellEvaluator } from './runtime/cell-evaluator.js';
+import { createReplContext } from './runtime/create-context.js';
+import { describeError } from './runtime/describe-error.js';
+import { createReplNamespace } from './runtime/repl-namespace.js';
+
+/** What the loop needs of its transport: a MessagePort, or an adapter over child-process IPC. */
+export interface ReplPort {
+  postMessage(message: WorkerToMainMessage, transfer?: ArrayBuffer[]): void;
+  on(event: 'message', listener: (message: MainToWorkerMessage) => void): unknown;
+}
+
+export function serveRepl(startup: { replId: string; port: ReplPort }): void {
+  const { port } = startup;
+  const post = (message: WorkerToMainMessage, transfer?: ArrayBuffer[]) => port.postMessage(message, transfer);
+
+  const collector = new OutputCollector();
+  const repl = createReplNamespace({ id: startup.replId, collector, help: HELP_ENTRIES });
+  const context = createReplContext({
+    console: createCapturedConsole(collector),
+    repl,
+    helpers: {},
+    webmcp: Object.freeze({}),
+  });
+  const evaluator = new CellEvaluator({ context });
+
+  process.on('unhandledRejection', (reason) => {
+    const stack = reason !== null && typeof reason === 'object' ? (reason as { stack?: unknown }).stack : undefined;
+    const detail = typeof stack === 'string' ? stack : utilInspect(reason);
+    collector.text('stderr',
+      `browser-repl: unhandled promise rejection (the REPL survives; only the rejected promise is settled):\n${detail}`);
+  });
+
+  async function execute(message: ExecuteMessage): Promise<void> {
+    const { requestId } = message;
+    const started = performance.now();
+    collector.begin((item, transfer) => post({ type: 'output', requestId, item }, transfer));
+    let outcome: { success: true } | ({ success: false } & ReturnType<typeof describeError>);
+    try {
+      await evaluator.evaluate(message.code);
+      outcome = { success: true };
+    } catch (thrown) {
+      outcome = { success: false, ...describeError(thrown) };
+    }
+    const { contentTruncated } = collector.end();
+    post({
+      type: 'result',
+      requestId,
+      ...outcome,
+      contentTruncated,
+      durationMs: Math.round(performance.now() - started),
+    });
+  }
+
+  function applyEnv(message: EnvMessage): void {
+    for (const [name, value] of Object.entries(message.set)) {
+      if (value === null) delete process.env[name];
+      else process.env[name] = value;
+    }
+    post({ type: 'env-applied', requestId: message.requestId });
+  }
+
+  // The host already serialises calls; this chain is a second guard so two cells can never interleave.
+  let queue: Promise<void> = Promise.resolve();
+  port.on('message', (message: MainToWorkerMessage) => {
+    switch (message.type) {
+      case 'execute':
+        queue = queue.then(() => execute(message));
+        break;
+      case 'env':
+        queue = queue.then(() => applyEnv(message));
+        break;
+      case 'endpoint-reply':
+        break;
+    }
+  });
+
+  post({ type: 'ready', protocolVersion: PROTOCOL_VERSION, replId: startup.replId });
+}
