@@ -227,3 +227,10 @@ t.test('output through the library', async (t) => {
     t.equal(unknown.error, 'repl.help: unknown method "nope"; call repl.help() to list methods');
   });
 });
+
+t.test('stacks show the user line and hide the runtime frames', async (t) => {
+  const repl = createRepl();
+  t.teardown(() => repl.close());
+  const result = await repl.run('const a = 1;\n\nfunction fail() {\n  throw new Error("deep");\n}\nfail();');
+  t.match(result.stack, /^Error: deep\n    at fail \(browser-repl-cell-\d+\.mjs:4:9\)\n    at browser-repl-cell-\d+\.mjs:6:1$/);
+});

@@ -2,9 +2,29 @@
  * Turns whatever a cell threw into the `error`/`stack`/`errorCode` of a result. Thrown values may
  * come from the cell's realm, be primitives, or have hostile getters, so every read is guarded.
  */
+import { fileURLToPath } from 'node:url';
 import { LIMITS } from '../../lib/limits.js';
 import { cutUtf8 } from '../output/text-budget.js';
 import { StringCtor, utilInspect } from '../output/primordials.js';
+
+// Frames may name the compiled file (dist/worker/...) or, with source maps, the TypeScript source.
+const PACKAGE_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const RUNTIME_MARKERS = ['dist/worker/runtime/', 'dist/worker/serve-repl.', 'worker/runtime/', 'worker/serve-repl.']
+  .map((suffix) => `${PACKAGE_ROOT}${suffix}`);
+
+function isRuntimeFrame(line: string): boolean {
+  if (!line.startsWith('    at ')) return false;
+  if (line.includes('(node:internal/vm/') || /^ {4}at (async )?CellEvaluator\.\w+$/.test(line)) return true;
+  return RUNTIME_MARKERS.some((marker) => line.includes(marker));
+}
+
+/**
+ * Drops the frames of the REPL machinery itself (vm module evaluation, the evaluator, the message
+ * loop) so a cell's stack ends at the user's code. Guarded by test/socket/repl-output.test.mjs.
+ */
+export function trimRuntimeFrames(stack: string): string {
+  return stack.split('\n').filter((line) => !isRuntimeFrame(line)).join('\n');
+}
 
 export interface DescribedError {
   error: string;
@@ -38,7 +58,7 @@ export function describeError(thrown: unknown): DescribedError {
   const described: DescribedError = {
     error: cutUtf8(typeof message === 'string' ? message : stringify(thrown), LIMITS.errorBytes),
   };
-  if (typeof stack === 'string') described.stack = cutUtf8(stack, LIMITS.stackBytes);
+  if (typeof stack === 'string') described.stack = cutUtf8(trimRuntimeFrames(stack), LIMITS.stackBytes);
   if (typeof code === 'string' && code.length <= 128) described.errorCode = code;
   return described;
 }
