@@ -1,0 +1,145 @@
+/**
+ * Runs REPL cells in one persistent `vm` context (repl-contract §7). Each cell is lowered, checked
+ * against the binding registry, compiled as its own `vm.SourceTextModule` (strict mode, top-level
+ * await, `import.meta`, dynamic `import()`), linked, and evaluated. Requires Node to run with
+ * `--experimental-vm-modules`.
+ */
+import { randomBytes } from 'node:crypto';
+import vm from 'node:vm';
+
+import { lowerCell } from '../analyzer/lower-cell.js';
+import { CELL_SYNTAX_ERROR_CODE } from '../analyzer/parse-cell.js';
+import { BindingStore } from './binding-store.js';
+import { importModule as defaultImportModule } from './dynamic-import.js';
+
+import type { ImportAttributes, ImportModule } from './dynamic-import.js';
+import type { RealmErrors } from './binding-store.js';
+
+/** `import.meta.url` of every cell. */
+export const CELL_IMPORT_META_URL = 'file:///browser-repl-cell.mjs';
+
+/** Options of {@link CellEvaluator}. */
+export interface CellEvaluatorOptions {
+  /**
+   * The persistent context. Create the evaluator before any user code runs in it: the realm's
+   * `ReferenceError`/`TypeError` are captured at construction.
+   */
+  readonly context: vm.Context;
+  /** Loader behind `import()`; defaults to {@link defaultImportModule} (dynamic-import.ts). */
+  readonly importModule?: ImportModule;
+}
+
+function isObject(value: unknown): value is object {
+  return (typeof value === 'object' && value !== null) || typeof value === 'function';
+}
+
+const rejectStaticImport = (): never => {
+  // Unreachable: static imports are rejected before compilation (§7.1).
+  throw new SyntaxError('static import/export is not supported in the browser REPL; use dynamic import() instead');
+};
+
+/** Evaluates cells with persistent top-level bindings. */
+export class CellEvaluator {
+  readonly #context: vm.Context;
+  readonly #importModule: ImportModule;
+  readonly #store: BindingStore;
+  /** One synthetic wrapper per imported namespace, so repeated imports yield the same namespace. */
+  readonly #wrappers = new WeakMap<object, vm.SyntheticModule>();
+  #sequence = 0;
+
+  constructor(options: CellEvaluatorOptions) {
+    this.#context = options.context;
+    this.#importModule = options.importModule ?? defaultImportModule;
+    const realm = vm.runInContext('({ global: globalThis, ReferenceError, TypeError })', this.#context) as {
+      global: object;
+    } & RealmErrors;
+    this.#store = new BindingStore({
+      global: realm.global,
+      errors: { ReferenceError: realm.ReferenceError, TypeError: realm.TypeError },
+    });
+  }
+
+  /** Number of cells submitted so far; the next cell is `browser-repl-cell-<count + 1>.mjs`. */
+  get cellCount(): number {
+    return this.#sequence;
+  }
+
+  /** The persistent binding registry (read-only use: names, kinds, initialization state). */
+  get bindings(): Pick<BindingStore, 'names' | 'kindOf' | 'isInitialized'> {
+    return this.#store;
+  }
+
+  /**
+   * Evaluates one cell. Resolves once evaluation, including top-level await, completes; the
+   * value of the last expression is ignored.
+   *
+   * @throws Exactly what the cell threw (cell-realm values as-is); a SyntaxError with
+   *   `code === 'REPL_ERR_CELL_SYNTAX'` for parse errors, top-level return and static
+   *   import/export; a SyntaxError with `code === 'REPL_ERR_BINDING'` for a redeclaration, raised
+   *   before any of the cell's side effects. A failed cell leaves the evaluator usable.
+   */
+  async evaluate(code: string): Promise<void> {
+    const sequence = ++this.#sequence;
+    const identifier = `browser-repl-cell-${sequence}.mjs`;
+    const initTargetName = `__browser_repl_init_${sequence}_${randomBytes(16).toString('hex')}`;
+    const lowered = lowerCell(code, { cellSeq: sequence, initTargetName, fileName: identifier });
+    const module = this.#compile(lowered.source, identifier);
+    await module.link(rejectStaticImport);
+    // Checked after the await so no other cell can declare in between; still before any side effect.
+    this.#store.assertDeclarable(lowered.bindings, identifier);
+    this.#store.declare(lowered.bindings);
+    const target = this.#store.openInitTarget(initTargetName, lowered.bindings);
+    try {
+      await module.evaluate();
+    } finally {
+      target.close();
+    }
+  }
+
+  #compile(source: string, identifier: string): vm.SourceTextModule {
+    try {
+      return new vm.SourceTextModule(source, {
+        context: this.#context,
+        identifier,
+        // Line 1 is the prelude, so user line N is generated line N + 1.
+        lineOffset: -1,
+        initializeImportMeta: (meta) => {
+          meta.url = CELL_IMPORT_META_URL;
+        },
+        importModuleDynamically: ((specifier: string, _referrer: vm.Module, attributes?: ImportAttributes) =>
+          this.#dynamicImport(specifier, identifier, attributes)) as never,
+      });
+    } catch (error) {
+      // V8 rejects what meriyah accepts but Node 20 lacks (decorators, `using`): still a cell
+      // syntax error for the caller.
+      if (isObject(error) && Reflect.get(error, 'name') === 'SyntaxError' && !Object.hasOwn(error, 'code')) {
+        Reflect.defineProperty(error, 'code', { value: CELL_SYNTAX_ERROR_CODE, writable: true, configurable: true });
+      }
+      throw error;
+    }
+  }
+
+  async #dynamicImport(
+    specifier: string,
+    referrer: string,
+    attributes: ImportAttributes | undefined,
+  ): Promise<vm.SyntheticModule> {
+    const namespace = await this.#importModule(specifier, referrer, attributes);
+    if (!isObject(namespace)) throw new TypeError(`import(${JSON.stringify(specifier)}) did not produce a module namespace`);
+    const cached = this.#wrappers.get(namespace);
+    if (cached !== undefined) return cached;
+    // A synthetic module in the cell context re-exports every key, `default` included.
+    const names = Object.keys(namespace);
+    const wrapper = new vm.SyntheticModule(
+      names,
+      () => {
+        for (const name of names) wrapper.setExport(name, namespace[name]);
+      },
+      { context: this.#context, identifier: `browser-repl-import:${specifier}` },
+    );
+    await wrapper.link(rejectStaticImport);
+    await wrapper.evaluate();
+    this.#wrappers.set(namespace, wrapper);
+    return wrapper;
+  }
+}
