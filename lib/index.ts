@@ -11,6 +11,9 @@ export type {
 export { BrowserHost } from './host/browser-host.js';
 export type { BrowserHostOptions } from './host/browser-host.js';
 export { HostRegistry } from './host/host-registry.js';
+export { BrowserManager } from './browser/browser-manager.js';
+export type { BrowserManagerOptions } from './browser/browser-manager.js';
+export { findChromium } from './browser/find-chromium.js';
 export { createApp } from './http/create-app.js';
 export type { AppOptions, BrowserReplApp } from './http/create-app.js';
 export { startServer } from './http/server.js';

@@ -73,6 +73,16 @@ export interface ImageItem {
 
 export type OutputItem = TextItem | ImageItem;
 
+/**
+ * First message of every execution. A worker that dies before sending it never ran the cell, so
+ * the host can run it on a fresh worker instead of reporting a crash (the worker may have died
+ * between cells, a moment before the host noticed).
+ */
+export interface StartedMessage {
+  type: 'started';
+  requestId: number;
+}
+
 /** One output item of the running cell, posted as soon as it is accepted by the collector. */
 export interface OutputMessage {
   type: 'output';
@@ -107,6 +117,7 @@ export interface EndpointRequestMessage {
 
 export type WorkerToMainMessage =
   | ReadyMessage
+  | StartedMessage
   | OutputMessage
   | ResultMessage
   | EnvAppliedMessage

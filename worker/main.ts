@@ -4,4 +4,4 @@ import type { WorkerStartup } from '../lib/protocol.js';
 import { serveRepl } from './serve-repl.js';
 
 const startup = workerData as WorkerStartup;
-serveRepl({ replId: startup.replId, port: startup.port });
+serveRepl({ replId: startup.replId, port: startup.port, browserAvailable: startup.browser.available });

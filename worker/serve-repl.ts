@@ -11,6 +11,10 @@ import { PROTOCOL_VERSION } from '../lib/protocol.js';
 import type {
   EnvMessage, ExecuteMessage, MainToWorkerMessage, WorkerToMainMessage,
 } from '../lib/protocol.js';
+import { EndpointBridge } from './browser/endpoint-bridge.js';
+import { CdpClient } from './cdp/cdp-client.js';
+import { HelperContext } from './helpers/helper-context.js';
+import { createBrowserHelpers } from './helpers/browser-helpers.js';
 import { createCapturedConsole } from './output/captured-console.js';
 import { OutputCollector } from './output/output-collector.js';
 import { utilInspect } from './output/primordials.js';
@@ -25,19 +29,43 @@ export interface ReplPort {
   on(event: 'message', listener: (message: MainToWorkerMessage) => void): unknown;
 }
 
-export function serveRepl(startup: { replId: string; port: ReplPort }): void {
+export function serveRepl(startup: { replId: string; port: ReplPort; browserAvailable: boolean }): void {
   const { port } = startup;
   const post = (message: WorkerToMainMessage, transfer?: ArrayBuffer[]) => port.postMessage(message, transfer);
 
   const collector = new OutputCollector();
+  const endpoints = new EndpointBridge({ post, available: startup.browserAvailable });
+  const client = new CdpClient({
+    endpointProvider: async () => {
+      const endpoint = await endpoints.request();
+      // Contract §9: cells find the effective endpoint here (connectOverCDP(process.env.CDP_ENDPOINT)).
+      process.env['CDP_ENDPOINT'] = endpoint;
+      return endpoint;
+    },
+  });
+  const helperContext = new HelperContext({ client, note: (message) => collector.text('stderr', message) });
+  client.onNote = (message) => helperContext.note(message);
   const repl = createReplNamespace({ id: startup.replId, collector, help: HELP_ENTRIES });
   const context = createReplContext({
     console: createCapturedConsole(collector),
     repl,
-    helpers: {},
+    helpers: createBrowserHelpers(helperContext),
     webmcp: Object.freeze({}),
   });
   const evaluator = new CellEvaluator({ context });
+
+  /**
+   * A cell that reads CDP_ENDPOINT (to connect Playwright) needs a running browser before it
+   * starts: the browser is launched lazily, so make sure it is up and the variable is current.
+   */
+  async function prepareEndpoint(code: string): Promise<void> {
+    if (!startup.browserAvailable || !code.includes('CDP_ENDPOINT')) return;
+    try {
+      process.env['CDP_ENDPOINT'] = await endpoints.request();
+    } catch (error) {
+      helperContext.note(`CDP_ENDPOINT is not available: ${(error as Error).message}`);
+    }
+  }
 
   process.on('unhandledRejection', (reason) => {
     const stack = reason !== null && typeof reason === 'object' ? (reason as { stack?: unknown }).stack : undefined;
@@ -49,14 +77,18 @@ export function serveRepl(startup: { replId: string; port: ReplPort }): void {
   async function execute(message: ExecuteMessage): Promise<void> {
     const { requestId } = message;
     const started = performance.now();
+    post({ type: 'started', requestId });
     collector.begin((item, transfer) => post({ type: 'output', requestId, item }, transfer));
+    helperContext.beginCell(message.deadline);
     let outcome: { success: true } | ({ success: false } & ReturnType<typeof describeError>);
     try {
+      await prepareEndpoint(message.code);
       await evaluator.evaluate(message.code);
       outcome = { success: true };
     } catch (thrown) {
       outcome = { success: false, ...describeError(thrown) };
     }
+    helperContext.endCell();
     const { contentTruncated } = collector.end();
     post({
       type: 'result',
@@ -86,6 +118,7 @@ export function serveRepl(startup: { replId: string; port: ReplPort }): void {
         queue = queue.then(() => applyEnv(message));
         break;
       case 'endpoint-reply':
+        endpoints.receive(message);
         break;
     }
   });

@@ -4,6 +4,7 @@ import { serveRepl } from '../../dist/worker/serve-repl.js';
 
 serveRepl({
   replId: process.env.BROWSER_REPL_ID,
+  browserAvailable: false,
   port: {
     postMessage: (message) => process.send(message),
     on: (_event, listener) => process.on('message', listener),

@@ -73,7 +73,8 @@ export function findChromium(options: FindChromiumOptions = {}): FoundChromium {
   const env = options.env ?? process.env;
   const platform = options.platform ?? process.platform;
   const paths = platform === 'win32' ? path.win32 : path.posix;
-  const home = options.homeDir ?? homedir();
+  // The injected environment's home wins, so tests (and callers with a custom env) stay hermetic.
+  const home = options.homeDir ?? nonEmpty(platform === 'win32' ? env.USERPROFILE : env.HOME) ?? homedir();
   const isExecutable = options.isExecutable ?? defaultIsExecutable;
   const listDir = options.listDir ?? defaultListDir;
   const searchPath = (env.PATH ?? env.Path ?? '').split(platform === 'win32' ? ';' : ':').filter((dir) => dir !== '');
@@ -205,6 +206,10 @@ function platformLocations(platform: NodeJS.Platform, env: NodeJS.ProcessEnv, ho
   }
   // Linux and the BSDs install into directories on PATH; nothing extra to guess.
   return [];
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value === '' ? undefined : value;
 }
 
 function defaultIsExecutable(file: string): boolean {

@@ -39,6 +39,14 @@ export const HELP_ENTRIES: readonly HelpEntry[] = [
   },
 ];
 
+/** The order in which browser helpers are listed (as in the hosted product's help). */
+export const BROWSER_HELPER_ORDER: readonly string[] = [
+  'cdp', 'drainEvents', 'waitForEvent', 'gotoUrl', 'pageInfo', 'accessibilitySnapshot', 'click', 'typeText',
+  'fillInput', 'pressKey', 'scroll', 'captureScreenshot', 'listTabs', 'currentTab', 'switchTab', 'newTab',
+  'closeTab', 'ensureRealTab', 'iframeTarget', 'waitMs', 'waitForLoad', 'waitForElement', 'waitForNetworkIdle',
+  'js', 'uploadFile', 'httpGet',
+];
+
 /** Entries by qualified name, in registry order. */
 export function helpIndex(entries: readonly HelpEntry[] = HELP_ENTRIES): Map<string, HelpEntry> {
   return new Map(entries.map((entry) => [entry.name, entry]));

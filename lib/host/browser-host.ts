@@ -3,20 +3,30 @@
  * concurrently later), the environment they share, and the browser endpoint they drive. A
  * `HostRegistry` holds many of these; HTTP routes are mounted per host.
  */
+import { BrowserManager } from '../browser/browser-manager.js';
+import type { BrowserManagerOptions } from '../browser/browser-manager.js';
 import { ReplError } from '../errors.js';
 import { Repl } from '../repl/repl.js';
 import type { ReplOptions } from '../repl/repl.js';
 import { validateEnv } from '../repl/env-rules.js';
 
-export interface BrowserHostOptions extends Omit<ReplOptions, 'env'> {
+export interface BrowserHostOptions extends Omit<ReplOptions, 'env' | 'browser'> {
   id?: string;
   env?: Record<string, string>;
+  /**
+   * The browser: launch options (default: find and launch Chromium on first use, or attach to
+   * `CDP_ENDPOINT`), an existing `BrowserManager` (not closed by the host), or `false` for
+   * pure-JavaScript REPLs.
+   */
+  browser?: BrowserManagerOptions | BrowserManager | false;
 }
 
 export class BrowserHost {
   readonly id: string;
   readonly #options: BrowserHostOptions;
   readonly #repls = new Map<string, Repl>();
+  readonly #browser: BrowserManager | null;
+  readonly #ownsBrowser: boolean;
   #env: Record<string, string>;
   #closed = false;
 
@@ -24,6 +34,14 @@ export class BrowserHost {
     this.id = options.id ?? 'default';
     this.#options = options;
     this.#env = { ...options.env };
+    const browser = options.browser ?? {};
+    this.#ownsBrowser = browser !== false && !(browser instanceof BrowserManager);
+    this.#browser = browser === false ? null : browser instanceof BrowserManager ? browser : new BrowserManager(browser);
+  }
+
+  /** The browser this host drives, or null for a pure-JavaScript host. */
+  get browser(): BrowserManager | null {
+    return this.#browser;
   }
 
   get closed(): boolean {
@@ -35,8 +53,9 @@ export class BrowserHost {
     if (this.#closed) throw new ReplError('REPL_ERR_CLOSED', 'browser REPL is shutting down');
     let repl = this.#repls.get(name);
     if (repl === undefined || repl.closed) {
-      const { id: _id, env: _env, ...replOptions } = this.#options;
-      repl = new Repl({ ...replOptions, env: this.#env });
+      const { id: _id, env: _env, browser: _browser, ...replOptions } = this.#options;
+      // The host's browser is shared by its REPLs and outlives each of them.
+      repl = new Repl({ ...replOptions, env: this.#env, browser: this.#browser ?? false });
       this.#repls.set(name, repl);
     }
     return repl;
@@ -63,11 +82,13 @@ export class BrowserHost {
   async close(): Promise<void> {
     this.#closed = true;
     await Promise.all([...this.#repls.values()].map((repl) => repl.close()));
+    if (this.#ownsBrowser) await this.#browser?.close();
   }
 
   async destroy(): Promise<void> {
     this.#closed = true;
     await Promise.all([...this.#repls.values()].map((repl) => repl.destroy()));
+    if (this.#ownsBrowser) await this.#browser?.close();
   }
 
   async [Symbol.asyncDispose](): Promise<void> {

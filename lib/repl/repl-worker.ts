@@ -43,11 +43,14 @@ export interface WorkerDeath {
 
 export type ExecutionOutcome =
   | { kind: 'result'; result: ResultMessage }
+  /** The worker died before it began the cell: the cell did not run at all. */
+  | { kind: 'not-started'; death: WorkerDeath }
   | { kind: 'died'; death: WorkerDeath }
   | { kind: 'protocol'; message: string };
 
 interface PendingExecution {
   requestId: number;
+  started: boolean;
   onOutput: (item: OutputItem) => void;
   settle: (outcome: ExecutionOutcome) => void;
   receivedBytes: number;
@@ -98,7 +101,8 @@ export class ReplWorker {
         this.#alive = false;
         this.#port.close();
         const death = this.#describeDeath(exitCode);
-        this.#pending?.settle({ kind: 'died', death });
+        const pending = this.#pending;
+        pending?.settle(pending.started || this.#terminating ? { kind: 'died', death } : { kind: 'not-started', death });
         for (const done of this.#pendingEnv.values()) done();
         this.#pendingEnv.clear();
         resolve(death);
@@ -146,6 +150,7 @@ export class ReplWorker {
     return new Promise((resolve) => {
       this.#pending = {
         requestId,
+        started: false,
         onOutput,
         receivedBytes: 0,
         settle: (outcome) => {
@@ -154,7 +159,7 @@ export class ReplWorker {
         },
       };
       if (!this.#alive) {
-        this.#pending.settle({ kind: 'died', death: this.#describeDeath(1) });
+        this.#pending.settle({ kind: 'not-started', death: this.#describeDeath(1) });
         return;
       }
       this.#port.postMessage({ type: 'execute', requestId, code, timeoutMs, deadline: Date.now() + timeoutMs });
@@ -216,6 +221,10 @@ export class ReplWorker {
         }
         this.#readyHandlers?.resolve();
         this.#readyHandlers = null;
+        return;
+      case 'started':
+        if (this.#pending?.requestId === message.requestId) this.#pending.started = true;
+        else this.#corrupt(`response ID mismatch: expected ${this.#pending?.requestId ?? 'none'}, got ${message.requestId}`);
         return;
       case 'output': {
         const pending = this.#pending;

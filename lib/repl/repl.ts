@@ -3,9 +3,11 @@
  * events, with calls serialised. This class owns the lifecycle table of contract §4
  * (docs/lifecycle.md is its diagram).
  */
+import { BrowserManager } from '../browser/browser-manager.js';
+import type { BrowserManagerOptions } from '../browser/browser-manager.js';
 import { ReplError } from '../errors.js';
 import { LIMITS } from '../limits.js';
-import type { EndpointRequestMessage, OutputItem } from '../protocol.js';
+import type { OutputItem } from '../protocol.js';
 import type { CellContent, CellResult } from './cell-result.js';
 import { createReplId } from './repl-id.js';
 import { ReplWorker } from './repl-worker.js';
@@ -19,8 +21,12 @@ export interface ReplOptions {
   env?: Record<string, string>;
   /** How long a new worker may take to answer its handshake (default 15 s). */
   startupTimeoutMs?: number;
-  /** Provides the browser's DevTools endpoint to helpers; without it browser helpers fail clearly. */
-  browserEndpoint?: (previous: string | undefined) => Promise<string>;
+  /**
+   * The browser the helpers drive: launch options (default: find and launch Chromium on first
+   * use, or attach to `CDP_ENDPOINT`), a shared `BrowserManager` (not closed with this REPL), or
+   * `false` for a pure-JavaScript REPL whose browser helpers fail with a clear error.
+   */
+  browser?: BrowserManagerOptions | BrowserManager | false;
   /**
    * Keep one fresh worker started in the background so a reset or a destroyed REPL is replaced
    * in milliseconds instead of a thread start (default true; costs one idle thread per REPL).
@@ -41,12 +47,16 @@ export interface RunOptions {
 
 export type ReplState = 'idle' | 'starting' | 'ready' | 'busy' | 'closing' | 'closed';
 
+const NOT_STARTED = Symbol('not started');
+
 /** How long a running REPL may take to acknowledge an environment update. */
 const ENV_APPLY_TIMEOUT_MS = 5_000;
 
 export class Repl {
   readonly #options: ReplOptions;
   readonly #queue = new SerialQueue();
+  readonly #browser: BrowserManager | null;
+  readonly #ownsBrowser: boolean;
   #env: Record<string, string>;
   #worker: ReplWorker | null = null;
   #spare: Promise<ReplWorker> | null = null;
@@ -56,6 +66,14 @@ export class Repl {
   constructor(options: ReplOptions = {}) {
     this.#options = options;
     this.#env = { ...options.env };
+    const browser = options.browser ?? {};
+    this.#ownsBrowser = browser !== false && !(browser instanceof BrowserManager);
+    this.#browser = browser === false ? null : browser instanceof BrowserManager ? browser : new BrowserManager(browser);
+  }
+
+  /** The browser this REPL's helpers drive, or null. */
+  get browser(): BrowserManager | null {
+    return this.#browser;
   }
 
   /** Id of the live worker, or null when none runs (one starts on the next call). */
@@ -147,6 +165,7 @@ export class Repl {
   async destroy(): Promise<void> {
     this.#state = 'closed';
     await Promise.all([this.#discardWorker(), this.#discardSpare()]);
+    if (this.#ownsBrowser) await this.#browser?.close();
   }
 
   async [Symbol.asyncDispose](): Promise<void> {
@@ -162,17 +181,25 @@ export class Repl {
       const worker = await this.#ensureWorker();
       if (code === '') return { success: true, replId: worker.replId };
     }
-    const worker = await this.#ensureWorker();
     if (options.signal?.aborted) throw abortError(options.signal);
     this.#state = 'busy';
     try {
-      return await this.#execute(worker, code, timeoutMs, options.signal);
+      let result = await this.#execute(await this.#ensureWorker(), code, timeoutMs, options.signal);
+      // The worker had died before it began the cell (it was dying between cells when we sent
+      // it): nothing ran, so running it on a fresh worker is the silent replacement of §4.
+      if (result === NOT_STARTED) result = await this.#execute(await this.#ensureWorker(), code, timeoutMs, options.signal);
+      if (result === NOT_STARTED) {
+        throw new ReplError('REPL_ERR_START_FAILED', 'failed to start browser REPL: the worker exited before running the cell');
+      }
+      return result;
     } finally {
       if (this.#state === 'busy') this.#state = 'ready';
     }
   }
 
-  async #execute(worker: ReplWorker, code: string, timeoutMs: number, signal: AbortSignal | undefined): Promise<CellResult> {
+  async #execute(
+    worker: ReplWorker, code: string, timeoutMs: number, signal: AbortSignal | undefined,
+  ): Promise<CellResult | typeof NOT_STARTED> {
     const started = performance.now();
     const content: CellContent[] = [];
     const onOutput = (item: OutputItem) => {
@@ -222,6 +249,7 @@ export class Repl {
       return cell;
     }
     void this.#discardWorker();
+    if (outcome.kind === 'not-started') return NOT_STARTED;
     const death = outcome.kind === 'died'
       ? outcome.death
       : { code: 'REPL_ERR_PROTOCOL' as const, message: outcome.message, stack: undefined };
@@ -254,16 +282,14 @@ export class Repl {
 
   #startWorker(): Promise<ReplWorker> {
     const heapMb = this.#options.heapMb ?? (Number(process.env['BROWSER_REPL_HEAP_MB']) || LIMITS.heapMbDefault);
-    const browserEndpoint = this.#options.browserEndpoint;
+    const browser = this.#browser;
     return ReplWorker.start({
       replId: createReplId(),
       heapMb,
       env: { ...(process.env as Record<string, string>), ...this.#env },
       startupTimeoutMs: this.#options.startupTimeoutMs ?? LIMITS.startupTimeoutMs,
-      browserAvailable: browserEndpoint !== undefined,
-      ...(browserEndpoint === undefined
-        ? {}
-        : { onEndpointRequest: (message: EndpointRequestMessage) => browserEndpoint(message.previous) }),
+      browserAvailable: browser !== null,
+      ...(browser === null ? {} : { onEndpointRequest: () => browser.endpoint() }),
       ...(this.#options.workerUrl === undefined ? {} : { workerUrl: this.#options.workerUrl }),
     });
   }
