@@ -36,15 +36,16 @@ export function serveRepl(startup: { replId: string; port: ReplPort; browserAvai
   const collector = new OutputCollector();
   const endpoints = new EndpointBridge({ post, available: startup.browserAvailable });
   const client = new CdpClient({
-    endpointProvider: async () => {
-      const endpoint = await endpoints.request();
+    endpointProvider: async ({ previous }) => {
+      const endpoint = await endpoints.request(previous);
       // Contract §9: cells find the effective endpoint here (connectOverCDP(process.env.CDP_ENDPOINT)).
       process.env['CDP_ENDPOINT'] = endpoint;
       return endpoint;
     },
   });
   const helperContext = new HelperContext({ client, note: (message) => collector.text('stderr', message) });
-  client.onNote = (message) => helperContext.note(message);
+  // The client's notes are complete stderr lines already (they carry the browser-repl: prefix).
+  client.onNote = (message) => collector.text('stderr', message);
   const repl = createReplNamespace({ id: startup.replId, collector, help: HELP_ENTRIES });
   const context = createReplContext({
     console: createCapturedConsole(collector),

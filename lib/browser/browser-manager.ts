@@ -4,6 +4,7 @@
  * kills. Workers ask it for the current endpoint before every (re)connect.
  */
 
+import { readFileSync } from 'node:fs';
 import { debuglog } from 'node:util';
 
 import { ReplError } from '../errors.js';
@@ -49,7 +50,16 @@ export interface BrowserExitInfo extends ChromiumExit {
 export interface EndpointOptions {
   /** Stops this caller's wait; a launch shared with other callers continues. */
   signal?: AbortSignal | undefined;
+  /**
+   * An endpoint the caller saw stop answering. If it is the running browser's and that browser
+   * is dead but its exit not yet processed, the manager waits for the exit and relaunches
+   * instead of handing out the dead endpoint again. A live browser is never killed for this.
+   */
+  previous?: string | undefined;
 }
+
+/** Upper bound for noticing the exit of a browser that is already dead. */
+const EXIT_NOTICE_LIMIT_MS = 5_000;
 
 /**
  * One browser, launched or attached. `endpoint()` is the whole interface for users of the
@@ -126,7 +136,13 @@ export class BrowserManager {
     if (this.#closing !== undefined) throw new ReplError('REPL_ERR_CLOSED', 'The browser manager is closed');
     if (this.#attachEndpoint !== undefined) return this.#attachEndpoint;
     const current = this.#process;
-    if (current?.running === true) return current.wsEndpoint;
+    if (current?.running === true) {
+      if (options.previous !== current.wsEndpoint || !looksDead(current.pid)) return current.wsEndpoint;
+      // Killed but not yet reaped: the exit (and the profile cleanup) follow within moments.
+      await raceSignal(withLimit(current.exited, EXIT_NOTICE_LIMIT_MS), options.signal);
+      if (current.running) return current.wsEndpoint;
+    }
+    if (this.#closing !== undefined) throw new ReplError('REPL_ERR_CLOSED', 'The browser manager is closed');
     if (this.#launching === undefined) {
       const launching = this.#launch().finally(() => {
         if (this.#launching === launching) this.#launching = undefined;
@@ -212,6 +228,36 @@ export class BrowserManager {
       }
     }
   }
+}
+
+/**
+ * True when `pid` is gone or a zombie. Chromium killed by a signal stays a zombie until Node reaps
+ * it, and a worker can see its socket close before the main thread has processed that.
+ */
+function looksDead(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return true;
+  }
+  if (process.platform !== 'linux') return false;
+  try {
+    // Format: "pid (comm) state ...", where comm may itself contain spaces and parentheses.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    return state === 'Z' || state === 'X';
+  } catch {
+    return true;
+  }
+}
+
+function withLimit<T>(promise: Promise<T>, limitMs: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), limitMs);
+    timer.unref();
+  });
+  return Promise.race([promise, limit]).finally(() => clearTimeout(timer));
 }
 
 function raceSignal<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {

@@ -194,13 +194,19 @@ export class ChromiumProcess {
     const userDataDir = await mkdtemp(path.join(options.tmpDir ?? tmpdir(), 'browser-repl-profile-'));
     const args = chromiumArgs({ userDataDir, headless: options.headless, noSandbox: options.noSandbox, args: options.args });
     debug('spawn %s %s', executable, args.join(' '));
-    const child = spawn(executable, args, {
-      // Own process group (POSIX), so the whole browser tree can be signalled at once.
-      detached: process.platform !== 'win32',
-      stdio: ['ignore', 'ignore', 'pipe'],
-      env: options.env ?? process.env,
-      windowsHide: true,
-    });
+    let child: ChildProcess;
+    try {
+      child = spawn(executable, args, {
+        // Own process group (POSIX), so the whole browser tree can be signalled at once.
+        detached: process.platform !== 'win32',
+        stdio: ['ignore', 'ignore', 'pipe'],
+        env: options.env ?? process.env,
+        windowsHide: true,
+      });
+    } catch (error) {
+      await rm(userDataDir, { recursive: true, force: true }).catch(() => {});
+      throw new ReplError('REPL_ERR_BROWSER_LAUNCH_FAILED', `Could not start ${executable}: ${(error as Error).message}`, { cause: error, data: { executable } });
+    }
     const pid = child.pid;
     if (pid === undefined) {
       // Spawning failed synchronously enough that there is no pid (ENOENT, EACCES): 'error' follows.

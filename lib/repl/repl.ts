@@ -7,7 +7,7 @@ import { BrowserManager } from '../browser/browser-manager.js';
 import type { BrowserManagerOptions } from '../browser/browser-manager.js';
 import { ReplError } from '../errors.js';
 import { LIMITS } from '../limits.js';
-import type { OutputItem } from '../protocol.js';
+import type { EndpointRequestMessage, OutputItem } from '../protocol.js';
 import type { CellContent, CellResult } from './cell-result.js';
 import { createReplId } from './repl-id.js';
 import { ReplWorker } from './repl-worker.js';
@@ -289,7 +289,10 @@ export class Repl {
       env: { ...(process.env as Record<string, string>), ...this.#env },
       startupTimeoutMs: this.#options.startupTimeoutMs ?? LIMITS.startupTimeoutMs,
       browserAvailable: browser !== null,
-      ...(browser === null ? {} : { onEndpointRequest: () => browser.endpoint() }),
+      ...(browser === null ? {} : {
+        onEndpointRequest: (message: EndpointRequestMessage) => browser.endpoint(
+          message.previous === undefined ? {} : { previous: message.previous }),
+      }),
       ...(this.#options.workerUrl === undefined ? {} : { workerUrl: this.#options.workerUrl }),
     });
   }

@@ -15,20 +15,14 @@ export class EndpointBridge {
   readonly #available: boolean;
   readonly #pending = new Map<number, Pending>();
   #nextId = 1;
-  #last: string | undefined;
 
   constructor(options: { post: (message: EndpointRequestMessage) => void; available: boolean }) {
     this.#post = options.post;
     this.#available = options.available;
   }
 
-  /** The endpoint most recently received, if any. */
-  get last(): string | undefined {
-    return this.#last;
-  }
-
-  /** Asks the host for the current endpoint; `previous` tells it that endpoint stopped answering. */
-  request(): Promise<string> {
+  /** Asks the host for the current endpoint; `previous` is one that stopped answering (so the host relaunches). */
+  request(previous?: string): Promise<string> {
     if (!this.#available) {
       return Promise.reject(new ReplError('REPL_ERR_BROWSER_NOT_FOUND',
         'this REPL was created without a browser (browser: false); pure JavaScript cells work, browser helpers do not'));
@@ -36,7 +30,7 @@ export class EndpointBridge {
     const requestId = this.#nextId++;
     return new Promise((resolve, reject) => {
       this.#pending.set(requestId, { resolve, reject });
-      this.#post({ type: 'endpoint-request', requestId, ...(this.#last === undefined ? {} : { previous: this.#last }) });
+      this.#post({ type: 'endpoint-request', requestId, ...(previous === undefined ? {} : { previous }) });
     });
   }
 
@@ -46,7 +40,6 @@ export class EndpointBridge {
     if (pending === undefined) return;
     this.#pending.delete(message.requestId);
     if (message.endpoint !== undefined) {
-      this.#last = message.endpoint;
       pending.resolve(message.endpoint);
     } else {
       pending.reject(fromSerialized(message.error ?? { name: 'ReplError', message: 'no browser endpoint' }));

@@ -1,0 +1,53 @@
+// Serves test/fixtures/ on 127.0.0.1 (port 0) for browser tests. No test reaches the internet.
+import { createServer } from 'node:http';
+import { readFile } from 'node:fs/promises';
+import { extname } from 'node:path';
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.json': 'application/json',
+  '.png': 'image/png',
+  '.svg': 'image/svg+xml',
+};
+
+/**
+ * Starts the server. Only plain file names directly under `root` are served.
+ * @returns {Promise<{ origin: string, port: number, url: (name: string) => string, requests: string[], close: () => Promise<void> }>}
+ */
+export async function startFixtureServer({ root = new URL('../fixtures/', import.meta.url) } = {}) {
+  const requests = [];
+  const server = createServer(async (request, response) => {
+    const { pathname } = new URL(request.url ?? '/', 'http://fixture.invalid');
+    requests.push(pathname);
+    const name = decodeURIComponent(pathname.slice(1));
+    if (!/^[\w.-]+$/.test(name) || name.startsWith('.')) {
+      response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      return;
+    }
+    try {
+      const body = await readFile(new URL(name, root));
+      response.writeHead(200, { 'content-type': TYPES[extname(name)] ?? 'application/octet-stream', 'cache-control': 'no-store' }).end(body);
+    } catch {
+      response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+    }
+  });
+  await new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  const { port } = server.address();
+  const origin = `http://127.0.0.1:${port}`;
+  return {
+    origin,
+    port,
+    requests,
+    url: (name) => `${origin}/${name}`,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

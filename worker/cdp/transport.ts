@@ -1,0 +1,159 @@
+/**
+ * The seam between the CDP connection and the wire. `CdpConnection` only ever sees a `Transport`,
+ * so unit tests drive it with an in-memory fake and production uses `WebSocketTransport` (`ws`).
+ */
+
+import { debuglog } from 'node:util';
+import WebSocket from 'ws';
+
+import { ReplError } from '../../lib/errors.js';
+
+const debug = debuglog('browser-repl:cdp-transport');
+
+/** Why a transport closed. `code`/`reason` are the WebSocket close code and reason when known. */
+export interface TransportCloseInfo {
+  readonly code: number;
+  readonly reason: string;
+  readonly error?: Error | undefined;
+}
+
+/**
+ * A message pipe to a DevTools endpoint. Implementations call `onclose` exactly once, whether the
+ * peer went away or `close()` was called, and never call `onmessage` after it.
+ */
+export interface Transport {
+  /** Sends one text frame. Throws when the transport is not open (the frame was not written). */
+  send(message: string): void;
+  /** Starts closing; `onclose` follows. Idempotent. */
+  close(): void;
+  onmessage?: ((message: string) => void) | undefined;
+  onclose?: ((info: TransportCloseInfo) => void) | undefined;
+}
+
+/** Options of {@link WebSocketTransport.connect}. */
+export interface WebSocketConnectOptions {
+  /** Time allowed for the TCP connect plus the WebSocket handshake. Default 10 000 ms. */
+  timeoutMs?: number | undefined;
+  signal?: AbortSignal | undefined;
+}
+
+/** Default connect timeout (repl-contract §3: "CDP connect timeout 10 s"). */
+export const CONNECT_TIMEOUT_MS = 10_000;
+/**
+ * Largest accepted frame. Full-page screenshots are base64 in JSON: an 8 MiB PNG is ~11 MiB of
+ * text, and `Accessibility.getFullAXTree` of a large page can exceed that; 256 MiB leaves room
+ * without letting a broken peer exhaust memory.
+ */
+export const MAX_PAYLOAD_BYTES = 256 * 1024 * 1024;
+/** A polite close frame first; a peer that does not answer within this is cut off. */
+const CLOSE_GRACE_MS = 1_000;
+
+/** `Transport` over a `ws` WebSocket. Create with {@link WebSocketTransport.connect}. */
+export class WebSocketTransport implements Transport {
+  onmessage: ((message: string) => void) | undefined;
+  onclose: ((info: TransportCloseInfo) => void) | undefined;
+  readonly #ws: WebSocket;
+  readonly #url: string;
+  #closedEmitted = false;
+  #lastError: Error | undefined;
+
+  private constructor(ws: WebSocket, url: string) {
+    this.#ws = ws;
+    this.#url = url;
+    ws.on('message', (data, isBinary) => {
+      // CDP only sends text frames; anything binary is not ours to interpret.
+      if (isBinary || this.#closedEmitted) return;
+      this.onmessage?.(rawDataToString(data));
+    });
+    ws.on('error', (error) => {
+      this.#lastError = error;
+      debug('socket error on %s: %s', this.#url, error.message);
+    });
+    ws.on('close', (code, reason) => this.#emitClose(code, reason.toString('utf8')));
+  }
+
+  /**
+   * Opens a WebSocket to `url` (a `ws://` or `wss://` DevTools URL with its path). Rejects with
+   * `REPL_ERR_CDP_CONNECT_FAILED` on refusal, a non-101 answer, timeout or abort.
+   */
+  static connect(url: string, options: WebSocketConnectOptions = {}): Promise<WebSocketTransport> {
+    const timeoutMs = options.timeoutMs ?? CONNECT_TIMEOUT_MS;
+    const { signal } = options;
+    return new Promise<WebSocketTransport>((resolve, reject) => {
+      if (signal?.aborted) {
+        reject(new ReplError('REPL_ERR_ABORTED', `Connecting to ${url} was aborted`, { cause: signal.reason }));
+        return;
+      }
+      const ws = new WebSocket(url, {
+        // CDP frames are mostly small JSON; compression costs CPU on big screenshots for no gain on loopback.
+        perMessageDeflate: false,
+        maxPayload: MAX_PAYLOAD_BYTES,
+        handshakeTimeout: timeoutMs,
+        followRedirects: false,
+      });
+      let settled = false;
+      const finish = (error: Error | undefined): void => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        ws.off('open', onOpen);
+        ws.off('error', onError);
+        ws.off('close', onEarlyClose);
+        if (error === undefined) {
+          resolve(new WebSocketTransport(ws, url));
+          return;
+        }
+        // Swallow the late 'error' a terminated handshake may still emit.
+        ws.on('error', () => {});
+        ws.terminate();
+        reject(error);
+      };
+      const fail = (reason: string, cause?: unknown): void =>
+        finish(new ReplError('REPL_ERR_CDP_CONNECT_FAILED', `Could not open the DevTools WebSocket ${url}: ${reason}`, cause === undefined ? {} : { cause }));
+      const onOpen = (): void => finish(undefined);
+      const onError = (error: Error): void => fail(error.message, error);
+      const onEarlyClose = (code: number): void => fail(`the socket closed during the handshake (code ${code})`);
+      const onAbort = (): void =>
+        finish(new ReplError('REPL_ERR_ABORTED', `Connecting to ${url} was aborted`, { cause: signal?.reason }));
+      const timer = setTimeout(() => fail(`timed out after ${timeoutMs}ms`), timeoutMs);
+      timer.unref();
+      ws.once('open', onOpen);
+      ws.once('error', onError);
+      ws.once('close', onEarlyClose);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  send(message: string): void {
+    if (this.#ws.readyState !== WebSocket.OPEN) {
+      throw new Error(`WebSocket is not open (readyState ${this.#ws.readyState})`);
+    }
+    this.#ws.send(message);
+  }
+
+  close(): void {
+    if (this.#ws.readyState === WebSocket.CLOSED) return;
+    if (this.#ws.readyState === WebSocket.OPEN) this.#ws.close(1000);
+    // A peer that never answers the close frame (frozen or gone) must not hold the socket open.
+    const timer = setTimeout(() => this.#ws.terminate(), CLOSE_GRACE_MS);
+    timer.unref();
+    this.#ws.once('close', () => clearTimeout(timer));
+  }
+
+  #emitClose(code: number, reason: string): void {
+    if (this.#closedEmitted) return;
+    this.#closedEmitted = true;
+    debug('closed %s (code %d%s)', this.#url, code, reason === '' ? '' : `, ${reason}`);
+    const onclose = this.onclose;
+    this.onmessage = undefined;
+    this.onclose = undefined;
+    onclose?.({ code, reason, error: this.#lastError });
+  }
+}
+
+function rawDataToString(data: WebSocket.RawData): string {
+  if (Buffer.isBuffer(data)) return data.toString('utf8');
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
+  return Buffer.from(data).toString('utf8');
+}
