@@ -4,6 +4,9 @@
  * (`npm run generate` rewrites the docs; test/unit/help-registry.test.mjs fails on drift).
  */
 
+import { CORE_BROWSER_HELP } from './browser-help-core.js';
+import { INTERACTION_HELP } from './browser-help-interaction.js';
+
 export type HelpGroup = 'REPL' | 'Browser control' | 'WebMCP';
 
 export interface HelpEntry {
@@ -15,7 +18,7 @@ export interface HelpEntry {
   readonly example?: string;
 }
 
-export const HELP_ENTRIES: readonly HelpEntry[] = [
+const REPL_HELP: readonly HelpEntry[] = [
   {
     name: 'repl.help',
     group: 'REPL',
@@ -38,6 +41,18 @@ export const HELP_ENTRIES: readonly HelpEntry[] = [
     example: 'await repl.emitImage({ path: "/tmp/page.png" });',
   },
 ];
+
+/** Every method, in the order `repl.help()` lists them. */
+export const HELP_ENTRIES: readonly HelpEntry[] = [
+  ...REPL_HELP,
+  ...[...CORE_BROWSER_HELP, ...INTERACTION_HELP].sort(
+    (a, b) => helperRank(a.name) - helperRank(b.name)),
+];
+
+function helperRank(qualified: string): number {
+  const index = BROWSER_HELPER_ORDER.indexOf(qualified.slice(qualified.indexOf('.') + 1));
+  return index === -1 ? BROWSER_HELPER_ORDER.length : index;
+}
 
 /** The order in which browser helpers are listed (as in the hosted product's help). */
 export const BROWSER_HELPER_ORDER: readonly string[] = [

@@ -3,12 +3,17 @@
  * the help registry (lib/help/help-registry.ts `BROWSER_HELPER_ORDER`).
  */
 import { BROWSER_HELPER_ORDER } from '../../lib/help/help-registry.js';
+import { createCoreHelpers } from './core-helpers.js';
 import type { HelperContext } from './helper-context.js';
+import { createInteractionHelpers } from './interaction-helpers.js';
 
 export type BrowserHelper = (...args: never[]) => unknown;
 
 /** Every helper factory contributes some names; the registry order decides how they are listed. */
-const FACTORIES: Array<(context: HelperContext) => Record<string, BrowserHelper>> = [];
+const FACTORIES: Array<(context: HelperContext) => Record<string, BrowserHelper>> = [
+  createCoreHelpers,
+  createInteractionHelpers,
+];
 
 export function createBrowserHelpers(context: HelperContext): Readonly<Record<string, BrowserHelper>> {
   const all: Record<string, BrowserHelper> = {};
