@@ -1,0 +1,40 @@
+// Type tier: compiles against the published declarations (dist/lib/*.d.ts) the way a user would.
+// `npm run test:types` runs tsc on this file; it never executes.
+import { createApp, createRepl, ReplError, startServer, toWireResult } from 'browser-repl';
+import type { CellResult, ErrorCode, ReplOptions, WireCellResult } from 'browser-repl';
+import { createTestRepl, replFixture } from 'browser-repl/testing';
+
+async function usage(): Promise<void> {
+  const options: ReplOptions = { heapMb: 128, browser: false, warmSpare: false };
+  const repl = createRepl(options);
+  const result: CellResult = await repl.run('repl.write(1)', { timeoutSec: 5, reset: false, signal: AbortSignal.timeout(1000) });
+  for (const item of result.content ?? []) {
+    if (item.type === 'image') item.data.byteLength satisfies number;
+    else item.channel satisfies 'write' | 'stdout' | 'stderr';
+  }
+  const wire: WireCellResult = toWireResult(result);
+  wire.repl_id satisfies string;
+  await repl[Symbol.asyncDispose]();
+
+  const app = createApp({ token: 'secret' });
+  await app.registry.close();
+  const server = await startServer({ port: 0 });
+  server.url satisfies string;
+  await server.close();
+
+  try {
+    await repl.run('');
+  } catch (error) {
+    if (error instanceof ReplError) {
+      const code: ErrorCode = error.code;
+      code satisfies string;
+    }
+  }
+  const testRepl = createTestRepl();
+  (await testRepl.text('repl.write(1)')) satisfies string;
+  replFixture({ after: () => undefined });
+  // @ts-expect-error timeoutSec is a number
+  await repl.run('1', { timeoutSec: '5' });
+}
+
+void usage;
