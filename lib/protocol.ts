@@ -46,7 +46,12 @@ export interface EndpointReplyMessage {
   error?: SerializedError;
 }
 
-export type MainToWorkerMessage = ExecuteMessage | EnvMessage | EndpointReplyMessage;
+/** Asks the worker to end by itself: close its browser connection and exit (graceful close). */
+export interface ShutdownMessage {
+  type: 'shutdown';
+}
+
+export type MainToWorkerMessage = ExecuteMessage | EnvMessage | EndpointReplyMessage | ShutdownMessage;
 
 // ----- worker → main -------------------------------------------------------------------------
 

@@ -121,6 +121,13 @@ export function serveRepl(startup: { replId: string; port: ReplPort; browserAvai
       case 'endpoint-reply':
         endpoints.receive(message);
         break;
+      case 'shutdown':
+        // Let queued work finish first; then close the browser connection cleanly and exit.
+        queue = queue.then(async () => {
+          await client.close().catch(() => undefined);
+          process.exit(0);
+        });
+        break;
     }
   });
 

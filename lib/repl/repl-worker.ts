@@ -69,6 +69,7 @@ export class ReplWorker {
   #lastError: unknown = undefined;
   #alive = true;
   #terminating = false;
+  #shuttingDown = false;
   #readyHandlers: { resolve: () => void } | null = null;
 
   private constructor(options: ReplWorkerOptions) {
@@ -182,6 +183,23 @@ export class ReplWorker {
     });
   }
 
+  /**
+   * Asks the worker to finish queued work, close its browser connection and exit; terminates it
+   * if it has not exited within `graceMs`. Resolves when the thread has exited.
+   */
+  async shutdown(graceMs: number): Promise<void> {
+    if (!this.#alive) return;
+    this.#shuttingDown = true;
+    this.#port.postMessage({ type: 'shutdown' });
+    let timer: NodeJS.Timeout | undefined;
+    const exitedInTime = await Promise.race([
+      this.exited.then(() => true),
+      new Promise<boolean>((resolve) => { timer = setTimeout(() => resolve(false), graceMs); }),
+    ]);
+    clearTimeout(timer);
+    if (!exitedInTime) await this.terminate();
+  }
+
   /** Ends the thread at once (running code is interrupted) and resolves when it has exited. */
   async terminate(): Promise<void> {
     this.#terminating = true;
@@ -205,7 +223,7 @@ export class ReplWorker {
     }
     return {
       code: 'REPL_ERR_WORKER_CRASHED',
-      message: this.#terminating
+      message: this.#terminating || this.#shuttingDown
         ? 'browser REPL process was terminated'
         : `browser REPL process terminated during execution (exit code ${exitCode})`,
     };

@@ -49,6 +49,9 @@ export type ReplState = 'idle' | 'starting' | 'ready' | 'busy' | 'closing' | 'cl
 
 const NOT_STARTED = Symbol('not started');
 
+/** How long a closing REPL's worker may take to exit by itself before it is terminated. */
+const SHUTDOWN_GRACE_MS = 2_000;
+
 /** How long a running REPL may take to acknowledge an environment update. */
 const ENV_APPLY_TIMEOUT_MS = 5_000;
 
@@ -156,6 +159,15 @@ export class Repl {
         new Promise<void>((resolve) => { timer = setTimeout(resolve, timeoutMs); }),
       ]);
       clearTimeout(timer);
+      // Graceful first: workers close their browser connections and exit by themselves.
+      const worker = this.#worker;
+      const spare = this.#spare;
+      this.#worker = null;
+      this.#spare = null;
+      await Promise.all([
+        worker?.shutdown(SHUTDOWN_GRACE_MS),
+        spare?.then((ready) => ready.shutdown(SHUTDOWN_GRACE_MS), () => undefined),
+      ]);
       await this.destroy();
     })();
     return this.#closing;
