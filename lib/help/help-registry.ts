@@ -42,6 +42,15 @@ const REPL_HELP: readonly HelpEntry[] = [
   },
 ];
 
+
+/** The order in which browser helpers are listed (as in the hosted product's help). */
+export const BROWSER_HELPER_ORDER: readonly string[] = [
+  'cdp', 'drainEvents', 'waitForEvent', 'gotoUrl', 'pageInfo', 'accessibilitySnapshot', 'click', 'typeText',
+  'fillInput', 'pressKey', 'scroll', 'captureScreenshot', 'listTabs', 'currentTab', 'switchTab', 'newTab',
+  'closeTab', 'ensureRealTab', 'iframeTarget', 'waitMs', 'waitForLoad', 'waitForElement', 'waitForNetworkIdle',
+  'js', 'uploadFile', 'httpGet',
+];
+
 /** Every method, in the order `repl.help()` lists them. */
 export const HELP_ENTRIES: readonly HelpEntry[] = [
   ...REPL_HELP,
@@ -53,14 +62,6 @@ function helperRank(qualified: string): number {
   const index = BROWSER_HELPER_ORDER.indexOf(qualified.slice(qualified.indexOf('.') + 1));
   return index === -1 ? BROWSER_HELPER_ORDER.length : index;
 }
-
-/** The order in which browser helpers are listed (as in the hosted product's help). */
-export const BROWSER_HELPER_ORDER: readonly string[] = [
-  'cdp', 'drainEvents', 'waitForEvent', 'gotoUrl', 'pageInfo', 'accessibilitySnapshot', 'click', 'typeText',
-  'fillInput', 'pressKey', 'scroll', 'captureScreenshot', 'listTabs', 'currentTab', 'switchTab', 'newTab',
-  'closeTab', 'ensureRealTab', 'iframeTarget', 'waitMs', 'waitForLoad', 'waitForElement', 'waitForNetworkIdle',
-  'js', 'uploadFile', 'httpGet',
-];
 
 /** Entries by qualified name, in registry order. */
 export function helpIndex(entries: readonly HelpEntry[] = HELP_ENTRIES): Map<string, HelpEntry> {
