@@ -84,7 +84,8 @@ t.test('CellEvaluator', async (t) => {
       const repl = createRepl();
       await repl.run('let shown = 1; var alsoShown = 2; function fnShown() {}');
       const [keys] = await repl.written('repl.write(Object.keys(globalThis))');
-      t.same(keys.slice(-3), ['shown', 'alsoShown', 'fnShown']);
+      // Key order of a vm context's global differs between Node versions; membership is the contract.
+      t.same(['shown', 'alsoShown', 'fnShown'].filter((name) => !keys.includes(name)), []);
       t.notOk(keys.some((key) => key.startsWith('__browser_repl')), 'no internal name is enumerable');
       const [descriptor] = await repl.written('const d = Object.getOwnPropertyDescriptor(globalThis, "shown"); repl.write([typeof d.get, typeof d.set, d.enumerable, d.configurable])');
       t.same(descriptor, ['function', 'function', true, false]);
