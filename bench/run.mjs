@@ -5,12 +5,13 @@ import os from 'node:os';
 import { ms } from './stats.mjs';
 
 const quick = process.argv.includes('--quick');
-const suites = ['./suites/repl-core.mjs'];
+const suites = ['./suites/repl-core.mjs', './suites/playwright.mjs', './suites/interaction.mjs', './suites/browser-core.mjs'];
 const sections = [];
 for (const path of suites) {
   const suite = await import(path);
   process.stdout.write(`bench: ${path}\n`);
-  sections.push(await suite.run({ quick }));
+  // A suite returns one section or several.
+  sections.push(...[await suite.run({ quick })].flat());
 }
 
 function verdict(row) {

@@ -52,6 +52,9 @@ export const ERROR_CODES = {
   REPL_ERR_ACTION_FAILED: { status: 200, meaning: 'An element never became actionable (visible, enabled, stable, unobscured) in time.', fix: 'Read which check failed in the message; wait for the page or use a more specific selector.' },
   REPL_ERR_DIALOG_OPEN: { status: 200, meaning: 'A JavaScript dialog blocks the page.', fix: 'Handle it with cdp("Page.handleJavaScriptDialog", { accept: true }).' },
   REPL_ERR_HTTP_GET_FAILED: { status: 200, meaning: 'httpGet got a non-2xx status, a network error, or exceeded its size or time bound.', fix: 'Check the URL; raise timeoutSec.' },
+  // --- Playwright executors ---
+  REPL_ERR_EXECUTOR_START_FAILED: { status: 500, meaning: 'A Playwright executor could not be set up: its worker did not start, or its tab could not be opened.', fix: 'Read the cause in the message; the next call tries again. A named executor that never started takes no slot.' },
+  REPL_ERR_EXECUTOR_TAB_CLOSE_FAILED: { status: 500, meaning: 'The executor was deleted, but closing its tab failed.', fix: 'The name is free again; close the tab yourself if it is still open (its target id is in the message).' },
 } as const satisfies Record<string, ErrorDefinition>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

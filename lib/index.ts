@@ -14,6 +14,14 @@ export { HostRegistry } from './host/host-registry.js';
 export { BrowserManager } from './browser/browser-manager.js';
 export type { BrowserManagerOptions } from './browser/browser-manager.js';
 export { findChromium } from './browser/find-chromium.js';
+export { PlaywrightExecutors, MAX_NAMED_EXECUTORS } from './playwright/executor-registry.js';
+export type { PlaywrightExecuteRequest, PlaywrightExecutorsOptions } from './playwright/executor-registry.js';
+export { PlaywrightExecutor } from './playwright/playwright-executor.js';
+export type {
+  PlaywrightExecuteResult, PlaywrightExecutorInfo, PlaywrightTab, WireExecuteResult, WireExecutor,
+} from './playwright/execute-result.js';
+export type { PlaywrightEngine } from './playwright/executor-protocol.js';
+export { liveExecutorThreads } from './playwright/executor-worker.js';
 export { createApp } from './http/create-app.js';
 export type { AppOptions, BrowserReplApp } from './http/create-app.js';
 export { startServer } from './http/server.js';

@@ -5,7 +5,7 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative, resolve, dirname } from 'node:path';
 
 const root = resolve(dirname(new URL(import.meta.url).pathname), '..');
-const SHARED_FROM_LIB = ['lib/protocol.ts', 'lib/errors.ts', 'lib/limits.ts', 'lib/help/help-registry.ts', 'lib/help/format-help.ts'];
+const SHARED_FROM_LIB = ['lib/protocol.ts', 'lib/errors.ts', 'lib/limits.ts', 'lib/help/help-registry.ts', 'lib/help/format-help.ts', 'lib/playwright/executor-protocol.ts'];
 const FORBIDDEN_IN_WORKER = ['express', 'piscina', 'ajv'];
 
 function files(dir) {

@@ -9,6 +9,8 @@ import { ReplError } from '../errors.js';
 import { Repl } from '../repl/repl.js';
 import type { ReplOptions } from '../repl/repl.js';
 import { validateEnv } from '../repl/env-rules.js';
+import { PlaywrightExecutors } from '../playwright/executor-registry.js';
+import type { PlaywrightExecutorsOptions } from '../playwright/executor-registry.js';
 
 export interface BrowserHostOptions extends Omit<ReplOptions, 'env' | 'browser'> {
   id?: string;
@@ -19,6 +21,8 @@ export interface BrowserHostOptions extends Omit<ReplOptions, 'env' | 'browser'>
    * pure-JavaScript REPLs.
    */
   browser?: BrowserManagerOptions | BrowserManager | false;
+  /** Options of the Playwright executors (the browser is the host's). */
+  playwright?: Omit<PlaywrightExecutorsOptions, 'browser'>;
 }
 
 export class BrowserHost {
@@ -27,6 +31,7 @@ export class BrowserHost {
   readonly #repls = new Map<string, Repl>();
   readonly #browser: BrowserManager | null;
   readonly #ownsBrowser: boolean;
+  readonly #executors: PlaywrightExecutors | null;
   #env: Record<string, string>;
   #closed = false;
 
@@ -37,6 +42,12 @@ export class BrowserHost {
     const browser = options.browser ?? {};
     this.#ownsBrowser = browser !== false && !(browser instanceof BrowserManager);
     this.#browser = browser === false ? null : browser instanceof BrowserManager ? browser : new BrowserManager(browser);
+    this.#executors = this.#browser === null ? null : new PlaywrightExecutors({ ...options.playwright, browser: this.#browser });
+  }
+
+  /** The Playwright executors of this browser, or null for a pure-JavaScript host. */
+  get executors(): PlaywrightExecutors | null {
+    return this.#executors;
   }
 
   /** The browser this host drives, or null for a pure-JavaScript host. */
@@ -53,7 +64,7 @@ export class BrowserHost {
     if (this.#closed) throw new ReplError('REPL_ERR_CLOSED', 'browser REPL is shutting down');
     let repl = this.#repls.get(name);
     if (repl === undefined || repl.closed) {
-      const { id: _id, env: _env, browser: _browser, ...replOptions } = this.#options;
+      const { id: _id, env: _env, browser: _browser, playwright: _playwright, ...replOptions } = this.#options;
       // The host's browser is shared by its REPLs and outlives each of them.
       repl = new Repl({ ...replOptions, env: this.#env, browser: this.#browser ?? false });
       this.#repls.set(name, repl);
@@ -81,13 +92,14 @@ export class BrowserHost {
 
   async close(): Promise<void> {
     this.#closed = true;
-    await Promise.all([...this.#repls.values()].map((repl) => repl.close()));
+    // Executors close their tabs, so they end before the browser does.
+    await Promise.all([...this.#repls.values()].map((repl) => repl.close()).concat(this.#executors?.close() ?? []));
     if (this.#ownsBrowser) await this.#browser?.close();
   }
 
   async destroy(): Promise<void> {
     this.#closed = true;
-    await Promise.all([...this.#repls.values()].map((repl) => repl.destroy()));
+    await Promise.all([...this.#repls.values()].map((repl) => repl.destroy()).concat(this.#executors?.close() ?? []));
     if (this.#ownsBrowser) await this.#browser?.close();
   }
 

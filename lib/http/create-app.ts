@@ -10,6 +10,7 @@ import type { BrowserHostOptions } from '../host/browser-host.js';
 import { bearerAuth } from './bearer-auth.js';
 import { errorHandler, notFound } from './error-handler.js';
 import { replRoutes } from './routes/repl-routes.js';
+import { playwrightRoutes } from './routes/playwright-routes.js';
 
 export interface AppOptions {
   /** Hosts to serve; a registry with one `default` host is created when omitted. */
@@ -38,6 +39,7 @@ export function createApp(options: AppOptions = {}): BrowserReplApp {
     res.json({ status: 'ok' });
   });
   app.use(replRoutes(registry.get('default')));
+  app.use(playwrightRoutes(registry.get('default')));
   app.use(notFound);
   app.use(errorHandler);
   return app;

@@ -1,0 +1,152 @@
+// Issue 3: the core browser helpers against their raw equivalents, side by side in one run, on
+// the same page of the same Chromium:
+// - js("document.title") as a whole REPL call over the library (createRepl().run) vs one raw CDP
+//   Runtime.evaluate round trip on a session the bench attaches itself vs Playwright's
+//   page.evaluate over connectOverCDP;
+// - captureScreenshot + repl.emitImage as a whole REPL call vs one raw Page.captureScreenshot.
+// Samples are interleaved (ours, raw, Playwright in turn) so drift in the machine's load hits all
+// of them alike.
+import { createServer } from 'node:http';
+import { once } from 'node:events';
+import WebSocket from 'ws';
+import { chromium } from 'playwright-core';
+import { createRepl } from '../../dist/lib/index.js';
+import { ms, summarize } from '../stats.mjs';
+
+const PAGE = `<!doctype html><html><head><title>bench page</title></head><body style="margin:0;font:16px sans-serif">
+<h1>Benchmark page</h1>${'<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit.</p>'.repeat(20)}</body></html>`;
+
+async function pageServer() {
+  const server = createServer((request, response) => response.writeHead(200, { 'content-type': 'text/html' }).end(PAGE));
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return { url: `http://127.0.0.1:${server.address().port}/`, close: () => new Promise((resolve) => server.close(resolve)) };
+}
+
+/** A bare CDP client on its own WebSocket: the floor any helper is measured against. */
+async function rawCdp(endpoint) {
+  const ws = new WebSocket(endpoint, { perMessageDeflate: false, maxPayload: 256 * 1024 * 1024 });
+  await once(ws, 'open');
+  let nextId = 1;
+  const pending = new Map();
+  ws.on('message', (data) => {
+    const message = JSON.parse(data.toString());
+    const callback = pending.get(message.id);
+    if (callback === undefined) return;
+    pending.delete(message.id);
+    if (message.error) callback.reject(new Error(message.error.message));
+    else callback.resolve(message.result);
+  });
+  const send = (method, params = {}, sessionId) => new Promise((resolve, reject) => {
+    const id = nextId++;
+    pending.set(id, { resolve, reject });
+    ws.send(JSON.stringify(sessionId === undefined ? { id, method, params } : { id, method, params, sessionId }));
+  });
+  return { send, close: () => ws.close() };
+}
+
+/** Samples every measure once per iteration, rotating which goes first, so none profits from the others' warm-up. */
+async function interleaved(iterations, warmup, measures) {
+  const times = measures.map(() => []);
+  for (let i = 0; i < warmup + iterations; i++) {
+    for (let k = 0; k < measures.length; k++) {
+      const m = (i + k) % measures.length;
+      const start = process.hrtime.bigint();
+      await measures[m]();
+      const elapsed = Number(process.hrtime.bigint() - start) / 1e6;
+      if (i >= warmup) times[m].push(elapsed);
+    }
+  }
+  return times.map(summarize);
+}
+
+function check(result) {
+  if (!result.success) throw new Error(`bench cell failed: ${result.error}`);
+  return result;
+}
+
+export async function run({ quick }) {
+  const iterations = quick ? 200 : 2000;
+  const shotIterations = quick ? 20 : 150;
+  const site = await pageServer();
+  const repl = createRepl();
+  check(await repl.run(`await gotoUrl(${JSON.stringify(site.url)}); await waitForLoad();`));
+  const { content } = check(await repl.run('repl.write((await currentTab()).targetId)'));
+  const targetId = content[0].text;
+  const endpoint = await repl.browser.endpoint();
+
+  const raw = await rawCdp(endpoint);
+  const { sessionId } = await raw.send('Target.attachToTarget', { targetId, flatten: true });
+  const browser = await chromium.connectOverCDP(endpoint);
+  const page = browser.contexts().flatMap((context) => context.pages()).find((candidate) => candidate.url() === site.url);
+  if (page === undefined) throw new Error('Playwright does not see the bench page');
+
+  const jsCell = 'repl.write(await js("document.title"))';
+  const [ours, rawEval, playwright, trivial] = await interleaved(iterations, 100, [
+    () => repl.run(jsCell).then(check),
+    () => raw.send('Runtime.evaluate', { expression: 'document.title', returnByValue: true, awaitPromise: true }, sessionId),
+    () => page.evaluate('document.title'),
+    // Reference: the fixed cost of any cell (analysis, lowering, the worker round trip), no CDP.
+    () => repl.run('repl.write("x")').then(check),
+  ]);
+
+  // The helper's own cost, without the fixed cost of a cell: rounds of 200 js() calls inside one
+  // cell, alternating with rounds of 200 raw round trips, compared as medians of the round means.
+  const CALLS = 200;
+  const inCell = [];
+  const rawRounds = [];
+  const rawEvaluate = () => raw.send('Runtime.evaluate', { expression: 'document.title', returnByValue: true, awaitPromise: true }, sessionId);
+  for (let round = 0; round < (quick ? 6 : 30); round++) {
+    const result = check(await repl.run(
+      `{ const t0 = process.hrtime.bigint(); for (let i = 0; i < ${CALLS}; i++) await js("document.title"); repl.write(String(Number(process.hrtime.bigint() - t0) / 1e6 / ${CALLS})); }`));
+    inCell.push(Number(result.content[0].text));
+    const start = process.hrtime.bigint();
+    for (let i = 0; i < CALLS; i++) await rawEvaluate();
+    rawRounds.push(Number(process.hrtime.bigint() - start) / 1e6 / CALLS);
+  }
+
+  const shotCell = 'await repl.emitImage({ path: await captureScreenshot("/tmp/browser-repl-bench.png") })';
+  const [shotOurs, shotRaw] = await interleaved(shotIterations, 5, [
+    () => repl.run(shotCell).then(check),
+    () => raw.send('Page.captureScreenshot', { format: 'png' }, sessionId),
+  ]);
+
+  await browser.close();
+  raw.close();
+  await repl.close();
+  await site.close();
+  const inCellStats = summarize(inCell);
+  const rawRoundStats = summarize(rawRounds);
+  return [
+    {
+      title: 'Browser core helpers (issue 3): js() vs raw CDP',
+      baselineName: 'one raw CDP `Runtime.evaluate` round trip (`document.title`, returnByValue) on a WebSocket and session the benchmark opens itself, same page',
+      rows: [
+        { name: 'js("document.title"), whole REPL call (library)', unit: 'p50', ours: ours.p50, baseline: rawEval.p50, target: { ratio: 1.15 } },
+        { name: 'js("document.title"), whole REPL call (library)', unit: 'p99', ours: ours.p99, baseline: rawEval.p99 },
+        { name: 'js("document.title") inside a cell (mean per call over 200 calls)', unit: 'p50 of rounds', ours: inCellStats.p50, baseline: rawRoundStats.p50, target: { ratio: 1.15 } },
+      ],
+      notes: [
+        `A whole REPL call is the helper plus the fixed cost of running any cell: \`repl.write("x")\`, with no CDP at all, took ${ms(trivial.p50)} (p50) in the same interleaved run, against ${ms(rawEval.p50)} for the raw round trip. ` +
+          'That fixed cost alone is more than 15 % of a loopback CDP round trip, so the whole-call ratio measures the REPL runtime rather than the helper; ' +
+          'the in-cell row isolates the helper: one `Runtime.evaluate` on the cached session, no attach or listing, and one shared dialog waiter per cell instead of one per call.',
+      ],
+    },
+    {
+      title: 'Browser core helpers (issue 3): js() vs Playwright',
+      baselineName: 'playwright-core `page.evaluate("document.title")` over `connectOverCDP`, same page',
+      rows: [
+        { name: 'js("document.title"), whole REPL call (library)', unit: 'p50', ours: ours.p50, baseline: playwright.p50, target: { ratio: 0.7 } },
+        { name: 'js("document.title"), whole REPL call (library)', unit: 'p99', ours: ours.p99, baseline: playwright.p99 },
+      ],
+    },
+    {
+      title: 'Browser core helpers (issue 3): screenshot',
+      baselineName: 'one raw CDP `Page.captureScreenshot` (PNG, viewport) on the benchmark\'s own session, same page',
+      rows: [
+        { name: 'captureScreenshot + repl.emitImage, whole REPL call (library)', unit: 'p50', ours: shotOurs.p50, baseline: shotRaw.p50, target: { ratio: 1.15 } },
+        { name: 'captureScreenshot + repl.emitImage, whole REPL call (library)', unit: 'p99', ours: shotOurs.p99, baseline: shotRaw.p99 },
+      ],
+    },
+  ];
+}

@@ -1,0 +1,79 @@
+/** `POST /playwright/execute`, `GET /playwright/executors`, `DELETE /playwright/executors/{name}` for one browser host. */
+import { Router } from 'express';
+import type { NextFunction, Request, Response } from 'express';
+import { ReplError } from '../../errors.js';
+import { LIMITS } from '../../limits.js';
+import type { BrowserHost } from '../../host/browser-host.js';
+import type { PlaywrightExecutors } from '../../playwright/executor-registry.js';
+import { toWireExecuteResult, toWireExecutor } from '../../playwright/execute-result.js';
+import type { PlaywrightExecutorInfo } from '../../playwright/execute-result.js';
+import { jsonBody, requireBody } from '../json-body.js';
+import { requestSignal } from '../request-signal.js';
+import { validateBody } from '../schema-validator.js';
+
+interface ExecuteRequestBody {
+  code: string;
+  executor?: string;
+  timeout_sec?: number;
+}
+
+/** The executor routes of `host`; a host without a browser answers them with `REPL_ERR_BROWSER_NOT_FOUND`. */
+export function playwrightRoutes(host: BrowserHost): Router {
+  const router = Router();
+
+  const executors = (): PlaywrightExecutors => {
+    const registry = host.executors;
+    if (registry === null) {
+      throw new ReplError('REPL_ERR_BROWSER_NOT_FOUND', 'this server was started without a browser (browser: false); Playwright executors need one');
+    }
+    return registry;
+  };
+
+  router.post('/playwright/execute', jsonBody(LIMITS.replBodyBytes), async (req: Request, res: Response, next: NextFunction) => {
+    requireBody(req.body);
+    validateBody('ExecutePlaywrightRequest', req.body);
+    const body = req.body as ExecuteRequestBody;
+    try {
+      const result = await executors().execute({
+        code: body.code,
+        executor: body.executor,
+        timeoutSec: body.timeout_sec,
+        signal: requestSignal(req, res),
+      });
+      res.json(toWireExecuteResult(result));
+    } catch (error) {
+      // The limit answer carries the executors, so the caller can pick one to delete.
+      const listed = error instanceof ReplError && error.code === 'REPL_ERR_CONFLICT' ? error.data?.['executors'] : undefined;
+      if (!Array.isArray(listed)) {
+        next(error);
+        return;
+      }
+      res.status(409).json({
+        message: (error as ReplError).message,
+        code: 'REPL_ERR_CONFLICT',
+        executors: (listed as PlaywrightExecutorInfo[]).map(toWireExecutor),
+      });
+    }
+  });
+
+  router.get('/playwright/executors', async (_req: Request, res: Response) => {
+    const list = await executors().list();
+    res.json({ executors: list.map(toWireExecutor) });
+  });
+
+  router.delete('/playwright/executors/:name', async (req: Request, res: Response) => {
+    const name = String(req.params['name']);
+    validateBody('PlaywrightExecutorName', name);
+    await executors().delete(name, { closeTab: parseCloseTab(req.query['close_tab']) });
+    res.status(204).end();
+  });
+
+  return router;
+}
+
+function parseCloseTab(value: unknown): boolean {
+  if (value === undefined) return true;
+  if (value === 'true' || value === '1') return true;
+  if (value === 'false' || value === '0') return false;
+  throw new ReplError('REPL_ERR_INVALID_REQUEST', 'close_tab must be true or false');
+}

@@ -1,0 +1,81 @@
+/**
+ * The messages between the main thread (lib/playwright) and a Playwright executor worker
+ * (worker/executor), declared once and imported by both sides. Like the REPL protocol, every
+ * request carries a `requestId`, every answer repeats it, and a mismatch is treated as protocol
+ * corruption (the worker is terminated).
+ *
+ * Values cross as JSON text (`resultJson`): the worker applies `JSON.stringify` semantics
+ * (`toJSON`, dropped functions, `Map` → `{}`) that structured clone would not.
+ */
+import type { MessagePort } from 'node:worker_threads';
+import type { EndpointReplyMessage, EndpointRequestMessage } from '../protocol.js';
+
+/** Bumped when a message shape changes incompatibly; checked in the startup handshake. */
+export const EXECUTOR_PROTOCOL_VERSION = 1;
+
+/** The Playwright flavour an executor drives the browser with. */
+export type PlaywrightEngine = 'playwright-core' | 'patchright';
+
+/** Names every executor must match (`default` included). */
+export const EXECUTOR_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** `workerData` of every executor worker. */
+export interface ExecutorStartup {
+  protocolVersion: number;
+  /** Unique per worker: a replaced worker gets a new id, so tests and logs can tell them apart. */
+  workerId: string;
+  engine: PlaywrightEngine;
+  /** Absent when the port is not a MessagePort (the child-process benchmark baseline). */
+  port?: MessagePort;
+}
+
+// ----- main → worker -------------------------------------------------------------------------
+
+/** Runs one call. The worker starts the `timeoutMs` clock when it receives the message. */
+export interface ExecutorRunMessage {
+  type: 'run';
+  requestId: number;
+  code: string;
+  timeoutMs: number;
+  /** Named executors: the tab `page` is bound to (opened and owned by the main thread). */
+  targetId?: string;
+  /** True when the main thread opened `targetId` for this call (the page may need time to attach). */
+  tabCreated?: boolean;
+}
+
+export type MainToExecutorMessage = ExecutorRunMessage | EndpointReplyMessage;
+
+// ----- worker → main -------------------------------------------------------------------------
+
+export interface ExecutorReadyMessage {
+  type: 'ready';
+  protocolVersion: number;
+  workerId: string;
+}
+
+/** The tab `page` was bound to for a call. */
+export interface ExecutorTab {
+  targetId: string;
+  created: boolean;
+}
+
+export interface ExecutorReplyMessage {
+  type: 'reply';
+  requestId: number;
+  success: boolean;
+  /** `JSON.stringify` of the returned value (`null` for `undefined`); only on success. */
+  resultJson?: string;
+  error?: string;
+  /** Stack of the thrown error, already mapped to the user's line numbers. */
+  stack?: string;
+  /** Captured `console` output of the call. */
+  stdout: string;
+  stderr: string;
+  tab?: ExecutorTab;
+  /** The call ran past its timeout; the worker dropped its browser connection. */
+  timedOut?: boolean;
+  /** The named executor's tab no longer exists; the code did not run. */
+  tabMissing?: boolean;
+}
+
+export type ExecutorToMainMessage = ExecutorReadyMessage | ExecutorReplyMessage | EndpointRequestMessage;

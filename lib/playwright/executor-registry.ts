@@ -1,0 +1,258 @@
+/**
+ * The Playwright executors of one browser host: `default`, which always exists and takes no
+ * slot, and up to eight named executors, each with its own worker thread and tab. Calls on one
+ * executor run one at a time; calls on different executors run concurrently.
+ */
+import { debuglog } from 'node:util';
+import { ReplError } from '../errors.js';
+import { LIMITS } from '../limits.js';
+import type { BrowserManager } from '../browser/browser-manager.js';
+import { BrowserTabs } from './browser-tabs.js';
+import type { PlaywrightExecuteResult, PlaywrightExecutorInfo } from './execute-result.js';
+import { EXECUTOR_NAME_PATTERN } from './executor-protocol.js';
+import type { PlaywrightEngine } from './executor-protocol.js';
+import { ExecutorWorker } from './executor-worker.js';
+import { PlaywrightExecutor } from './playwright-executor.js';
+import { WarmSpare } from './warm-spare.js';
+
+const debug = debuglog('browser-repl:executor');
+
+/** Named executors per browser; `default` does not count. */
+export const MAX_NAMED_EXECUTORS = 8;
+/** A worker silent this long past `timeout_sec` has a blocked event loop and is replaced. */
+const RESPONSE_GRACE_MS = 5_000;
+/** Shutdown budget for closing the tabs of named executors. */
+const TAB_CLOSE_BUDGET_MS = 3_000;
+
+const DELETED = 'executor was deleted';
+const SHUTTING_DOWN = 'playwright executors are shutting down';
+
+export interface PlaywrightExecutorsOptions {
+  browser: BrowserManager;
+  /** Default: `patchright` when `PLAYWRIGHT_ENGINE=patchright`, else `playwright-core`. */
+  engine?: PlaywrightEngine | undefined;
+  /** How long a new worker may take to answer its handshake (default 15 s). */
+  startupTimeoutMs?: number | undefined;
+  /** Grace past `timeout_sec` before a silent worker counts as blocked (default 5 s). */
+  graceMs?: number | undefined;
+  /**
+   * Keep one started worker, with Playwright already imported, for the next new executor or
+   * replacement (default true; costs one idle thread). It starts after the first call.
+   */
+  warmSpare?: boolean | undefined;
+  /** Test seam: another worker script speaking the executor protocol. */
+  workerUrl?: URL | undefined;
+}
+
+/** One execute call, in library form (HTTP: `ExecutePlaywrightRequest`). */
+export interface PlaywrightExecuteRequest {
+  /** TypeScript or JavaScript: the body of an async function of `page`, `context`, `browser`. */
+  code: string;
+  /** `default` (the default) or a name matching `^[A-Za-z0-9_-]{1,64}$`. */
+  executor?: string | undefined;
+  /** 1..300, default 60. */
+  timeoutSec?: number | undefined;
+  /** Aborting while the call is queued drops it (`REPL_ERR_ABORTED`); a running call finishes. */
+  signal?: AbortSignal | undefined;
+}
+
+/** `PLAYWRIGHT_ENGINE` → engine; unknown values are an error worth seeing. */
+export function engineFromEnv(value: string | undefined): PlaywrightEngine {
+  if (value === undefined || value === '' || value === 'playwright-core' || value === 'playwright') return 'playwright-core';
+  if (value === 'patchright') return 'patchright';
+  throw new ReplError('REPL_ERR_EXECUTOR_START_FAILED',
+    `failed to set up playwright executor: PLAYWRIGHT_ENGINE must be "playwright-core" or "patchright", not "${value}"`);
+}
+
+/** The executors of one browser; see the module comment. Create one per `BrowserManager`. */
+export class PlaywrightExecutors {
+  readonly #options: PlaywrightExecutorsOptions;
+  readonly #browser: BrowserManager;
+  readonly #tabs: BrowserTabs;
+  readonly #workers: WarmSpare;
+  /** Every worker not yet exited, including replaced ones still terminating: shutdown awaits them all. */
+  readonly #live = new Set<ExecutorWorker>();
+  readonly #engine: PlaywrightEngine | ReplError;
+  readonly #default: PlaywrightExecutor;
+  readonly #named = new Map<string, PlaywrightExecutor>();
+  #closing: Promise<void> | null = null;
+
+  constructor(options: PlaywrightExecutorsOptions) {
+    this.#options = options;
+    this.#browser = options.browser;
+    this.#tabs = new BrowserTabs(() => options.browser.endpoint());
+    let engine: PlaywrightEngine | ReplError;
+    try {
+      engine = options.engine ?? engineFromEnv(process.env['PLAYWRIGHT_ENGINE']);
+    } catch (error) {
+      engine = error as ReplError;
+    }
+    this.#engine = engine;
+    const heapMb = Number(process.env['BROWSER_REPL_HEAP_MB']) || LIMITS.heapMbDefault;
+    this.#workers = new WarmSpare(() => {
+      const worker = new ExecutorWorker({
+        engine: typeof engine === 'string' ? engine : 'playwright-core',
+        heapMb,
+        startupTimeoutMs: options.startupTimeoutMs ?? LIMITS.startupTimeoutMs,
+        onEndpointRequest: () => options.browser.endpoint(),
+        workerUrl: options.workerUrl,
+      });
+      this.#live.add(worker);
+      void worker.exited.then(() => this.#live.delete(worker));
+      return worker;
+    }, { enabled: options.warmSpare ?? true });
+    this.#default = this.#create('default', null);
+  }
+
+  /** The engine executors load, or the configuration error every call reports. */
+  get engine(): PlaywrightEngine | undefined {
+    return typeof this.#engine === 'string' ? this.#engine : undefined;
+  }
+
+  /** True once `close()` was called. */
+  get closed(): boolean {
+    return this.#closing !== null;
+  }
+
+  /** The executor of that name, if it exists (diagnostics and tests: its `workerId`, `targetId`). */
+  get(name: string): PlaywrightExecutor | undefined {
+    if (this.closed) return undefined;
+    return name === 'default' ? this.#default : this.#named.get(name);
+  }
+
+  /**
+   * Runs `code` on an executor, creating a named one on first use. Resolves `success: false` for
+   * failures of the code, the worker or the executor's lifecycle.
+   *
+   * @throws ReplError `REPL_ERR_INVALID_REQUEST`, `REPL_ERR_CONFLICT` (limit; `data.executors`
+   *   lists them), `REPL_ERR_EXECUTOR_START_FAILED`, `REPL_ERR_ABORTED`.
+   */
+  async execute(request: PlaywrightExecuteRequest): Promise<PlaywrightExecuteResult> {
+    const { code } = request;
+    const name = request.executor ?? 'default';
+    const timeoutSec = request.timeoutSec ?? LIMITS.timeoutSecDefault;
+    if (typeof code !== 'string' || code === '') throw new ReplError('REPL_ERR_INVALID_REQUEST', 'code is required');
+    assertName(name);
+    if (!Number.isInteger(timeoutSec) || timeoutSec < LIMITS.timeoutSecMin || timeoutSec > LIMITS.timeoutSecMax) {
+      throw new ReplError('REPL_ERR_INVALID_REQUEST', 'timeout_sec must be between 1 and 300');
+    }
+    if (this.closed) return { success: false, error: `execution failed: ${SHUTTING_DOWN}`, stdout: '', stderr: '' };
+    if (typeof this.#engine !== 'string') throw this.#engine;
+
+    // Lookup and creation happen in one synchronous step, so two first calls share one executor.
+    let executor = name === 'default' ? this.#default : this.#named.get(name);
+    if (executor === undefined) {
+      if (this.#named.size >= MAX_NAMED_EXECUTORS) {
+        const executors = await this.list();
+        throw new ReplError('REPL_ERR_CONFLICT',
+          `named executor limit (${MAX_NAMED_EXECUTORS}) reached; delete one with DELETE /playwright/executors/{name}`,
+          { data: { executors } });
+      }
+      executor = this.#create(name, this.#tabs);
+      this.#named.set(name, executor);
+    }
+    try {
+      return await executor.execute(code, timeoutSec * 1000, request.signal);
+    } catch (error) {
+      // A named executor that never started and owns no tab must not keep its slot.
+      if (executor !== this.#default && executor.pristine && !executor.busy && this.#named.get(name) === executor) {
+        this.#named.delete(name);
+      }
+      throw error;
+    }
+  }
+
+  /** `default` first, then named executors oldest first; `[]` once closed. */
+  async list(): Promise<PlaywrightExecutorInfo[]> {
+    if (this.closed) return [];
+    const infos = [this.#default, ...this.#named.values()].map((executor) => executor.info());
+    // URLs need a browser round trip; never launch a browser just to list.
+    if (infos.some((info) => info.targetId !== undefined) && this.#browserReachable()) {
+      try {
+        const urls = await this.#tabs.urls();
+        for (const info of infos) {
+          const url = info.targetId === undefined ? undefined : urls.get(info.targetId);
+          if (url !== undefined) info.url = url;
+        }
+      } catch (error) {
+        debug('reading executor tab URLs failed: %o', error);
+      }
+    }
+    return infos;
+  }
+
+  /**
+   * Deletes a named executor: its running and queued calls fail with "executor was deleted", its
+   * worker ends, and (with `closeTab`, the default) its tab is closed. The name is free at once.
+   * `default` is restarted instead (see {@link PlaywrightExecutor.restart}); `closeTab` does not apply.
+   *
+   * @throws ReplError `REPL_ERR_INVALID_REQUEST`, `REPL_ERR_NOT_FOUND`, `REPL_ERR_EXECUTOR_TAB_CLOSE_FAILED`.
+   */
+  async delete(name: string, options: { closeTab?: boolean } = {}): Promise<void> {
+    assertName(name);
+    const executor = this.get(name);
+    if (executor === undefined) throw new ReplError('REPL_ERR_NOT_FOUND', `executor "${name}" not found`);
+    if (executor === this.#default) {
+      await executor.restart();
+      return;
+    }
+    this.#named.delete(name);
+    await executor.retire(DELETED);
+    // Read after the running call unwound: a tab it had just opened is included.
+    const { targetId } = executor;
+    if (options.closeTab === false || targetId === undefined) return;
+    try {
+      await this.#tabs.close(targetId);
+    } catch (error) {
+      throw new ReplError('REPL_ERR_EXECUTOR_TAB_CLOSE_FAILED',
+        `executor deleted, but closing its tab ${targetId} failed: ${error instanceof Error ? error.message : String(error)}`,
+        { cause: error });
+    }
+  }
+
+  /**
+   * Shuts every executor down: calls fail with "playwright executors are shutting down", every
+   * worker is terminated and awaited, then the tabs of named executors are closed (3 s budget).
+   * Idempotent.
+   */
+  close(): Promise<void> {
+    this.#closing ??= this.#shutdown();
+    return this.#closing;
+  }
+
+  /** Same as {@link PlaywrightExecutors.close}. */
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+
+  async #shutdown(): Promise<void> {
+    const executors = [this.#default, ...this.#named.values()];
+    this.#named.clear();
+    await Promise.all([...executors.map((executor) => executor.retire(SHUTTING_DOWN)), this.#workers.close()]);
+    await Promise.all([...this.#live].map((worker) => worker.terminate(SHUTTING_DOWN)));
+    const targets = executors.map((executor) => executor.targetId).filter((id) => id !== undefined);
+    if (targets.length > 0 && this.#browserReachable()) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        Promise.all(targets.map((targetId) => this.#tabs.close(targetId).catch((error: unknown) => debug('closing tab %s failed: %o', targetId, error)))),
+        new Promise<void>((resolve) => { timer = setTimeout(resolve, TAB_CLOSE_BUDGET_MS); }),
+      ]);
+      clearTimeout(timer);
+    }
+    await this.#tabs.dispose();
+  }
+
+  #browserReachable(): boolean {
+    return !this.#browser.closed && (this.#browser.mode === 'attach' || this.#browser.launched);
+  }
+
+  #create(name: string, tabs: BrowserTabs | null): PlaywrightExecutor {
+    return new PlaywrightExecutor({ name, tabs, workers: this.#workers, graceMs: this.#options.graceMs ?? RESPONSE_GRACE_MS });
+  }
+}
+
+function assertName(name: unknown): asserts name is string {
+  if (typeof name !== 'string' || !EXECUTOR_NAME_PATTERN.test(name)) {
+    throw new ReplError('REPL_ERR_INVALID_REQUEST', 'executor name must match ^[A-Za-z0-9_-]{1,64}$');
+  }
+}

@@ -1,0 +1,212 @@
+/**
+ * One Playwright executor: a FIFO of calls, one worker thread (started on the first call,
+ * replaced after a crash or a blocked event loop), and for a named executor the tab it owns.
+ *
+ * ```
+ * call admitted ─► [named: open tab if none] ∥ [start worker if none alive] ─► run in worker
+ *   reply ─────────────► result (the worker enforced timeout_sec; after a timeout it dropped its
+ *                        browser connection but lives on)
+ *   tab missing ───────► open a new tab, run once more with tab.created: true
+ *   no reply by timeout_sec + grace ─► terminate the worker, "execution failed: …"; next call starts a new one
+ *   worker exited ─────► "execution failed: …"; next call starts a new one
+ * ```
+ */
+import { debuglog } from 'node:util';
+import { ReplError } from '../errors.js';
+import { SerialQueue } from '../repl/serial-queue.js';
+import type { BrowserTabs } from './browser-tabs.js';
+import type { PlaywrightExecuteResult, PlaywrightExecutorInfo, PlaywrightTab } from './execute-result.js';
+import type { ExecutorWorker, RunOutcome } from './executor-worker.js';
+import type { WarmSpare } from './warm-spare.js';
+
+export interface PlaywrightExecutorOptions {
+  name: string;
+  /** Opens and closes the executor's tab; `null` for the default executor, which owns none. */
+  tabs: BrowserTabs | null;
+  /** Where new workers come from (the host's warm spare, shared by its executors). */
+  workers: WarmSpare;
+  /** How long past `timeout_sec` a silent worker is given before it is declared blocked. */
+  graceMs: number;
+}
+
+const debug = debuglog('browser-repl:executor');
+
+/** What the running call of a restarted executor is told. */
+export const RESTARTED = 'executor was restarted';
+
+/** The executor was deleted, restarted or shut down while a call was starting. */
+class RetiredError extends Error {}
+
+/** One executor (default or named); created and owned by {@link PlaywrightExecutors}. */
+export class PlaywrightExecutor {
+  readonly name: string;
+  readonly createdAt = new Date();
+  readonly #options: PlaywrightExecutorOptions;
+  readonly #queue = new SerialQueue();
+  #lastUsedAt: Date = this.createdAt;
+  #busy = false;
+  #worker: ExecutorWorker | null = null;
+  #everStarted = false;
+  #targetId: string | undefined;
+  #retired: string | undefined;
+
+  constructor(options: PlaywrightExecutorOptions) {
+    this.name = options.name;
+    this.#options = options;
+  }
+
+  /** A call is running (from admission until its result). */
+  get busy(): boolean {
+    return this.#busy;
+  }
+
+  /** Target id of the tab this executor owns, once it has one. */
+  get targetId(): string | undefined {
+    return this.#targetId;
+  }
+
+  /** Id of the live worker, or null when the next call starts one. Changes when a worker is replaced. */
+  get workerId(): string | null {
+    return this.#worker?.alive === true ? this.#worker.id : null;
+  }
+
+  /** Never ran a worker and owns no tab: a failed setup may remove it without losing anything. */
+  get pristine(): boolean {
+    return !this.#everStarted && this.#targetId === undefined;
+  }
+
+  info(): PlaywrightExecutorInfo {
+    const info: PlaywrightExecutorInfo = { name: this.name, busy: this.#busy, createdAt: this.createdAt, lastUsedAt: this.#lastUsedAt };
+    if (this.#targetId !== undefined) info.targetId = this.#targetId;
+    return info;
+  }
+
+  /**
+   * Queues one call. Resolves with `success: false` for everything the code or the worker did;
+   * rejects only with `REPL_ERR_EXECUTOR_START_FAILED` (setup) or `REPL_ERR_ABORTED` (the signal
+   * fired while the call was still queued).
+   */
+  execute(code: string, timeoutMs: number, signal?: AbortSignal): Promise<PlaywrightExecuteResult> {
+    if (this.#retired !== undefined) return Promise.resolve(failure(this.#retired));
+    return this.#queue.run(() => this.#call(code, timeoutMs), signal);
+  }
+
+  /**
+   * Ends the executor for good (deleted, or shutting down): the running call and every queued one
+   * fail with `reason`; resolves once they have unwound and the worker has exited.
+   */
+  async retire(reason: string): Promise<void> {
+    this.#retired ??= reason;
+    await this.#worker?.terminate(reason);
+    await this.#queue.run(async () => undefined).catch(() => undefined);
+  }
+
+  /**
+   * Stops the worker without waiting for queued calls: the running call (even one still starting
+   * the worker) fails with "executor was restarted"; queued and later calls start a new worker.
+   */
+  async restart(): Promise<void> {
+    const worker = this.#worker;
+    this.#worker = null;
+    await worker?.terminate(RESTARTED);
+  }
+
+  async #call(code: string, timeoutMs: number): Promise<PlaywrightExecuteResult> {
+    if (this.#retired !== undefined) return failure(this.#retired);
+    this.#busy = true;
+    this.#lastUsedAt = new Date();
+    const replacing = this.#worker?.alive !== true;
+    try {
+      let worker: ExecutorWorker;
+      let tab: PlaywrightTab | undefined;
+      try {
+        // Both are I/O-bound: the tab opens while the worker loads.
+        [worker, tab] = await Promise.all([this.#ensureWorker(), this.#ensureTab()]);
+      } catch (error) {
+        if (error instanceof RetiredError) return failure(error.message);
+        if (this.#retired !== undefined) return failure(this.#retired);
+        throw error;
+      }
+      let outcome = await worker.run(runRequest(code, timeoutMs, tab), this.#options.graceMs);
+      if (outcome.kind === 'reply' && outcome.reply.tabMissing === true && this.#retired === undefined) {
+        this.#targetId = undefined;
+        tab = await this.#ensureTab();
+        outcome = await worker.run(runRequest(code, timeoutMs, tab), this.#options.graceMs);
+      }
+      return this.#result(outcome, worker, tab);
+    } finally {
+      this.#busy = false;
+      // This call used the spare (or started a worker): prepare the next one now that it is done.
+      if (replacing) this.#options.workers.refill();
+    }
+  }
+
+  async #ensureWorker(): Promise<ExecutorWorker> {
+    const current = this.#worker;
+    if (current?.alive === true) return current;
+    const worker = this.#options.workers.take();
+    this.#worker = worker;
+    const started = performance.now();
+    try {
+      await worker.ready;
+      debug('%s: worker %s ready in %d ms', this.name, worker.id, Math.round(performance.now() - started));
+    } catch (error) {
+      if (this.#worker === worker) this.#worker = null;
+      await worker.terminate();
+      const reason = this.#retired ?? (worker.retireReason === RESTARTED ? RESTARTED : undefined);
+      if (reason !== undefined) throw new RetiredError(reason);
+      throw error;
+    }
+    this.#everStarted = true;
+    return worker;
+  }
+
+  async #ensureTab(): Promise<PlaywrightTab | undefined> {
+    const tabs = this.#options.tabs;
+    if (tabs === null) return undefined;
+    if (this.#targetId !== undefined) return { targetId: this.#targetId, created: false };
+    let targetId: string;
+    try {
+      targetId = await tabs.create();
+    } catch (error) {
+      throw new ReplError('REPL_ERR_EXECUTOR_START_FAILED',
+        `failed to set up playwright executor: open tab: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    }
+    // Recorded before any worker sees it, so that delete and shutdown can always close it.
+    this.#targetId = targetId;
+    return { targetId, created: true };
+  }
+
+  #result(outcome: RunOutcome, worker: ExecutorWorker, tab: PlaywrightTab | undefined): PlaywrightExecuteResult {
+    const withTab = (result: PlaywrightExecuteResult): PlaywrightExecuteResult => (tab === undefined ? result : { ...result, tab });
+    switch (outcome.kind) {
+      case 'reply': {
+        const { reply } = outcome;
+        const stderr = reply.stack === undefined || reply.stack === '' ? reply.stderr : `${reply.stderr}${reply.stack}\n`;
+        const result: PlaywrightExecuteResult = { success: reply.success, stdout: reply.stdout, stderr };
+        if (reply.success) result.result = JSON.parse(reply.resultJson ?? 'null') as unknown;
+        if (reply.error !== undefined) result.error = reply.error;
+        if (reply.tab !== undefined) result.tab = reply.tab;
+        return result;
+      }
+      case 'died':
+        // Terminated on purpose (deleted, restarted, shutting down): the call is told why, without a tab.
+        if (worker.retireReason !== undefined) return failure(this.#retired ?? worker.retireReason);
+        return withTab(failure(`${outcome.message}; the next call starts a fresh worker`));
+      case 'unresponsive':
+        return withTab(failure(`no answer within ${outcome.waitedMs / 1000}s (timeout_sec + ${this.#options.graceMs / 1000}s): `
+          + 'the executor\'s event loop is blocked, for example by a synchronous loop; its worker was terminated '
+          + 'and the next call starts a fresh one'));
+      case 'protocol':
+        return withTab(failure(outcome.message));
+    }
+  }
+}
+
+function runRequest(code: string, timeoutMs: number, tab: PlaywrightTab | undefined) {
+  return tab === undefined ? { code, timeoutMs } : { code, timeoutMs, targetId: tab.targetId, tabCreated: tab.created };
+}
+
+function failure(reason: string): PlaywrightExecuteResult {
+  return { success: false, error: `execution failed: ${reason}`, stdout: '', stderr: '' };
+}

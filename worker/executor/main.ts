@@ -1,0 +1,8 @@
+/** Entry of a Playwright executor worker thread: the handshake data arrives as `workerData` (`ExecutorStartup`). */
+import { workerData } from 'node:worker_threads';
+import type { ExecutorStartup } from '../../lib/playwright/executor-protocol.js';
+import { serveExecutor } from './serve-executor.js';
+
+const startup = workerData as ExecutorStartup;
+if (startup.port === undefined) throw new Error('executor worker started without a MessagePort');
+serveExecutor({ workerId: startup.workerId, engine: startup.engine, port: startup.port });

@@ -1,0 +1,133 @@
+/**
+ * The executor worker's message loop. Reads top to bottom: install the routing console → post
+ * `ready` → warm up module loading in the background → serve `run` messages one at a time until
+ * the host ends the thread.
+ *
+ * A call runs in this order, all of it raced against the call's timeout: compile (strip types)
+ * → connect (once per connection) → bind `page` → run the code → encode the result. On timeout
+ * the browser connection is dropped and the worker stays. Uncaught exceptions are deliberately not
+ * handled: they end the worker, and the host replaces it on the next call.
+ */
+import { debuglog } from 'node:util';
+import { LIMITS } from '../../lib/limits.js';
+import { EXECUTOR_PROTOCOL_VERSION } from '../../lib/playwright/executor-protocol.js';
+import type {
+  ExecutorReplyMessage, ExecutorRunMessage, ExecutorTab, ExecutorToMainMessage, MainToExecutorMessage, PlaywrightEngine,
+} from '../../lib/playwright/executor-protocol.js';
+import { EndpointBridge } from '../browser/endpoint-bridge.js';
+import { BrowserConnection, abortable } from './browser-connection.js';
+import { CallOutput, OutputRouter } from './call-output.js';
+import { describeThrown, encodeResult } from './call-result.js';
+import { CodeSyntaxError, compileCode, loadTransformer } from './compile-code.js';
+import type { CompiledCode } from './compile-code.js';
+import { TabMissingError, TabNotAttachedError, bindDefaultPage, bindExecutorPage } from './page-binding.js';
+
+const debug = debuglog('browser-repl:executor');
+
+/** What the loop needs of its transport: a MessagePort, or an adapter over child-process IPC. */
+export interface ExecutorPort {
+  postMessage(message: ExecutorToMainMessage): void;
+  on(event: 'message', listener: (message: MainToExecutorMessage) => void): unknown;
+}
+
+/** `webmcp` until WebMCP lands: frozen and empty, like the REPL's. */
+const WEBMCP = Object.freeze({});
+
+/** Where a call got to, for the reply of a call that failed or timed out. */
+interface CallState {
+  compiled?: CompiledCode;
+  tab?: ExecutorTab;
+}
+
+/** Runs the executor loop on `port` until the thread (or process) ends. */
+export function serveExecutor(startup: { workerId: string; engine: PlaywrightEngine; port: ExecutorPort }): void {
+  const { port } = startup;
+  const post = (message: ExecutorToMainMessage) => port.postMessage(message);
+  const endpoints = new EndpointBridge({ post, available: true });
+  const connection = new BrowserConnection({ engine: startup.engine, endpoint: () => endpoints.request() });
+  const router = new OutputRouter();
+  globalThis.console = router.console;
+
+  // Abandoned code (after a timeout) rejects a lot: its connection was closed under it. Such
+  // rejections must not end the worker; they are reported to the running call, if any.
+  process.on('unhandledRejection', (reason) => {
+    const text = reason instanceof Error ? reason.stack ?? reason.message : String(reason);
+    if (router.current !== undefined) router.current.write('stderr', `browser-repl: unhandled promise rejection: ${text}\n`);
+    else debug('unhandled rejection between calls: %s', text);
+  });
+
+  async function execute(message: ExecutorRunMessage, output: CallOutput, state: CallState, signal: AbortSignal): Promise<unknown> {
+    const started = performance.now();
+    state.compiled = await compileCode(message.code);
+    const compiled = performance.now();
+    const browser = await connection.get(signal);
+    const connected = performance.now();
+    const binding = message.targetId === undefined
+      ? await bindDefaultPage(browser, connection.targetIds)
+      : await bindExecutorPage(browser, connection.targetIds, message.targetId, message.tabCreated === true, signal);
+    if (binding.tab !== undefined) state.tab = binding.tab;
+    debug('call %d: compiled in %d ms, connected in %d ms, page bound in %d ms', message.requestId,
+      Math.round(compiled - started), Math.round(connected - compiled), Math.round(performance.now() - connected));
+    signal.throwIfAborted();
+    const run = state.compiled.bind(WEBMCP, output.console);
+    return run(binding.page, binding.page.context(), browser);
+  }
+
+  async function run(message: ExecutorRunMessage): Promise<void> {
+    const output = new CallOutput(LIMITS.textBytesPerResponse);
+    router.current = output;
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(new Error('timeout')), message.timeoutMs);
+    const state: CallState = {};
+    let fields: Omit<ExecutorReplyMessage, 'type' | 'requestId' | 'stdout' | 'stderr'>;
+    try {
+      const work = execute(message, output, state, controller.signal);
+      // The abandoned promise may still reject after a timeout; that is expected, not unhandled.
+      work.catch(() => {});
+      fields = encodeResult(await abortable(work, controller.signal));
+    } catch (thrown) {
+      if (controller.signal.aborted) {
+        connection.drop();
+        fields = {
+          success: false,
+          timedOut: true,
+          error: `execution timed out after ${message.timeoutMs}ms; the executor dropped its browser connection, `
+            + 'so code still running from this call can no longer drive the browser',
+        };
+      } else if (thrown instanceof TabMissingError) {
+        fields = { success: false, tabMissing: true, error: thrown.message };
+      } else {
+        if (thrown instanceof TabNotAttachedError) connection.drop();
+        const mapStack = state.compiled?.mapStack ?? ((stack: string) => stack);
+        fields = thrown instanceof CodeSyntaxError
+          ? { success: false, error: thrown.message, stack: thrown.stack ?? '' }
+          : { success: false, ...describeThrown(thrown, mapStack) };
+      }
+    } finally {
+      clearTimeout(timer);
+      router.current = undefined;
+    }
+    const { stdout, stderr } = output.close();
+    post({ type: 'reply', requestId: message.requestId, ...fields, stdout, stderr, ...(state.tab === undefined ? {} : { tab: state.tab }) });
+  }
+
+  // The host already serialises calls; this chain is a second guard so two calls never interleave.
+  let queue: Promise<void> = Promise.resolve();
+  port.on('message', (message: MainToExecutorMessage) => {
+    switch (message.type) {
+      case 'run':
+        queue = queue.then(() => run(message));
+        break;
+      case 'endpoint-reply':
+        endpoints.receive(message);
+        break;
+    }
+  });
+
+  post({ type: 'ready', protocolVersion: EXECUTOR_PROTOCOL_VERSION, workerId: startup.workerId });
+  // Module loading only; the browser is attached by the first call (see BrowserConnection).
+  setImmediate(() => {
+    void loadTransformer();
+    connection.preload();
+  });
+}

@@ -1,0 +1,109 @@
+/**
+ * `gotoUrl` and the navigation record that lets `waitForLoad` tell the new document from the one
+ * it replaces (browser-helpers.md §18: the hosted `waitForLoad` can report the previous page).
+ *
+ * Each navigation started by a helper remembers the main frame's `loaderId` from *before* it was
+ * sent. `waitForLoad` accepts `document.readyState === "complete"` only once the main frame's
+ * loader differs from that one, which covers Chromium versions whose `Page.navigate` answers
+ * before the commit and pages that redirect again at once. Same-document navigations (no
+ * `loaderId`) and failed ones (`errorText`) leave no record: there is no new document to wait for.
+ */
+import { invalidArgument } from '../helper-options.js';
+import { guardDialog } from './page-guard.js';
+
+import type { Protocol } from 'devtools-protocol';
+import type { CdpClient } from '../../cdp/cdp-client.js';
+import type { HelperContext } from '../helper-context.js';
+
+/** Budget of the best-effort `Page.getFrameTree` taken before a navigation. */
+const LOADER_PROBE_TIMEOUT_MS = 1_000;
+
+/** A navigation a helper started and `waitForLoad` has not seen loaded yet. */
+export interface PendingNavigation {
+  readonly targetId: string;
+  readonly url: string;
+  /** Main-frame loader of the document being replaced; undefined when it could not be read. */
+  readonly previousLoaderId: string | undefined;
+}
+
+/** Remembers the last helper-started navigation, per REPL. */
+export class NavigationTracker {
+  #pending: PendingNavigation | undefined;
+  #staleTarget: string | undefined;
+  #staleRequests: ReadonlySet<string> = new Set();
+
+  /**
+   * Requests of a replaced document that were still in flight when the next one committed.
+   * Chromium never reports them finished (no `loadingFailed`), so the client's in-flight set keeps
+   * them forever; `waitForNetworkIdle` ignores them. Only known for helper-started navigations.
+   */
+  staleRequestsFor(targetId: string | undefined): ReadonlySet<string> {
+    return targetId !== undefined && targetId === this.#staleTarget ? this.#staleRequests : new Set();
+  }
+
+  /** Marks what is in flight on `targetId` right after a commit as stale, except `keep` (the new document's request). */
+  markStale(targetId: string, inFlight: ReadonlySet<string>, keep: string | undefined): void {
+    this.#staleTarget = targetId;
+    this.#staleRequests = new Set([...inFlight].filter((id) => id !== keep));
+  }
+
+  /** The pending navigation of `targetId`, if the last one started there. */
+  pendingFor(targetId: string | undefined): PendingNavigation | undefined {
+    return targetId !== undefined && this.#pending?.targetId === targetId ? this.#pending : undefined;
+  }
+
+  set(navigation: PendingNavigation | undefined): void {
+    this.#pending = navigation;
+  }
+}
+
+/** Loader id of the attached page's main frame (`Page.getFrameTree`). */
+export async function mainFrameLoaderId(client: CdpClient, timeoutMs?: number): Promise<string> {
+  const { frameTree } = await client.sessionCommand('Page.getFrameTree', undefined, { timeoutMs });
+  return frameTree.frame.loaderId;
+}
+
+/**
+ * Navigates the attached page, records the navigation for `waitForLoad`, and notes a failure on
+ * stderr (the raw result, `errorText` included, is still returned, as in the hosted product).
+ */
+export async function navigateAttached(
+  context: HelperContext,
+  tracker: NavigationTracker,
+  helper: string,
+  url: string,
+): Promise<Protocol.Page.NavigateResponse> {
+  const { client } = context;
+  const sessionId = await client.ensureAttached();
+  const targetId = client.targetId;
+  let previousLoaderId: string | undefined;
+  // A frozen renderer would not answer; the navigation itself does not need it (it even closes
+  // an open alert), so skip the probe rather than wait.
+  if (client.pendingDialog === null && client.rendererResponsive) {
+    previousLoaderId = await mainFrameLoaderId(client, LOADER_PROBE_TIMEOUT_MS).catch(() => undefined);
+  }
+  // A beforeunload dialog holds Page.navigate until it is answered: report it instead of hanging.
+  // A dialog that is already open does not: navigating away closes it.
+  const navigate = () => client.sessionCommand('Page.navigate', { url });
+  const result = client.pendingDialog === null ? await guardDialog(helper, context, sessionId, navigate) : await navigate();
+  if (result.errorText !== undefined && result.errorText !== '') {
+    tracker.set(undefined);
+    context.note(`${helper}: navigation to ${url} failed: ${result.errorText}`);
+  } else if (result.loaderId !== undefined && targetId !== undefined) {
+    tracker.set({ targetId, url, previousLoaderId });
+    // Page.navigate answers at the commit; the document request's id is its loader id.
+    if (client.targetId === targetId) tracker.markStale(targetId, client.inFlightRequests, result.loaderId);
+  } else {
+    tracker.set(undefined);
+  }
+  return result;
+}
+
+export function createNavigationHelpers(context: HelperContext, tracker: NavigationTracker) {
+  /** Navigates the attached page; returns the raw `Page.navigate` result without waiting for load. */
+  async function gotoUrl(url: unknown): Promise<Protocol.Page.NavigateResponse> {
+    if (typeof url !== 'string' || url.trim() === '') throw invalidArgument('gotoUrl: url must be a non-empty string');
+    return navigateAttached(context, tracker, 'gotoUrl', url);
+  }
+  return { gotoUrl };
+}

@@ -1,0 +1,116 @@
+/**
+ * The waiting helpers: `waitMs`, `waitForLoad`, `waitForNetworkIdle`. Unlike the hosted product
+ * (browser-helpers.md §18) every number is validated and every wait fits inside the cell: waits
+ * end 500 ms before the cell's deadline and return `false` there instead of letting the
+ * destructive cell timeout fire, and `waitMs` refuses a sleep that cannot fit.
+ */
+import { ReplError } from '../../../lib/errors.js';
+import { invalidArgument, nonNegativeSeconds } from '../helper-options.js';
+import { pageEvaluationError } from '../../page/page-value-codec.js';
+import { mainFrameLoaderId } from './navigation.js';
+import { assertPageResponsive, guardDialog, retryIfDisconnected } from './page-guard.js';
+import { delay, remainingMs } from './timing.js';
+
+import type { HelperContext } from '../helper-context.js';
+import type { NavigationTracker } from './navigation.js';
+
+/** Poll interval of `waitForLoad` (the hosted product polls every 300 ms). */
+export const LOAD_POLL_MS = 100;
+/** Poll interval of `waitForNetworkIdle`. */
+export const NETWORK_IDLE_POLL_MS = 50;
+
+function isDeadlineError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'REPL_ERR_CDP_DEADLINE_REACHED' || code === 'REPL_ERR_CDP_TIMEOUT';
+}
+
+export function createWaitHelpers(context: HelperContext, tracker: NavigationTracker) {
+  const { client } = context;
+
+  /** Sleeps `milliseconds` (default 1000); throws at once if that would pass the cell's deadline. */
+  async function waitMs(milliseconds: unknown = 1000): Promise<void> {
+    if (typeof milliseconds !== 'number' || !Number.isFinite(milliseconds) || milliseconds < 0) {
+      throw invalidArgument('waitMs: milliseconds must be a non-negative finite number');
+    }
+    const start = Date.now();
+    const limit = context.waitDeadline(milliseconds);
+    if (limit < start + milliseconds) {
+      throw new ReplError(
+        'REPL_ERR_INVALID_ARGUMENT',
+        `waitMs: ${milliseconds} ms does not fit in the ${Math.max(0, limit - start)} ms left before this cell's deadline (timeout_sec minus 500 ms); wait less or raise timeout_sec`,
+        { data: { milliseconds, availableMs: Math.max(0, limit - start) } },
+      );
+    }
+    await delay(milliseconds, context.signal);
+  }
+
+  /** One check: has the attached page's current document (not the one a navigation replaced) loaded? */
+  async function loaded(): Promise<boolean> {
+    const sessionId = await client.ensureAttached();
+    const pending = tracker.pendingFor(client.targetId);
+    if (pending?.previousLoaderId !== undefined) {
+      const loaderId = await guardDialog('waitForLoad', context, sessionId, () => mainFrameLoaderId(client));
+      if (loaderId === pending.previousLoaderId) return false;
+    }
+    const response = await guardDialog('waitForLoad', context, sessionId, () => client.evaluate(sessionId, 'document.readyState'));
+    if (response.exceptionDetails !== undefined) throw pageEvaluationError(response.exceptionDetails);
+    if (response.result.value !== 'complete') return false;
+    if (pending !== undefined) tracker.set(undefined);
+    return true;
+  }
+
+  /**
+   * Resolves `true` once the attached page's document has `readyState === "complete"` — after a
+   * `gotoUrl`/`newTab`, the *new* document — or `false` at the timeout (default 15 s).
+   */
+  async function waitForLoad(timeoutSec?: unknown): Promise<boolean> {
+    const seconds = nonNegativeSeconds('waitForLoad', timeoutSec, 15);
+    const deadline = context.waitDeadline(seconds * 1000);
+    const { signal } = context;
+    await client.ensureAttached();
+    await assertPageResponsive('waitForLoad', client);
+    for (;;) {
+      try {
+        if (await retryIfDisconnected(loaded)) return true;
+      } catch (error) {
+        // Commands end 500 ms before the cell deadline, exactly where a clamped wait ends: a
+        // check that runs into that bound means the wait timed out.
+        if (Date.now() >= deadline && isDeadlineError(error)) return false;
+        throw error;
+      }
+      const left = remainingMs(deadline);
+      if (left <= 0 || !(await delay(Math.min(LOAD_POLL_MS, left), signal))) return false;
+    }
+  }
+
+  /**
+   * Resolves `true` once the attached page has had no request in flight for `idleSec` (default
+   * 0.5), `false` at the timeout (default 30 s). Attaching counts as activity, so the first call
+   * on a fresh REPL always observes one full quiet interval.
+   */
+  async function waitForNetworkIdle(idleSec?: unknown, timeoutSec?: unknown): Promise<boolean> {
+    const idleMs = nonNegativeSeconds('waitForNetworkIdle', idleSec, 0.5, 'idleSec') * 1000;
+    const seconds = nonNegativeSeconds('waitForNetworkIdle', timeoutSec, 30);
+    const deadline = context.waitDeadline(seconds * 1000);
+    const { signal } = context;
+    await client.ensureAttached();
+    const stale = tracker.staleRequestsFor(client.targetId);
+    const busy = (): boolean => {
+      for (const id of client.inFlightRequests) if (!stale.has(id)) return true;
+      return false;
+    };
+    for (;;) {
+      const now = Date.now();
+      const quietFor = now - client.lastNetworkActivity;
+      const idle = !busy();
+      if (idle && quietFor >= idleMs) return true;
+      const left = deadline - now;
+      if (left <= 0) return false;
+      // Sleep exactly until the quiet interval would end when nothing is in flight.
+      const step = idle ? Math.max(1, idleMs - quietFor) : NETWORK_IDLE_POLL_MS;
+      if (!(await delay(Math.min(step, NETWORK_IDLE_POLL_MS * 4, left), signal))) return false;
+    }
+  }
+
+  return { waitMs, waitForLoad, waitForNetworkIdle };
+}

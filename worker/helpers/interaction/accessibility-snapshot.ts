@@ -1,0 +1,71 @@
+/**
+ * `accessibilitySnapshot({maxNodes = 2000, interactiveOnly = false})` → `{url, title, nodes,
+ * truncated?, totalNodes?}`. One `Accessibility.getFullAXTree` for the page plus one per
+ * same-process frame (with `DOM.getFrameOwner` to place it), all in parallel; the projection is
+ * `ax-projection.ts`. Cross-site frames are their own targets: `iframeTarget()` + `switchTab()`.
+ * url and title are the document's (`location.href`, `document.title`), read alongside.
+ */
+import { DialogGuard } from './dialog-guard.js';
+import { projectAxTree } from './ax-projection.js';
+import { readSnapshotRequest } from './interaction-options.js';
+
+import type { Protocol } from 'devtools-protocol';
+import type { HelperContext } from '../helper-context.js';
+import type { FrameTree, SnapshotNode } from './ax-projection.js';
+
+/** What `accessibilitySnapshot()` resolves to. */
+export interface AccessibilitySnapshot {
+  url: string;
+  title: string;
+  nodes: SnapshotNode[];
+  /** Present (true) when `maxNodes` cut the list. */
+  truncated?: true;
+  /** With `truncated`: how many nodes there were. */
+  totalNodes?: number;
+}
+
+function childFrameIds(tree: Protocol.Page.FrameTree): string[] {
+  return (tree.childFrames ?? []).flatMap((child) => [child.frame.id, ...childFrameIds(child)]);
+}
+
+/** `accessibilitySnapshot(options?)` of the attached page. */
+export async function accessibilitySnapshot(context: HelperContext, options: unknown): Promise<AccessibilitySnapshot> {
+  const request = readSnapshotRequest(options);
+  const { client } = context;
+  const sessionId = await client.ensureAttached();
+  const guard = await DialogGuard.start(context, 'accessibilitySnapshot', sessionId);
+  try {
+    const send = { sessionId };
+    const [main, frameTree, location] = await guard.guard(Promise.all([
+      client.send('Accessibility.getFullAXTree', {}, send),
+      client.send('Page.getFrameTree', undefined, send).catch(() => null),
+      client.send('Runtime.evaluate', { expression: '[location.href, document.title]', returnByValue: true }, send).catch(() => null),
+    ]));
+    const frameIds = frameTree === null ? [] : childFrameIds(frameTree.frameTree);
+    const frames = await guard.guard(Promise.all(frameIds.map(async (frameId): Promise<FrameTree | null> => {
+      try {
+        const [tree, owner] = await Promise.all([
+          client.send('Accessibility.getFullAXTree', { frameId }, send),
+          client.send('DOM.getFrameOwner', { frameId }, send),
+        ]);
+        return { ownerBackendNodeId: owner.backendNodeId, nodes: tree.nodes };
+      } catch {
+        return null; // A cross-site frame lives in another target, or the frame went away meanwhile.
+      }
+    })));
+    const projection = projectAxTree(main.nodes, frames.filter((frame): frame is FrameTree => frame !== null), request);
+    const [url, title] = Array.isArray(location?.result.value) ? (location.result.value as unknown[]) : [];
+    const snapshot: AccessibilitySnapshot = {
+      url: typeof url === 'string' ? url : '',
+      title: typeof title === 'string' ? title : '',
+      nodes: projection.nodes,
+    };
+    if (projection.truncated) {
+      snapshot.truncated = true;
+      snapshot.totalNodes = projection.total;
+    }
+    return snapshot;
+  } finally {
+    guard.dispose();
+  }
+}

@@ -1,0 +1,41 @@
+/**
+ * The errors an element action ends with. Texts follow the contract (browser-helpers.md §5–§6):
+ * `<helper>: selector "<s>" was not actionable within <t>s (<last status>)`, the
+ * multiple-visible-matches message, and so on; tests match them verbatim.
+ */
+import { ReplError } from '../../../lib/errors.js';
+
+import type { ElementTarget } from '../helper-options.js';
+
+/** `selector "<s>"` (as written, like the contract's messages) or `backend node <id>`. */
+export function targetLabel(target: ElementTarget): string {
+  return target.kind === 'selector' ? `selector "${target.selector}"` : `backend node ${target.backendNodeId}`;
+}
+
+/** `REPL_ERR_ACTION_FAILED`: the target never passed the checks in time; `status` says which failed last. */
+export function notReadyError(helper: string, target: ElementTarget, verb: 'actionable' | 'editable', timeoutSec: number, status: string): ReplError {
+  return new ReplError('REPL_ERR_ACTION_FAILED', `${helper}: ${targetLabel(target)} was not ${verb} within ${timeoutSec}s (${status})`, {
+    data: { status },
+  });
+}
+
+/** `REPL_ERR_ACTION_FAILED`, thrown at once: clicking one of several visible matches would be a guess. */
+export function multipleMatchesError(helper: string, selector: string, count: number): ReplError {
+  return new ReplError('REPL_ERR_ACTION_FAILED', `${helper}: selector "${selector}" matches ${count} visible elements; use a more specific selector`, {
+    data: { status: 'multiple', count },
+  });
+}
+
+/** `REPL_ERR_TARGET_NOT_FOUND`, thrown at once: the node of an old snapshot is gone for good. */
+export function staleNodeError(helper: string, backendNodeId: number): ReplError {
+  return new ReplError(
+    'REPL_ERR_TARGET_NOT_FOUND',
+    `${helper}: backend node ${backendNodeId} is stale: it is no longer in the document (the page navigated or re-rendered); take a new accessibilitySnapshot() and use its nodes`,
+    { data: { backendNodeId } },
+  );
+}
+
+/** `REPL_ERR_INVALID_ARGUMENT`: the page rejected the selector's syntax. */
+export function invalidSelectorError(helper: string, selector: string, detail: string): ReplError {
+  return new ReplError('REPL_ERR_INVALID_ARGUMENT', `${helper}: invalid selector "${selector}": ${detail}`);
+}

@@ -1,0 +1,121 @@
+/**
+ * The polling loop of element actions (browser-helpers.md §6): run the probe, and until it
+ * answers a ready status, wait a little and run it again, remembering the last status for the
+ * error. A target that can never become ready (several visible matches, an invalid selector, a
+ * stale snapshot node) fails at once instead of waiting out the timeout.
+ */
+import { ReplError } from '../../../lib/errors.js';
+import { COMMAND_DEADLINE_MARGIN_MS } from '../../cdp/cdp-connection.js';
+import { invalidSelectorError, multipleMatchesError, notReadyError, staleNodeError } from './action-errors.js';
+
+import type { HelperContext } from '../helper-context.js';
+import type { DialogGuard } from './dialog-guard.js';
+import type { ProbeOutcome, TargetProbe } from './resolve-target.js';
+
+/** Pause between probes that did not find the target ready. */
+export const POLL_INTERVAL_MS = 50;
+/** A probe answers within a frame; past the wait's own deadline it gets this long before its command times out. */
+export const PROBE_GRACE_MS = 2_000;
+/**
+ * Time kept for the last probe before the cell's command deadline (which is 500 ms before the
+ * cell's own): a wait clamped by the cell ends early enough for its last probe to answer, so it
+ * reports its own outcome (false, "not actionable") rather than a deadline error.
+ */
+export const LAST_PROBE_MS = 250;
+
+/** What a probe answers. */
+export interface ProbeStatus {
+  status: string;
+  [key: string]: unknown;
+}
+
+/** What {@link pollUntilReady} needs. */
+export interface PollOptions {
+  context: HelperContext;
+  helper: string;
+  verb: 'actionable' | 'editable';
+  probe: TargetProbe;
+  guard: DialogGuard;
+  /** Probe source (`actionability-probe.ts`). */
+  source: string;
+  /** Arguments after the selector; `lastStatus` lets a retry change tactics (re-centre after an interception). */
+  args: (lastStatus: string) => unknown[];
+  awaitPromise: boolean;
+  timeoutSec: number;
+  /** Statuses that end the loop. */
+  done: ReadonlySet<string>;
+}
+
+function isStatus(value: unknown): value is ProbeStatus {
+  return typeof value === 'object' && value !== null && typeof (value as { status?: unknown }).status === 'string';
+}
+
+/** Sleeps `ms`, or rejects with `REPL_ERR_ABORTED` when the cell ends first. */
+export function pause(ms: number, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.reject(abortedError());
+  return new Promise((resolve, reject) => {
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(abortedError());
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** When a wait of `timeoutSec` must stop polling: its own timeout, clamped for the cell (see LAST_PROBE_MS). */
+export function pollDeadline(context: HelperContext, timeoutSec: number): number {
+  const own = context.waitDeadline(timeoutSec * 1000);
+  const cell = context.client.executionDeadlineMs;
+  return cell === undefined ? own : Math.min(own, cell - COMMAND_DEADLINE_MARGIN_MS - LAST_PROBE_MS);
+}
+
+/** True for the error of a command that could not start because the cell's time is up. */
+export function isDeadlineReached(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === 'REPL_ERR_CDP_DEADLINE_REACHED';
+}
+
+function abortedError(): ReplError {
+  return new ReplError('REPL_ERR_ABORTED', 'the cell that started this browser action has ended');
+}
+
+/** Polls until the probe answers one of `done`; throws the contract's error otherwise. */
+export async function pollUntilReady(options: PollOptions): Promise<ProbeStatus> {
+  const { context, helper, probe, guard } = options;
+  const { target } = probe;
+  const deadline = pollDeadline(context, options.timeoutSec);
+  let last = 'not found';
+  for (let first = true; ; first = false) {
+    if (context.signal.aborted) throw abortedError();
+    // The first probe always runs (timeoutSec 0 means "check once").
+    if (!first && Date.now() >= deadline) throw notReadyError(helper, target, options.verb, options.timeoutSec, last);
+    const timeoutMs = Math.max(0, deadline - Date.now()) + PROBE_GRACE_MS;
+    let outcome: ProbeOutcome;
+    try {
+      outcome = await guard.guard(probe.run(options.source, options.args(last), { awaitPromise: options.awaitPromise, timeoutMs }));
+    } catch (error) {
+      if (isDeadlineReached(error)) throw notReadyError(helper, target, options.verb, options.timeoutSec, last);
+      throw error;
+    }
+    if (outcome.kind === 'stale' && target.kind === 'node') throw staleNodeError(helper, target.backendNodeId);
+    if (outcome.kind === 'transient') last = outcome.reason;
+    if (outcome.kind === 'value') {
+      const result = outcome.value;
+      if (!isStatus(result)) throw new ReplError('REPL_ERR_PAGE_EVALUATION', `${helper}: the page-side check returned ${JSON.stringify(result)}`);
+      if (options.done.has(result.status)) return result;
+      if (result.status === 'stale' && target.kind === 'node') throw staleNodeError(helper, target.backendNodeId);
+      if (target.kind === 'selector') {
+        if (result.status === 'multiple') throw multipleMatchesError(helper, target.selector, Number(result['count']));
+        if (result.status === 'invalid selector') throw invalidSelectorError(helper, target.selector, String(result['message']));
+      }
+      last = result.status;
+    }
+    const remaining = deadline - Date.now();
+    if (remaining <= 0) throw notReadyError(helper, target, options.verb, options.timeoutSec, last);
+    // A moving target already spent a frame in the probe; look again at once.
+    if (last !== 'moving') await pause(Math.min(POLL_INTERVAL_MS, remaining), context.signal);
+  }
+}

@@ -1,0 +1,202 @@
+/**
+ * The page-side probes of `click` and `fillInput` (browser-helpers.md §6), as JavaScript source.
+ * Each poll is exactly one CDP call: `Runtime.evaluate` of `(<probe>)(selector, options)` for a
+ * selector, or `Runtime.callFunctionOn` of the same function with `this` = the node and
+ * `selector = null` for a `{backendNodeId}` target. The probe answers everything at once:
+ * uniqueness, visibility, enabled, scroll, stability, hit test and the click point.
+ *
+ * Results are `{status: 'ready', …}` or `{status: '<why not>'}`; the statuses are the words the
+ * error messages show (`not found`, `not visible`, `disabled`, `moving`, `intercepted by <div
+ * id="overlay">`, …), plus three the Node side acts on at once: `multiple` (`count`),
+ * `invalid selector` (`message`) and `stale` (a node that left the document).
+ */
+import { PAGE_LIBRARY } from './page-library.js';
+
+/** Property of the top window that carries the element a selector-mode fill is typing into. */
+const FILL_TARGET_KEY = "Symbol.for('browser-repl.fillTarget')";
+/** Property of the element that remembers its value before the fill. */
+const FILL_BEFORE_KEY = "Symbol.for('browser-repl.fillBefore')";
+
+/** Resolves `el` from `this` (node mode) or the unique visible match (selector mode). */
+const RESOLVE_ELEMENT = String.raw`
+  let el;
+  if (selector === null) {
+    el = asElement(this);
+    if (!el || !el.isConnected) return { status: 'stale' };
+  } else {
+    const picked = pickUnique(selector);
+    if (!picked.element) return picked;
+    el = picked.element;
+  }
+`;
+
+/**
+ * `resolveClickTarget(selector, options)`; options: `force` (skip enabled, stability and hit
+ * test), `recenter` (scroll the target to the centre even if it is in view), `position`
+ * (`{x, y}` from the element's top-left corner).
+ */
+export const CLICK_PROBE = String.raw`async function resolveClickTarget(selector, options) {
+  'use strict';
+  ${PAGE_LIBRARY}
+  const FRAME_INTERVAL_MS = 15;
+  // One animation frame, or 100 ms where frames are not produced (a background tab).
+  function nextFrame() {
+    return new Promise(function (resolve) {
+      let done = false;
+      const finish = function () { if (!done) { done = true; resolve(); } };
+      requestAnimationFrame(finish);
+      setTimeout(finish, 100);
+    });
+  }
+  // Waits until el's animation clock has advanced by a frame interval. Counting frames is not
+  // enough: when Chromium produces no frames for a while (right after a load, on a loaded
+  // machine) the 100 ms timer stands in, and the clock may then have advanced by a fraction of a
+  // millisecond only, so two samples would read as stable while the element moves. A hidden
+  // document's clock does not run: there real time counts. Never longer than 500 ms.
+  async function nextAnimationInterval(el) {
+    const doc = el.ownerDocument;
+    const timeline = doc.visibilityState === 'visible' ? doc.timeline : null;
+    const clock = function () { return timeline && timeline.currentTime !== null ? Number(timeline.currentTime) : performance.now(); };
+    const start = clock();
+    const realStart = performance.now();
+    do {
+      await nextFrame();
+    } while (clock() - start < FRAME_INTERVAL_MS && performance.now() - realStart < 500);
+  }
+  function hasPendingAnimation(el) {
+    for (let n = el; n; n = composedParent(n)) {
+      if (n.nodeType !== ELEMENT_NODE || typeof n.getAnimations !== 'function') continue;
+      const animations = n.getAnimations();
+      for (let i = 0; i < animations.length; i++) if (animations[i].pending) return true;
+    }
+    return false;
+  }
+  ${RESOLVE_ELEMENT}
+  if (!isVisible(el)) return { status: 'not visible' };
+  if (!options.force) {
+    const reason = disabledReason(el);
+    if (reason) return { status: reason };
+  }
+  revealElement(el, options.recenter === true);
+  if (!options.force) {
+    // An animation or transition that was just triggered has no start time yet and does not
+    // move until the next frames; sampling it now would read as stable.
+    for (let i = 0; i < 3 && hasPendingAnimation(el); i++) await nextFrame();
+    if (hasPendingAnimation(el)) return { status: 'moving' };
+    // Stable: the same box in two consecutive animation frames (a frame interval apart).
+    const before = topBox(el);
+    await nextAnimationInterval(el);
+    if (!el.isConnected || !isVisible(el)) return { status: 'detached or hidden' };
+    if (moved(before, topBox(el))) return { status: 'moving' };
+    if (styleOf(el).pointerEvents === 'none') return { status: 'not receiving pointer events (pointer-events: none)' };
+  }
+  let points;
+  if (options.position) {
+    const r = el.getBoundingClientRect();
+    const x = r.left + options.position.x, y = r.top + options.position.y;
+    const at = mapToTop({ left: x, top: y, right: x, bottom: y }, el, false);
+    const viewport = viewportBox(topDocument().defaultView);
+    if (!(at.left >= 0 && at.top >= 0 && at.left < viewport.right && at.top < viewport.bottom)) return { status: 'outside viewport' };
+    points = [{ x: at.left, y: at.top }];
+  } else {
+    points = clickPoints(el);
+  }
+  if (points.length === 0) return { status: 'outside viewport' };
+  if (options.force) return { status: 'ready', x: round(points[0].x), y: round(points[0].y) };
+  let blocker = null;
+  for (let i = 0; i < points.length; i++) {
+    const hit = hitTest(points[i].x, points[i].y, el);
+    if (hit && composedContains(el, hit)) return { status: 'ready', x: round(points[i].x), y: round(points[i].y) };
+    if (i === 0) blocker = hit;
+  }
+  return { status: 'intercepted by ' + describe(blocker) };
+}`;
+
+/**
+ * `resolveFillTarget(selector, options)`; options: `clearFirst`, `text`. Focuses the editable
+ * target and prepares the selection (everything selected to clear, caret at the end to append);
+ * date and time inputs, which cannot be typed into reliably, get their value set directly.
+ * Ready results: `{status: 'ready', empty}` (type the text now) or `{status: 'done'}`.
+ */
+export const FILL_PROBE = String.raw`function resolveFillTarget(selector, options) {
+  'use strict';
+  ${PAGE_LIBRARY}
+  const NOT_TEXT = ['button', 'checkbox', 'color', 'file', 'hidden', 'image', 'radio', 'range', 'reset', 'submit'];
+  const DIRECT = ['date', 'datetime-local', 'month', 'time', 'week'];
+  function editableKind(el) {
+    if (el.localName === 'input') {
+      const type = String(el.type || 'text').toLowerCase();
+      if (NOT_TEXT.indexOf(type) !== -1) return null;
+      if (el.readOnly) return 'readonly';
+      return DIRECT.indexOf(type) !== -1 ? 'direct' : 'input';
+    }
+    if (el.localName === 'textarea') return el.readOnly ? 'readonly' : 'textarea';
+    if (el.isContentEditable) return 'contenteditable';
+    return null;
+  }
+  function valueOf(el) {
+    return el.localName === 'input' || el.localName === 'textarea' ? el.value : el.textContent;
+  }
+  ${RESOLVE_ELEMENT}
+  // A label stands for its control, as a click on it would.
+  if (el.localName === 'label' && el.control) el = el.control;
+  if (!isVisible(el)) return { status: 'not visible' };
+  const reason = disabledReason(el);
+  if (reason) return { status: reason };
+  const kind = editableKind(el);
+  if (kind === null) return { status: 'not editable' };
+  if (kind === 'readonly') return { status: 'not editable (read-only)' };
+  revealElement(el, false);
+  let active = deepActiveElement();
+  if (active !== el && !composedContains(el, active)) {
+    el.focus({ preventScroll: true });
+    active = deepActiveElement();
+    if (active !== el && !composedContains(el, active)) return { status: 'could not focus' };
+  }
+  if (kind === 'direct') {
+    const setter = Object.getOwnPropertyDescriptor(el.ownerDocument.defaultView.HTMLInputElement.prototype, 'value').set;
+    setter.call(el, options.text);
+    el.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+    el.dispatchEvent(new Event('change', { bubbles: true }));
+    if (el.value !== options.text) return { status: 'rejected', type: el.type, value: el.value };
+    return { status: 'done' };
+  }
+  const before = valueOf(el);
+  el[${FILL_BEFORE_KEY}] = before;
+  if (selector !== null) window[${FILL_TARGET_KEY}] = el;
+  const selection = el.ownerDocument.getSelection();
+  if (kind === 'contenteditable') {
+    const range = el.ownerDocument.createRange();
+    range.selectNodeContents(el);
+    if (!options.clearFirst) range.collapse(false);
+    selection.removeAllRanges();
+    selection.addRange(range);
+  } else if (options.clearFirst) {
+    el.select();
+  } else {
+    // email and number inputs have no selection API; focus leaves their caret at the end.
+    try { el.setSelectionRange(el.value.length, el.value.length); } catch (e) {}
+  }
+  return { status: 'ready', empty: before === '' };
+}`;
+
+/**
+ * `finishFill(selector)`: after the keys, dispatches `change` if the value changed (typing fires
+ * `input` itself; `change` would only come on blur) and checks that focus stayed on the target.
+ * Returns `{status: 'done' | 'focus lost' | 'detached', value?, focused?}`.
+ */
+export const FILL_FINISH = String.raw`function finishFill(selector) {
+  'use strict';
+  ${PAGE_LIBRARY}
+  let el = selector === null ? asElement(this) : window[${FILL_TARGET_KEY}];
+  if (selector !== null) delete window[${FILL_TARGET_KEY}];
+  if (el && el.localName === 'label' && el.control) el = el.control;
+  if (!el || !el.isConnected) return { status: 'detached' };
+  const before = el[${FILL_BEFORE_KEY}];
+  delete el[${FILL_BEFORE_KEY}];
+  const value = el.localName === 'input' || el.localName === 'textarea' ? el.value : el.textContent;
+  if (value !== before) el.dispatchEvent(new Event('change', { bubbles: true }));
+  const active = deepActiveElement();
+  if (active === el || composedContains(el, active)) return { status: 'done' };
+  return { status: 'focus lost', focused: describe(active) };
+}`;

@@ -1,0 +1,68 @@
+/**
+ * `fillInput(target, text, options?)`: waits until the target is visible, enabled and editable,
+ * focuses it, clears it (select all + Backspace) unless `clearFirst: false`, types `text`, then
+ * fires `change` (typing fired `input` already) and checks that focus stayed put.
+ *
+ * Typing follows `keyboard.ts`: US-layout characters as real key presses, everything else (and
+ * line breaks) inserted; all pipelined. Date and time inputs get their value set directly.
+ */
+import { ReplError } from '../../../lib/errors.js';
+import { dialogError } from '../core/page-guard.js';
+import { targetLabel } from './action-errors.js';
+import { PROBE_GRACE_MS, pollUntilReady } from './action-loop.js';
+import { FILL_FINISH, FILL_PROBE } from './actionability-probe.js';
+import { DialogGuard } from './dialog-guard.js';
+import { sendPipelined } from './input-pipeline.js';
+import { readFillRequest } from './interaction-options.js';
+import { batchesOf, planBackspace, planTyping } from './keyboard.js';
+import { TargetProbe } from './resolve-target.js';
+
+import type { HelperContext } from '../helper-context.js';
+
+const DONE = new Set(['ready', 'done', 'rejected']);
+
+/** `fillInput(target, text, options?)`; throws the contract's errors (see the module comment). */
+export async function fillInput(context: HelperContext, target: unknown, text: unknown, options: unknown): Promise<void> {
+  const request = readFillRequest(target, text, options);
+  const { client } = context;
+  const sessionId = await client.ensureAttached();
+  const guard = await DialogGuard.start(context, 'fillInput', sessionId);
+  const probe = new TargetProbe(client, sessionId, request.target, 'fillInput');
+  try {
+    const ready = await pollUntilReady({
+      context,
+      helper: 'fillInput',
+      verb: 'editable',
+      probe,
+      guard,
+      source: FILL_PROBE,
+      args: () => [{ clearFirst: request.clearFirst, text: request.text }],
+      awaitPromise: false,
+      timeoutSec: request.timeoutSec,
+      done: DONE,
+    });
+    if (ready.status === 'done') return;
+    if (ready.status === 'rejected') {
+      throw new ReplError('REPL_ERR_INVALID_ARGUMENT',
+        `fillInput: the ${String(ready['type'])} input rejected ${JSON.stringify(request.text)} (its value is ${JSON.stringify(ready['value'])}); use the input's value format`);
+    }
+    const commands = [...(request.clearFirst && ready['empty'] !== true ? planBackspace() : []), ...planTyping(request.text)];
+    for (const batch of batchesOf(commands)) {
+      const dialog = await guard.settle(sendPipelined(client, sessionId, batch));
+      if (dialog !== null) throw dialogError('fillInput', dialog, true);
+    }
+    const finished = await guard.guard(probe.run(FILL_FINISH, [], { awaitPromise: false, timeoutMs: PROBE_GRACE_MS * 2 }));
+    if (finished.kind !== 'value') return; // The page navigated away after typing; nothing left to check.
+    const result = finished.value as { status?: unknown; focused?: unknown };
+    if (result.status === 'focus lost') {
+      throw new ReplError('REPL_ERR_ACTION_FAILED',
+        `fillInput: focus moved from ${targetLabel(request.target)} to ${String(result.focused)} while typing; part of the text may have gone there`);
+    }
+    if (result.status === 'detached') {
+      throw new ReplError('REPL_ERR_ACTION_FAILED', `fillInput: ${targetLabel(request.target)} left the document while typing`);
+    }
+  } finally {
+    probe.release();
+    guard.dispose();
+  }
+}

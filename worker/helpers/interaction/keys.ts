@@ -1,0 +1,35 @@
+/**
+ * `pressKey(key, modifiers?)` and `typeText(text)` (browser-helpers.md §5, §8): keyboard input
+ * into whatever has focus, with nothing focused first. pressKey sends keyDown (+ char for a
+ * printable key) + keyUp in one pipelined batch; typeText is one `Input.insertText`.
+ */
+import { planKeyPress, planTypeText } from '../../input/us-keyboard-layout.js';
+import { DialogGuard, dialogOpenedNote } from './dialog-guard.js';
+import { sendPipelined } from './input-pipeline.js';
+
+import type { HelperContext } from '../helper-context.js';
+import type { InputCommand } from './input-pipeline.js';
+
+async function sendInput(context: HelperContext, helper: string, commands: InputCommand[]): Promise<void> {
+  const { client } = context;
+  const sessionId = await client.ensureAttached();
+  const guard = await DialogGuard.start(context, helper, sessionId);
+  try {
+    // A key that opens a dialog (Enter submitting into an alert) was still pressed: report, don't fail.
+    const dialog = await guard.settle(sendPipelined(client, sessionId, commands));
+    if (dialog !== null) context.note(dialogOpenedNote(helper, dialog));
+  } finally {
+    guard.dispose();
+  }
+}
+
+/** `pressKey(key, modifiers?)`: one key press into whatever has focus. */
+export async function pressKey(context: HelperContext, key: unknown, modifiers: unknown): Promise<void> {
+  const events = planKeyPress(key, modifiers);
+  await sendInput(context, 'pressKey', events.map((params) => ({ method: 'Input.dispatchKeyEvent', params })));
+}
+
+/** `typeText(text)`: one `Input.insertText` into whatever has focus. */
+export async function typeText(context: HelperContext, text: unknown): Promise<void> {
+  await sendInput(context, 'typeText', [{ method: 'Input.insertText', params: planTypeText(text) }]);
+}
