@@ -50,10 +50,10 @@ export const INTERACTION_HELP: readonly HelpEntry[] = [
   {
     name: 'browser.scroll',
     group: 'Browser control',
-    signature: 'scroll(x, y, dy = 300, dx = 0): Promise<void>',
+    signature: 'scroll(x, y, dy = -300, dx = 0): Promise<void>',
     description:
-      `Sends exactly one mouse-wheel event at viewport point (x, y): dy (default 300, positive scrolls down) and dx (default 0) in CSS pixels, so the element under the point scrolls as for a person. The command has a 5 s timeout and is never retried or replaced by window.scrollBy; a timeout reports an unknown outcome. It returns when Chromium has taken the event; smooth scrolling may still be running. ${DIALOGS}`,
-    example: 'await scroll(400, 300);            // down 300 px\nawait scroll(400, 300, -1000);     // up',
+      `Sends exactly one mouse-wheel event at viewport point (x, y): dy (default -300, as in the hosted product; positive scrolls down, negative up) and dx (default 0) in CSS pixels, so the element under the point scrolls as for a person. The command has a 5 s timeout and is never retried or replaced by window.scrollBy; a timeout reports an unknown outcome. It returns when Chromium has taken the event; smooth scrolling may still be running. ${DIALOGS}`,
+    example: 'await scroll(400, 300, 600);       // down 600 px\nawait scroll(400, 300);            // up 300 px (the default)',
   },
   {
     name: 'browser.waitForElement',

@@ -13,7 +13,8 @@ import type { MouseButton } from './mouse.js';
 /** Default of `timeoutSec` for click, fillInput and waitForElement. */
 export const DEFAULT_TIMEOUT_SEC = 10;
 /** Default wheel delta of `scroll`: positive scrolls down, which is what "scroll" usually means. */
-export const DEFAULT_SCROLL_DY = 300;
+/** The contract's default (scrolls up), kept so code written for the hosted product behaves the same. */
+export const DEFAULT_SCROLL_DY = -300;
 /** Default node cap of a snapshot: large pages stay readable in an agent's context. */
 export const DEFAULT_MAX_NODES = 2000;
 
@@ -144,7 +145,7 @@ export function readWaitRequest(target: unknown, rawOptions: unknown): WaitReque
   return { target: element, state, timeoutSec };
 }
 
-/** `scroll(x, y, dy?, dx?)`; dy defaults to 300 (down). */
+/** `scroll(x, y, dy?, dx?)`; dy defaults to -300 (up), as in the contract. */
 export function readScrollRequest(x: unknown, y: unknown, dy: unknown, dx: unknown): { x: number; y: number; dy: number; dx: number } {
   if (!isFiniteNumber(x) || !isFiniteNumber(y)) throw invalidArgument('scroll: x and y must be finite numbers (viewport CSS pixels)');
   const deltaY = dy === undefined ? DEFAULT_SCROLL_DY : dy;
