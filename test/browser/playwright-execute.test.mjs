@@ -8,6 +8,10 @@ import { BrowserManager, PlaywrightExecutors, liveExecutorThreads } from '../../
 import { apiServer } from '../helpers/api-server.mjs';
 import { startFixtureServer } from '../helpers/fixture-server.mjs';
 
+// Some twenty executor workers start here, each importing Playwright (CPU-bound): on a busy
+// two-core CI machine the file can approach the default 300 s, so it asks for more.
+t.setTimeout(600_000);
+
 const fixtures = await startFixtureServer();
 t.teardown(() => fixtures.close());
 const FIXTURE = fixtures.url('playwright-executor.html');
