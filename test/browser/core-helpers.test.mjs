@@ -247,6 +247,7 @@ t.test('captureScreenshot', async (t) => {
   });
 
   t.test('the default path', async (t) => {
+    t.teardown(() => rmSync('/tmp/shot.png', { force: true }));
     t.same(await ok(t, 'repl.write(await captureScreenshot())'), ['/tmp/shot.png']);
   });
 
