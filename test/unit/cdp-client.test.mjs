@@ -290,6 +290,17 @@ t.test('CdpClient', async (t) => {
       t.equal(client.inFlightRequests.size, 0, 'a dropped connection clears the in-flight set');
     });
 
+    t.test('a main-frame navigation forgets in-flight requests of the replaced document', async (t) => {
+      const { browser, client } = setup(t);
+      const sessionId = await client.ensureAttached();
+      browser.emit('Network.requestWillBeSent', { requestId: 'old', loaderId: 'L1' }, sessionId);
+      browser.emit('Network.requestWillBeSent', { requestId: 'new', loaderId: 'L2' }, sessionId);
+      browser.emit('Page.frameNavigated', { frame: { id: 'child', parentId: 'main', loaderId: 'L3' } }, sessionId);
+      t.same([...client.inFlightRequests].sort(), ['new', 'old'], 'a subframe navigation changes nothing');
+      browser.emit('Page.frameNavigated', { frame: { id: 'main', loaderId: 'L2' } }, sessionId);
+      t.same([...client.inFlightRequests], ['new']);
+    });
+
     t.test('Target.detachedFromTarget for the attached session clears it', async (t) => {
       const { browser, client } = setup(t);
       const sessionId = await client.ensureAttached();

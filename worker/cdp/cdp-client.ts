@@ -138,6 +138,8 @@ export class CdpClient {
   readonly #ring: EventRing;
   readonly #waiters = new EventWaiters();
   readonly #inFlight = new Set<string>();
+  /** Loader (document) of each in-flight request, to forget requests of a replaced document. */
+  readonly #requestLoaders = new Map<string, string>();
 
   #connection: CdpConnection | undefined;
   #connecting: Promise<CdpConnection> | undefined;
@@ -507,6 +509,7 @@ export class CdpClient {
     this.#targetId = undefined;
     this.#pendingDialog = null;
     this.#inFlight.clear();
+    this.#requestLoaders.clear();
     this.#rendererResponsive = true;
   }
 
@@ -588,6 +591,7 @@ export class CdpClient {
     this.#previousTargetId = targetId;
     this.#pendingDialog = null;
     this.#inFlight.clear();
+    this.#requestLoaders.clear();
     this.#lastNetworkActivity = Date.now();
     this.#rendererResponsive = true;
     // Headless Chromium cancels dialogs of background tabs at once; the foreground keeps them open.
@@ -689,12 +693,28 @@ export class CdpClient {
       this.#pendingDialog = { type: params.type ?? 'alert', message: params.message ?? '', since: event.time };
     } else if (method === 'Page.javascriptDialogClosed') {
       this.#pendingDialog = null;
+    } else if (method === 'Page.frameNavigated') {
+      // Chromium sends no loadingFailed for requests of a document that was navigated away, so
+      // requests of other loaders are dropped when the main frame commits a new document.
+      const { frame } = event.params as Protocol.Page.FrameNavigatedEvent;
+      if (frame.parentId !== undefined) return;
+      for (const [requestId, loaderId] of this.#requestLoaders) {
+        if (loaderId !== frame.loaderId) {
+          this.#inFlight.delete(requestId);
+          this.#requestLoaders.delete(requestId);
+        }
+      }
     } else if (method.startsWith('Network.')) {
       this.#lastNetworkActivity = event.time;
-      const { requestId } = event.params as { requestId?: unknown };
+      const { requestId, loaderId } = event.params as { requestId?: unknown; loaderId?: unknown };
       if (typeof requestId !== 'string') return;
-      if (method === 'Network.requestWillBeSent') this.#inFlight.add(requestId);
-      else if (method === 'Network.loadingFinished' || method === 'Network.loadingFailed') this.#inFlight.delete(requestId);
+      if (method === 'Network.requestWillBeSent') {
+        this.#inFlight.add(requestId);
+        if (typeof loaderId === 'string') this.#requestLoaders.set(requestId, loaderId);
+      } else if (method === 'Network.loadingFinished' || method === 'Network.loadingFailed') {
+        this.#inFlight.delete(requestId);
+        this.#requestLoaders.delete(requestId);
+      }
     }
   }
 }
