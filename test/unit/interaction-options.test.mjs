@@ -94,7 +94,7 @@ t.test('readWaitRequest', async (t) => {
 
 t.test('readScrollRequest', async (t) => {
   t.same(readScrollRequest(1, 2), { x: 1, y: 2, dy: DEFAULT_SCROLL_DY, dx: 0 });
-  t.equal(DEFAULT_SCROLL_DY, 300, 'positive: the default scrolls down');
+  t.equal(DEFAULT_SCROLL_DY, -300, 'the contract default: scroll(x, y, dy = -300)');
   t.same(readScrollRequest(1, 2, 240, -5), { x: 1, y: 2, dy: 240, dx: -5 });
   t.throws(() => readScrollRequest('1', 2), invalid('scroll: x and y must be finite numbers (viewport CSS pixels)'));
   t.throws(() => readScrollRequest(1, 2, Number.POSITIVE_INFINITY), invalid('scroll: dy and dx must be finite numbers'));
