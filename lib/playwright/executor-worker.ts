@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { MessageChannel, Worker } from 'node:worker_threads';
 import type { MessagePort } from 'node:worker_threads';
 import { ReplError } from '../errors.js';
+import { liveThreadCount, trackThread } from '../threads/live-threads.js';
 import type { SerializedError } from '../errors.js';
 import type { EndpointRequestMessage } from '../protocol.js';
 import { EXECUTOR_PROTOCOL_VERSION } from './executor-protocol.js';
@@ -16,12 +17,9 @@ import type {
 
 const WORKER_URL = new URL('../../worker/executor/main.js', import.meta.url);
 
-/** Executor threads that have not emitted 'exit' yet, across every host of this process. */
-const liveThreads = new Set<Worker>();
-
 /** Number of executor worker threads still running in this process (leak tests, metrics). */
 export function liveExecutorThreads(): number {
-  return liveThreads.size;
+  return liveThreadCount('executor');
 }
 
 export interface ExecutorWorkerOptions {
@@ -86,13 +84,12 @@ export class ExecutorWorker {
       transferList: [port2],
       resourceLimits: { maxOldGenerationSizeMb: options.heapMb },
     });
-    liveThreads.add(this.#worker);
+    trackThread('executor', this.#worker);
     this.#worker.on('error', (error) => {
       this.#lastError = error;
     });
     this.exited = new Promise((resolve) => {
       this.#worker.once('exit', (exitCode) => {
-        liveThreads.delete(this.#worker);
         this.#alive = false;
         this.#port.close();
         const description = this.#describeExit(exitCode);

@@ -6,6 +6,7 @@
 import { MessageChannel, Worker } from 'node:worker_threads';
 import type { MessagePort } from 'node:worker_threads';
 import { ReplError } from '../errors.js';
+import { liveThreadCount, trackThread } from '../threads/live-threads.js';
 import { LIMITS } from '../limits.js';
 import { PROTOCOL_VERSION } from '../protocol.js';
 import type {
@@ -14,12 +15,9 @@ import type {
 
 const WORKER_URL = new URL('../../worker/main.js', import.meta.url);
 
-/** Threads that have not emitted 'exit' yet, across every REPL of this process. */
-const liveThreads = new Set<Worker>();
-
 /** Number of REPL worker threads still running in this process (diagnostics, metrics, leak tests). */
 export function liveWorkerThreads(): number {
-  return liveThreads.size;
+  return liveThreadCount('repl');
 }
 
 export interface ReplWorkerOptions {
@@ -92,13 +90,12 @@ export class ReplWorker {
       env: { ...options.env, BROWSER_REPL_ID: options.replId },
       resourceLimits: { maxOldGenerationSizeMb: options.heapMb },
     });
-    liveThreads.add(this.#worker);
+    trackThread('repl', this.#worker);
     this.#worker.on('error', (error) => {
       this.#lastError = error;
     });
     this.exited = new Promise((resolve) => {
       this.#worker.once('exit', (exitCode) => {
-        liveThreads.delete(this.#worker);
         this.#alive = false;
         this.#port.close();
         const death = this.#describeDeath(exitCode);
