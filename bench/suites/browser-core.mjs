@@ -8,9 +8,9 @@
 // of them alike.
 import { createServer } from 'node:http';
 import { once } from 'node:events';
-import WebSocket from 'ws';
 import { chromium } from 'playwright-core';
 import { createRepl } from '../../dist/lib/index.js';
+import { rawCdp } from '../raw-cdp.mjs';
 import { ms, summarize } from '../stats.mjs';
 
 const PAGE = `<!doctype html><html><head><title>bench page</title></head><body style="margin:0;font:16px sans-serif">
@@ -21,28 +21,6 @@ async function pageServer() {
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   return { url: `http://127.0.0.1:${server.address().port}/`, close: () => new Promise((resolve) => server.close(resolve)) };
-}
-
-/** A bare CDP client on its own WebSocket: the floor any helper is measured against. */
-async function rawCdp(endpoint) {
-  const ws = new WebSocket(endpoint, { perMessageDeflate: false, maxPayload: 256 * 1024 * 1024 });
-  await once(ws, 'open');
-  let nextId = 1;
-  const pending = new Map();
-  ws.on('message', (data) => {
-    const message = JSON.parse(data.toString());
-    const callback = pending.get(message.id);
-    if (callback === undefined) return;
-    pending.delete(message.id);
-    if (message.error) callback.reject(new Error(message.error.message));
-    else callback.resolve(message.result);
-  });
-  const send = (method, params = {}, sessionId) => new Promise((resolve, reject) => {
-    const id = nextId++;
-    pending.set(id, { resolve, reject });
-    ws.send(JSON.stringify(sessionId === undefined ? { id, method, params } : { id, method, params, sessionId }));
-  });
-  return { send, close: () => ws.close() };
 }
 
 /** Samples every measure once per iteration, rotating which goes first, so none profits from the others' warm-up. */

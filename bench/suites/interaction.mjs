@@ -9,9 +9,9 @@
 // Samples alternate between the measures, so drift in the machine's load hits all of them alike.
 import { createServer } from 'node:http';
 import { once } from 'node:events';
-import WebSocket from 'ws';
 import { chromium } from 'playwright-core';
 import { createRepl } from '../../dist/lib/index.js';
+import { rawCdp } from '../raw-cdp.mjs';
 import { summarize } from '../stats.mjs';
 
 const TEXT = 'abcdefghijklmnopqrst';
@@ -28,28 +28,6 @@ async function pageServer() {
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   return { url: `http://127.0.0.1:${server.address().port}/`, close: () => new Promise((resolve) => server.close(resolve)) };
-}
-
-/** A bare CDP client on its own WebSocket. */
-async function rawCdp(endpoint) {
-  const ws = new WebSocket(endpoint, { perMessageDeflate: false });
-  await once(ws, 'open');
-  let nextId = 1;
-  const pending = new Map();
-  ws.on('message', (data) => {
-    const message = JSON.parse(data.toString());
-    const callback = pending.get(message.id);
-    if (callback === undefined) return;
-    pending.delete(message.id);
-    if (message.error) callback.reject(new Error(message.error.message));
-    else callback.resolve(message.result);
-  });
-  const send = (method, params, sessionId) => new Promise((resolve, reject) => {
-    const id = nextId++;
-    pending.set(id, { resolve, reject });
-    ws.send(JSON.stringify({ id, method, params, sessionId }));
-  });
-  return { send, close: () => ws.close() };
 }
 
 /** The two events that type one lower-case letter, as a raw client would send them. */
