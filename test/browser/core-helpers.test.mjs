@@ -455,6 +455,41 @@ t.test('dialogs: reported by pageInfo, no helper hangs behind one', async (t) =>
     `, opts);
     t.same(out, ['leaving', 'Basic fixture']);
   });
+
+  t.test('gotoUrl into a page that alerts while it loads returns; pageInfo reports the dialog', async (t) => {
+    const alertNow = fixtures.url('core-alert-now.html');
+    // Several rounds: the dialog event and the navigation's answer arrive in either order.
+    for (let round = 0; round < 5; round++) {
+      const out = await json(t, `
+        await gotoUrl(${JSON.stringify(basic)});
+        await waitForLoad();
+        const result = await gotoUrl(${JSON.stringify(alertNow)});
+        let info = await pageInfo();
+        for (let i = 0; i < 100 && !info.dialog; i++) { await waitMs(20); info = await pageInfo(); }
+        await cdp("Page.handleJavaScriptDialog", { accept: true });
+        repl.write(JSON.stringify([typeof result.loaderId, info.dialog]));
+      `, opts);
+      t.same(out, ['string', { type: 'alert', message: 'at once' }], `round ${round}`);
+    }
+  });
+
+  t.test('gotoUrl away from a page whose beforeunload dialog holds the navigation fails at once', async (t) => {
+    const result = await cell(`
+      await gotoUrl(${JSON.stringify(fixtures.url('core-beforeunload.html'))});
+      await waitForLoad();
+      await click("#arm");
+      await gotoUrl(${JSON.stringify(basic)});
+    `, opts);
+    t.equal(result.success, false);
+    t.match(result.error, /^gotoUrl: a JavaScript beforeunload dialog opened during the call \(""\) and blocks the page; handle it with cdp/);
+    const out = await json(t, `
+      const info = await pageInfo();
+      await cdp("Page.handleJavaScriptDialog", { accept: true });
+      await waitForLoad();
+      repl.write(JSON.stringify([info.dialog.type, (await pageInfo()).title]));
+    `, opts);
+    t.same(out, ['beforeunload', 'Basic fixture'], 'leaving the page once the dialog is accepted');
+  });
 });
 
 t.test('waitMs and waitForNetworkIdle', async (t) => {

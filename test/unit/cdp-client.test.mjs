@@ -149,6 +149,17 @@ t.test('CdpClient', async (t) => {
       t.equal(providerCalls(), 2, 'the endpoint provider is asked again before reconnecting');
     });
 
+    t.test('a socket that refuses writes before its close event: a safe command reconnects instead of failing twice', async (t) => {
+      const { browser, client } = setup(t);
+      await client.ensureAttached();
+      // The browser was SIGKILLed: the socket is closing but has not emitted 'close' yet.
+      browser.connections[0].failSends = true;
+      const result = await client.sessionCommand('DOM.getDocument', {});
+      t.equal(result.root.nodeId, 1);
+      t.equal(client.connectionCount, 2, 'the retry opened a new connection');
+      t.equal(browser.sent('DOM.getDocument').length, 1, 'only the write that went through was seen by the browser');
+    });
+
     t.test('an unsafe session command reports an unknown outcome and is not re-sent', async (t) => {
       const { browser, client } = setup(t);
       await client.ensureAttached();

@@ -173,15 +173,22 @@ t.test('CdpConnection', async (t) => {
     t.equal(closes.length, 1, 'onClose runs once');
   });
 
-  t.test('a frame that cannot be written is flagged notSent', async (t) => {
-    const { transport, connection } = setup();
+  t.test('a frame that cannot be written is flagged notSent and ends the connection', async (t) => {
+    const { transport, connection, closes } = setup();
+    const earlier = connection.send('Page.navigate', { url: 'x' });
+    // The peer died: the socket refuses writes before it has emitted 'close'.
     transport.failSends = true;
     await t.rejects(connection.send('Runtime.evaluate', { expression: '1' }), {
       code: 'REPL_ERR_CDP_DISCONNECTED',
       message: 'CDP connection closed',
       data: { notSent: true },
     });
+    t.equal(connection.closed, true, 'a caller that checks closed reconnects instead of writing into the dead socket again');
+    await t.rejects(earlier, { code: 'REPL_ERR_CDP_DISCONNECTED', data: { connectionClosedBeforeResponse: true } });
     t.equal(connection.pendingCount, 0);
+    t.same(closes.map((info) => info.code), [1006], 'onClose runs once, as an abnormal closure');
+    transport.peerClose(1006, '');
+    t.equal(closes.length, 1, "the socket's own close event later changes nothing");
   });
 
   t.test('late replies to timed-out commands are dropped', async (t) => {

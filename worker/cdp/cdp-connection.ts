@@ -181,7 +181,10 @@ export class CdpConnection {
       try {
         this.#transport.send(text);
       } catch (error) {
-        // Never written: the command certainly did not run, so the caller may retry any method.
+        // The socket is closing (its peer died) but has not emitted 'close' yet. The connection is
+        // over now: closing it here makes a retry reconnect instead of writing into the same
+        // socket again. Never written, so the caller may retry any method.
+        this.#abandon({ code: 1006, reason: 'the socket stopped accepting writes', error: error as Error });
         fail('REPL_ERR_CDP_DISCONNECTED', CONNECTION_CLOSED_MESSAGE, { connectionClosedBeforeResponse: true, notSent: true }, error);
         return;
       }
@@ -214,11 +217,16 @@ export class CdpConnection {
 
   /** Closes the transport; every pending command rejects with `CDP connection closed`. Idempotent. */
   close(): void {
+    this.#abandon({ code: 1000, reason: 'closed by the client' });
+  }
+
+  /** Stops listening to the transport, closes it, and rejects what is pending with `info`. */
+  #abandon(info: TransportCloseInfo): void {
     if (this.#closeInfo !== undefined) return;
     this.#transport.onmessage = undefined;
     this.#transport.onclose = undefined;
     this.#transport.close();
-    this.#handleClose({ code: 1000, reason: 'closed by the client' });
+    this.#handleClose(info);
   }
 
   /** Removes the pending entry and its timer/listener; returns it if it was still pending. */

@@ -9,7 +9,7 @@
  * `loaderId`) and failed ones (`errorText`) leave no record: there is no new document to wait for.
  */
 import { invalidArgument } from '../helper-options.js';
-import { guardDialog } from './page-guard.js';
+import { dialogError, raceDialog } from './page-guard.js';
 
 import type { Protocol } from 'devtools-protocol';
 import type { CdpClient } from '../../cdp/cdp-client.js';
@@ -82,10 +82,7 @@ export async function navigateAttached(
   if (client.pendingDialog === null && client.rendererResponsive) {
     previousLoaderId = await mainFrameLoaderId(client, LOADER_PROBE_TIMEOUT_MS).catch(() => undefined);
   }
-  // A beforeunload dialog holds Page.navigate until it is answered: report it instead of hanging.
-  // A dialog that is already open does not: navigating away closes it.
-  const navigate = () => client.sessionCommand('Page.navigate', { url });
-  const result = client.pendingDialog === null ? await guardDialog(helper, context, sessionId, navigate) : await navigate();
+  const result = await navigateThroughDialogs(context, helper, sessionId, url);
   if (result.errorText !== undefined && result.errorText !== '') {
     tracker.set(undefined);
     context.note(`${helper}: navigation to ${url} failed: ${result.errorText}`);
@@ -97,6 +94,25 @@ export async function navigateAttached(
     tracker.set(undefined);
   }
   return result;
+}
+
+/**
+ * Sends `Page.navigate`. Only a `beforeunload` dialog of the page being left holds it until the
+ * dialog is answered: that one is reported at once instead of hanging. Any other dialog does not:
+ * one already open is closed by navigating away, and one the new document opens (an `alert()`
+ * while it loads) may be reported just before the commit's answer, which still arrives.
+ */
+async function navigateThroughDialogs(context: HelperContext, helper: string, sessionId: string, url: string): Promise<Protocol.Page.NavigateResponse> {
+  const { client } = context;
+  if (client.pendingDialog !== null) return client.sessionCommand('Page.navigate', { url });
+  const navigation = client.sessionCommand('Page.navigate', { url });
+  const outcome = await raceDialog(context, sessionId, () => navigation);
+  if (outcome.dialog === undefined) return outcome.value;
+  if (outcome.dialog.type === 'beforeunload') {
+    navigation.catch(() => {}); // Answered (or failed) once the dialog is handled; nobody waits for it.
+    throw dialogError(helper, outcome.dialog, true);
+  }
+  return navigation;
 }
 
 export function createNavigationHelpers(context: HelperContext, tracker: NavigationTracker) {
