@@ -141,3 +141,19 @@ t.test('a tab whose page opens a dialog while loading', async (t) => {
   t.same(out, { info: { url, title: 'Immediate alert fixture', dialog: { type: 'alert', message: 'at once' } }, open: false },
     'newTab does not wait behind the dialog; pageInfo reports it; the tab can be closed');
 });
+
+t.test('a tab closed while js() waits on it: js() fails at once instead of waiting for the deadline', async (t) => {
+  // A hang would end in a cell timeout (REPL_ERR_CELL_TIMEOUT, repl_terminated), not in this error.
+  const result = await cell(`
+    await newTab("about:blank");
+    const pending = js("new Promise((resolve) => setTimeout(resolve, 60000))");
+    await cdp("Target.closeTarget", { targetId: (await currentTab()).targetId });
+    await pending;
+  `, { timeout_sec: 30 });
+  t.equal(result.success, false);
+  t.match(result.error, /^CDP Runtime\.evaluate got no answer: its target closed or was detached while the command was pending$/);
+  // Line 6 of the cell: "{", the template's leading newline, then "await pending" is the fourth line of code.
+  t.match(result.stack, /\n +at async browser-repl-cell-\d+\.mjs:6:/, 'the stack names the cell line that awaited js()');
+  t.notOk(result.repl_terminated);
+});
+

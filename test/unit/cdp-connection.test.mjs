@@ -66,24 +66,28 @@ t.test('CdpConnection', async (t) => {
     });
   });
 
-  t.test('a failed command\'s stack starts at the caller', async (t) => {
+  t.test('a failed command\'s stack shows the callers that await it', async (t) => {
     const { transport, connection } = setup();
-    function namedCallerOfSend() {
-      return connection.send('Runtime.evaluate', { expression: 'x' });
+    async function namedCallerOfSend() {
+      return await connection.send('Runtime.evaluate', { expression: 'x' });
     }
-    const pending = namedCallerOfSend();
+    async function outerCaller() {
+      return await namedCallerOfSend();
+    }
+    const pending = outerCaller().catch((e) => e);
     transport.replyError(1, -32000, 'boom');
-    const error = await pending.catch((e) => e);
+    const error = await pending;
     t.match(error.stack, /^ReplError: CDP Runtime\.evaluate failed: boom \(code -32000\)\n/);
-    t.match(error.stack, /namedCallerOfSend/);
-    t.notMatch(error.stack, /handleMessage/, 'the socket handler is not on the stack');
+    t.match(error.stack, /\n +at async namedCallerOfSend .*\n +at async outerCaller /);
+    t.notMatch(error.stack, /handleMessage|settleAtCaller/, 'neither the socket handler nor the settling helper is on the stack');
 
-    function namedCallerOfTimedOutSend() {
-      return connection.send('Runtime.evaluate', { expression: 'y' }, { timeoutMs: 1 });
+    async function namedCallerOfTimedOutSend() {
+      return await Promise.race([connection.send('Runtime.evaluate', { expression: 'y' }, { timeoutMs: 1 }), new Promise(() => {})]);
     }
     const timedOut = await namedCallerOfTimedOutSend().catch((e) => e);
     t.equal(timedOut.code, 'REPL_ERR_CDP_TIMEOUT');
-    t.match(timedOut.stack, /namedCallerOfTimedOutSend/);
+    t.match(timedOut.stack, /at async namedCallerOfTimedOutSend/, 'also through Promise.race, as raceDialog uses it');
+    t.notMatch(timedOut.stack, /Timeout\._onTimeout|listOnTimeout/, 'the timer is not on the stack');
   });
 
   t.test('#send times out with the exact message; unsafe methods say the outcome is unknown', async (t) => {
@@ -189,6 +193,24 @@ t.test('CdpConnection', async (t) => {
     t.same(closes.map((info) => info.code), [1006], 'onClose runs once, as an abnormal closure');
     transport.peerClose(1006, '');
     t.equal(closes.length, 1, "the socket's own close event later changes nothing");
+  });
+
+  t.test('commands of a session whose target detached are rejected at once; others go on', async (t) => {
+    const { transport, connection, events } = setup();
+    const first = connection.send('Runtime.evaluate', { expression: 'slow()' }, { sessionId: 'S1' });
+    const second = connection.send('DOM.getDocument', {}, { sessionId: 'S1' });
+    const other = connection.send('Runtime.evaluate', { expression: '1' }, { sessionId: 'S2' });
+    const browserLevel = connection.send('Target.getTargets');
+    transport.emit('Target.detachedFromTarget', { sessionId: 'S1', targetId: 'T1' });
+    const message = /^CDP (Runtime\.evaluate|DOM\.getDocument) got no answer: its target closed or was detached while the command was pending$/;
+    await t.rejects(first, { code: 'REPL_ERR_TARGET_NOT_FOUND', message, data: { sessionId: 'S1', targetDetached: true } });
+    await t.rejects(second, { code: 'REPL_ERR_TARGET_NOT_FOUND', message });
+    t.equal(connection.pendingCount, 2);
+    transport.reply(3, { result: { value: 1 } });
+    transport.reply(4, { targetInfos: [] });
+    t.same(await other, { result: { value: 1 } });
+    t.same(await browserLevel, { targetInfos: [] });
+    t.same(events.map((event) => event.method), ['Target.detachedFromTarget'], 'the event is still dispatched');
   });
 
   t.test('late replies to timed-out commands are dropped', async (t) => {

@@ -274,17 +274,21 @@ export class CdpClient {
    * Raw send. With a `sessionId` the command goes to that session as is and is never retried
    * (`evaluate` relies on this for exactly-once). Without one it is a browser-level command.
    */
-  async send<M extends CdpMethod>(method: M, params?: CdpParams<M>, options: CdpRawSendOptions = {}): Promise<CdpResult<M>> {
-    if (options.sessionId === undefined) return this.#browserLevel(method, params, options);
-    this.#assertOpen(method);
-    const connection = await this.#ensureConnection(method);
-    return connection.send(method, params, {
-      sessionId: options.sessionId,
+  send<M extends CdpMethod>(method: M, params?: CdpParams<M>, options: CdpRawSendOptions = {}): Promise<CdpResult<M>> {
+    const { sessionId } = options;
+    if (sessionId === undefined) return this.#browserLevel(method, params, options);
+    if (this.#closed) return Promise.reject(new ReplError('REPL_ERR_CLOSED', `CDP ${method} could not run: the CDP client is closed`));
+    const sendOptions = {
+      sessionId,
       timeoutMs: options.timeoutMs,
       signal: options.signal,
       deadlineMs: this.executionDeadlineMs,
-      timeoutHint: () => this.#rendererHint(options.sessionId),
-    });
+      timeoutHint: () => this.#rendererHint(sessionId),
+    };
+    // Hot path of js(): an open connection takes the command synchronously, without a hop.
+    const current = this.#connection;
+    if (current !== undefined && !current.closed) return current.send(method, params, sendOptions);
+    return this.#ensureConnection(method).then((connection) => connection.send(method, params, sendOptions));
   }
 
   /**

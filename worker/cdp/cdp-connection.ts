@@ -6,17 +6,12 @@
 
 import { debuglog } from 'node:util';
 
-import {
-  BOUNDED_SUFFIX,
-  CONNECTION_CLOSED_MESSAGE,
-  OUTCOME_UNKNOWN_SUFFIX,
-  captureCallSite,
-  deadlineReachedMessage,
-  errorAtCallSite,
-} from './cdp-errors.js';
+import { ReplError } from '../../lib/errors.js';
+import { BOUNDED_SUFFIX, CONNECTION_CLOSED_MESSAGE, OUTCOME_UNKNOWN_SUFFIX, deadlineReachedMessage } from './cdp-errors.js';
 import { isSafeRetryMethod } from './safe-retry-methods.js';
 
 import type { ErrorCode } from '../../lib/errors.js';
+import type { CdpErrorData } from './cdp-errors.js';
 import type { ProtocolMapping } from 'devtools-protocol/types/protocol-mapping.js';
 import type { Transport, TransportCloseInfo } from './transport.js';
 
@@ -77,11 +72,41 @@ export interface CdpConnectionOptions {
 
 interface PendingCommand {
   readonly method: string;
-  readonly site: Error;
+  readonly sessionId: string | undefined;
   readonly resolve: (value: unknown) => void;
-  readonly reject: (error: Error) => void;
+  readonly reject: (failure: CommandFailure) => void;
   timer: NodeJS.Timeout | undefined;
   disposeAbort: (() => void) | undefined;
+}
+
+/**
+ * Why a command failed, as plain data. It becomes a `ReplError` only in {@link settleAtCaller},
+ * an async continuation of the caller, so the error's stack is the caller's (V8's async stack
+ * trace) without capturing a stack for every command that succeeds.
+ */
+class CommandFailure {
+  constructor(
+    readonly code: ErrorCode,
+    readonly message: string,
+    readonly data: CdpErrorData,
+    readonly cause?: unknown,
+  ) {}
+}
+
+/**
+ * Awaits a command and turns its failure into the error the caller sees. Callers that `await`
+ * the command (or pass it through `Promise.race` or `.then(resolve, reject)`) appear on the
+ * error's stack as `at async …` frames; this function's own frame is left out.
+ */
+async function settleAtCaller<T>(command: Promise<T>): Promise<T> {
+  try {
+    return await command;
+  } catch (failure) {
+    if (!(failure instanceof CommandFailure)) throw failure;
+    const error = new ReplError(failure.code, failure.message, failure.cause === undefined ? { data: failure.data } : { data: failure.data, cause: failure.cause });
+    Error.captureStackTrace(error, settleAtCaller);
+    throw error;
+  }
 }
 
 interface IncomingFrame {
@@ -132,14 +157,17 @@ export class CdpConnection {
   }
 
   /**
-   * Sends `method` and resolves with its result. The error object is allocated here, so a failed
-   * command's stack starts at the caller of `send`.
+   * Sends `method` and resolves with its result. A failed command's error is built in an async
+   * continuation of the caller, so its stack shows the callers that await it.
    */
   send<M extends CdpMethod>(method: M, params?: CdpParams<M>, options: CdpSendOptions = {}): Promise<CdpResult<M>> {
-    const site = captureCallSite(this.send);
+    return settleAtCaller(this.#dispatch(method, params, options));
+  }
+
+  #dispatch<M extends CdpMethod>(method: M, params: CdpParams<M> | undefined, options: CdpSendOptions): Promise<CdpResult<M>> {
     return new Promise<unknown>((resolve, reject) => {
       const fail = (code: ErrorCode, message: string, data: Record<string, unknown>, cause?: unknown): void =>
-        reject(errorAtCallSite(site, code, message, { data: { method, ...data }, cause }));
+        reject(new CommandFailure(code, message, { method, ...data }, cause));
 
       if (this.#closeInfo !== undefined) {
         // A dead connection fails fast instead of writing to the socket.
@@ -190,7 +218,7 @@ export class CdpConnection {
       }
       if (debugFrames.enabled) debugFrames('SEND %s', truncate(text));
 
-      const pending: PendingCommand = { method, site, resolve, reject, timer: undefined, disposeAbort: undefined };
+      const pending: PendingCommand = { method, sessionId: options.sessionId, resolve, reject, timer: undefined, disposeAbort: undefined };
       this.#pending.set(id, pending);
       pending.timer = setTimeout(() => {
         this.#settle(id);
@@ -258,8 +286,11 @@ export class CdpConnection {
         // Chromium puts the useful part of "Invalid parameters" errors in `data`.
         const detail = typeof data === 'string' && data !== '' ? `: ${data}` : '';
         pending.reject(
-          errorAtCallSite(pending.site, 'REPL_ERR_CDP_COMMAND_FAILED', `CDP ${pending.method} failed: ${text}${detail} (code ${String(code)})`, {
-            data: { method: pending.method, cdpCode: code, cdpMessage: text, cdpData: data },
+          new CommandFailure('REPL_ERR_CDP_COMMAND_FAILED', `CDP ${pending.method} failed: ${text}${detail} (code ${String(code)})`, {
+            method: pending.method,
+            cdpCode: code,
+            cdpMessage: text,
+            cdpData: data,
           }),
         );
         return;
@@ -274,12 +305,32 @@ export class CdpConnection {
         time: Date.now(),
       };
       if (typeof frame.sessionId === 'string') event.sessionId = frame.sessionId;
+      if (event.method === 'Target.detachedFromTarget') this.#rejectSession((event.params as { sessionId?: unknown }).sessionId);
       try {
         this.#onEvent?.(event);
       } catch (error) {
         // One faulty listener must not stop the stream for everyone else.
         debugFrames('event handler threw on %s: %s', event.method, (error as Error).stack ?? String(error));
       }
+    }
+  }
+
+  /**
+   * Chromium never answers the commands of a session whose target closed or detached (a tab
+   * closed mid-`js()`): they would wait for their deadline. Rejected here instead.
+   */
+  #rejectSession(sessionId: unknown): void {
+    if (typeof sessionId !== 'string') return;
+    for (const [id, command] of [...this.#pending]) {
+      if (command.sessionId !== sessionId) continue;
+      this.#settle(id);
+      command.reject(
+        new CommandFailure(
+          'REPL_ERR_TARGET_NOT_FOUND',
+          `CDP ${command.method} got no answer: its target closed or was detached while the command was pending`,
+          { method: command.method, sessionId, targetDetached: true },
+        ),
+      );
     }
   }
 
@@ -291,10 +342,7 @@ export class CdpConnection {
       const command = this.#settle(id);
       if (command === undefined) continue;
       command.reject(
-        errorAtCallSite(command.site, 'REPL_ERR_CDP_DISCONNECTED', CONNECTION_CLOSED_MESSAGE, {
-          data: { method: command.method, connectionClosedBeforeResponse: true, ...closeData(info) },
-          ...(info.error === undefined ? {} : { cause: info.error }),
-        }),
+        new CommandFailure('REPL_ERR_CDP_DISCONNECTED', CONNECTION_CLOSED_MESSAGE, { method: command.method, connectionClosedBeforeResponse: true, ...closeData(info) }, info.error),
       );
     }
     this.#onClose?.(info);

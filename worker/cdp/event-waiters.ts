@@ -6,6 +6,8 @@
 
 import { CONNECTION_CLOSED_MESSAGE, errorAtCallSite } from './cdp-errors.js';
 
+import type { CallSite } from './cdp-errors.js';
+
 import type { CdpEvent } from './cdp-connection.js';
 import type { Protocol } from 'devtools-protocol';
 
@@ -21,7 +23,7 @@ export interface ArmOptions {
   readonly timeoutMs: number;
   readonly signal: AbortSignal | undefined;
   /** Call site recorded by the public method, so rejections point at its caller. */
-  readonly site: Error;
+  readonly site: CallSite;
 }
 
 /** An armed waiter: its promise, and a way to fail it from outside (a connect error). */
@@ -35,7 +37,7 @@ interface Waiter {
   readonly method: string;
   readonly sessionId: string | undefined;
   readonly predicate: ((event: CdpEvent) => boolean) | undefined;
-  readonly site: Error;
+  readonly site: CallSite;
   readonly resolve: (event: CdpEvent | null) => void;
   readonly reject: (error: Error) => void;
   timer: NodeJS.Timeout | undefined;

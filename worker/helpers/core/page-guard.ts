@@ -119,14 +119,19 @@ class DialogWatch {
 
 const watches = new WeakMap<HelperContext, DialogWatch>();
 
+/** What the dialog side of {@link raceDialog} resolves with; never a command's result. */
+const DIALOG_WON: unique symbol = Symbol('dialog won');
+
 /**
  * Runs `command` on the attached session `sessionId` and watches for a dialog opening meanwhile;
  * if one does, the dialog is returned at once. The command is not cancelled: it is frozen behind
  * the dialog and completes (its answer ignored) once the dialog is handled, or times out at the
  * cell's deadline. Deliberately free of AbortControllers and per-call waiters: this wraps every
- * `js()` call, and both showed up in its benchmark.
+ * `js()` call, and both showed up in its benchmark. The command is awaited through
+ * `Promise.race`, which V8's async stack traces follow: a failed command's error names the helper
+ * and the cell line that called it.
  */
-export function raceDialog<T>(context: HelperContext, sessionId: string, command: () => Promise<T>): Promise<DialogRace<T>> {
+export async function raceDialog<T>(context: HelperContext, sessionId: string, command: () => Promise<T>): Promise<DialogRace<T>> {
   let watch = watches.get(context);
   if (watch === undefined) {
     watch = new DialogWatch(context);
@@ -135,21 +140,22 @@ export function raceDialog<T>(context: HelperContext, sessionId: string, command
   // A dialog that opened while no command was waiting has already been reported to the client;
   // a command sent now would only hang behind it.
   const open = context.client.pendingDialog;
-  if (open !== null) return Promise.resolve({ dialog: dialogInfo(open) });
+  if (open !== null) return { dialog: dialogInfo(open) };
   const subscribed = watch;
-  return new Promise<DialogRace<T>>((resolve, reject) => {
-    const unsubscribe = subscribed.subscribe(sessionId, (dialog) => resolve({ dialog }));
-    command().then(
-      (value) => {
-        unsubscribe();
-        resolve({ value });
-      },
-      (error: unknown) => {
-        unsubscribe();
-        reject(error as Error);
-      },
-    );
+  let opened: DialogInfo | undefined;
+  let unsubscribe: () => void = () => {};
+  const dialogOpened = new Promise<typeof DIALOG_WON>((resolve) => {
+    unsubscribe = subscribed.subscribe(sessionId, (dialog) => {
+      opened = dialog;
+      resolve(DIALOG_WON);
+    });
   });
+  try {
+    const winner = await Promise.race([command(), dialogOpened]);
+    return winner === DIALOG_WON && opened !== undefined ? { dialog: opened } : { value: winner as T };
+  } finally {
+    unsubscribe();
+  }
 }
 
 /** {@link raceDialog}, throwing `REPL_ERR_DIALOG_OPEN` for `helper` when a dialog wins. */
