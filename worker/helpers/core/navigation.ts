@@ -82,7 +82,15 @@ export async function navigateAttached(
   if (client.pendingDialog === null && client.rendererResponsive) {
     previousLoaderId = await mainFrameLoaderId(client, LOADER_PROBE_TIMEOUT_MS).catch(() => undefined);
   }
-  const result = await navigateThroughDialogs(context, helper, sessionId, url);
+  let result: Protocol.Page.NavigateResponse;
+  try {
+    result = await navigateThroughDialogs(context, helper, sessionId, url);
+  } catch (error) {
+    // Accepting the beforeunload dialog lets this navigation go on: a waitForLoad() after that
+    // must wait for the new document, not report the one that asked to stay.
+    if (targetId !== undefined && (error as { code?: unknown }).code === 'REPL_ERR_DIALOG_OPEN') tracker.set({ targetId, url, previousLoaderId });
+    throw error;
+  }
   if (result.errorText !== undefined && result.errorText !== '') {
     tracker.set(undefined);
     context.note(`${helper}: navigation to ${url} failed: ${result.errorText}`);
