@@ -435,8 +435,10 @@ t.test('CellEvaluator', async (t) => {
 
     t.test('is closed after a failing cell too', async (t) => {
       const repl = createRepl();
-      await repl.thrown('globalThis.leak = Object.getOwnPropertyNames(globalThis).find((n) => n.startsWith("__browser_repl_init_")); throw new Error("fail")');
-      t.same(await repl.written('repl.write([leak in globalThis, Object.getOwnPropertyNames(globalThis).filter((n) => n.startsWith("__browser_repl_init_")).length])'), [[false, 1]], 'only the current cell\'s target exists');
+      await repl.thrown('let failing = 1; globalThis.leak = Object.getOwnPropertyNames(globalThis).find((n) => n.startsWith("__browser_repl_init_")); throw new Error("fail")');
+      const count = 'Object.getOwnPropertyNames(globalThis).filter((n) => n.startsWith("__browser_repl_init_")).length';
+      t.same(await repl.written(`repl.write([leak in globalThis, ${count}])`), [[false, 0]], 'none is left behind, and a cell without lexical declarations installs none');
+      t.same(await repl.written(`let declared = 1; repl.write(${count})`), [1], 'a cell with one sees only its own');
     });
   });
 

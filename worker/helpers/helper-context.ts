@@ -8,11 +8,16 @@ import type { CdpClient } from '../cdp/cdp-client.js';
 /** Helpers stop waiting this long before the cell's destructive deadline, so they fail cleanly. */
 export const DEADLINE_MARGIN_MS = 500;
 
+/** The signal between cells: a helper still running after its cell ended sees it aborted. */
+const ENDED = new AbortController();
+ENDED.abort(new Error('Browser REPL execution finished'));
+
 export class HelperContext {
   readonly client: CdpClient;
   readonly #note: (message: string) => void;
   #deadline: number | undefined;
-  #controller = new AbortController();
+  /** Created on first use of `signal` in a cell: most cells never wait on anything. */
+  #controller: AbortController | undefined;
 
   constructor(options: { client: CdpClient; note: (message: string) => void }) {
     this.client = options.client;
@@ -22,7 +27,7 @@ export class HelperContext {
   /** Called by the runtime when a cell starts. */
   beginCell(deadline: number): void {
     this.#deadline = deadline;
-    this.#controller = new AbortController();
+    this.#controller = undefined;
     this.client.executionDeadlineMs = deadline;
   }
 
@@ -30,11 +35,13 @@ export class HelperContext {
   endCell(): void {
     this.#deadline = undefined;
     this.client.executionDeadlineMs = undefined;
-    this.#controller.abort(new Error('Browser REPL execution finished'));
+    this.#controller?.abort(new Error('Browser REPL execution finished'));
+    this.#controller = ENDED;
   }
 
   /** Aborted when the cell that is running now ends. */
   get signal(): AbortSignal {
+    this.#controller ??= new AbortController();
     return this.#controller.signal;
   }
 

@@ -46,6 +46,8 @@ export class CellEvaluator {
   /** One synthetic wrapper per imported namespace, so repeated imports yield the same namespace. */
   readonly #wrappers = new WeakMap<object, vm.SyntheticModule>();
   #sequence = 0;
+  /** Makes the per-cell init-target names unguessable for cell code; drawn once, not per cell. */
+  readonly #initSecret = randomBytes(16).toString('hex');
 
   constructor(options: CellEvaluatorOptions) {
     this.#context = options.context;
@@ -81,18 +83,20 @@ export class CellEvaluator {
   async evaluate(code: string): Promise<void> {
     const sequence = ++this.#sequence;
     const identifier = `browser-repl-cell-${sequence}.mjs`;
-    const initTargetName = `__browser_repl_init_${sequence}_${randomBytes(16).toString('hex')}`;
+    const initTargetName = `__browser_repl_init_${sequence}_${this.#initSecret}`;
     const lowered = lowerCell(code, { cellSeq: sequence, initTargetName, fileName: identifier });
     const module = this.#compile(lowered.source, identifier);
     await module.link(rejectStaticImport);
     // Checked after the await so no other cell can declare in between; still before any side effect.
     this.#store.assertDeclarable(lowered.bindings, identifier);
     this.#store.declare(lowered.bindings);
-    const target = this.#store.openInitTarget(initTargetName, lowered.bindings);
+    // Only lexical declarations and function installs write through the init target; a cell
+    // without them never names it, so the global is left alone (the common one-liner case).
+    const target = lowered.bindings.some((binding) => binding.kind !== 'var') ? this.#store.openInitTarget(initTargetName, lowered.bindings) : undefined;
     try {
       await module.evaluate();
     } finally {
-      target.close();
+      target?.close();
     }
   }
 
