@@ -31,19 +31,22 @@ export interface CdpErrorData extends Record<string, unknown> {
   outcomeUnknown?: boolean;
 }
 
-/** Where a command was issued: a stack captured when it was sent. */
+/**
+ * Where a call was made: a stack captured up front, for failures that are not built in the
+ * caller's async continuation (event waiters, which settle from the message handler). Commands
+ * need none: CdpConnection builds their errors in the caller's continuation.
+ */
 export interface CallSite {
   readonly stack?: string | undefined;
 }
 
 /**
- * Records where a command was issued. Allocated when the command is *sent* so that the error
- * built when it fails points at the caller, not at the socket's message handler (house style 8).
- * `Error.captureStackTrace` drops `skip` and every frame above it.
+ * Records where a waiter was armed, so the error built when it fails points at the caller, not at
+ * the socket's message handler (house style 8). `Error.captureStackTrace` drops `skip` and every
+ * frame above it.
  */
 export function captureCallSite(skip: (...args: never[]) => unknown): CallSite {
-  // A plain holder: `new Error()` would walk the stack once more before captureStackTrace does, and
-  // this runs for every command (js() is benchmarked against raw CDP).
+  // A plain holder: `new Error()` would walk the stack once more before captureStackTrace does.
   const site: { stack?: string } = {};
   Error.captureStackTrace(site, skip);
   return site;
