@@ -122,7 +122,7 @@ export const CORE_BROWSER_HELP: readonly HelpEntry[] = [
     group: 'Browser control',
     signature: 'waitForLoad(timeoutSec?: number): Promise<boolean>',
     description:
-      'Resolves true once the attached page\'s document.readyState is "complete", polling every 100 ms, or false after timeoutSec (default 15, clamped to 500 ms before the cell deadline). After gotoUrl or newTab it waits for the new document: the page being replaced never counts as loaded. For navigations started by a click, arm waitForEvent("Page.loadEventFired") before clicking. timeoutSec must be a non-negative finite number. ' + DIALOG_NOTE,
+      'Resolves true once the attached page\'s document.readyState is "complete", polling every 100 ms, or false after timeoutSec (default 15, clamped to 500 ms before the cell deadline). While a navigation of the main frame is under way (gotoUrl, newTab, a clicked link, page code setting location) it waits for the new document: the page being replaced never counts as loaded. timeoutSec must be a non-negative finite number. ' + DIALOG_NOTE,
     example: 'await gotoUrl("https://example.com");\nif (!(await waitForLoad(20))) repl.write("still loading");',
   },
   {

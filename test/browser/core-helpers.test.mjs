@@ -33,6 +33,8 @@ const slow = createServer((request, response) => {
   } else if (pathname === '/image-page.html') {
     response.writeHead(200, { 'content-type': 'text/html' })
       .end('<title>Image page</title><img src="/slow-image.png" onload="window.imageLoaded = true">');
+  } else if (pathname === '/link-page.html') {
+    response.writeHead(200, { 'content-type': 'text/html' }).end('<title>Link page</title><a id="next" href="/slow-doc.html">next</a>');
   } else if (pathname === '/stuck-page.html') {
     response.writeHead(200, { 'content-type': 'text/html' }).end('<title>Stuck page</title><img src="/never.png">');
   } else {
@@ -126,6 +128,25 @@ t.test('waitForLoad', async (t) => {
       repl.write(JSON.stringify([await waitForLoad(20), (await pageInfo()).title]));
     `);
     t.same(doc, [true, 'Slow document']);
+  });
+
+  t.test('a navigation it did not start (a clicked link, page code) is waited for too', async (t) => {
+    const linkPage = `${slowOrigin}/link-page.html`;
+    const triggers = {
+      click: 'await click("#next")',
+      'page code': 'await js("location.href = \'/slow-doc.html\'")',
+    };
+    for (const [name, trigger] of Object.entries(triggers)) {
+      const seen = await json(t, `
+        await gotoUrl(${JSON.stringify(linkPage)});
+        await waitForLoad();
+        ${trigger};
+        const loaded = await waitForLoad(20);
+        repl.write(JSON.stringify([loaded, (await pageInfo()).title]));
+      `);
+      // The slow document answers after 800 ms: until then the link page is still complete.
+      t.same(seen, [true, 'Slow document'], name);
+    }
   });
 
   t.test('a page that never finishes loading gives false at the timeout', async (t) => {
@@ -408,7 +429,8 @@ t.test('dialogs: reported by pageInfo, no helper hangs behind one', async (t) =>
     await gotoUrl(${JSON.stringify(fixtures.url('dialog.html'))});
     let info = await pageInfo();
     for (let i = 0; i < 100 && !info.dialog; i++) { await waitMs(20); info = await pageInfo(); }
-    repl.write(JSON.stringify(info));
+    // The dialog may open just after an evaluation answered: the full shape then carries it too.
+    repl.write(JSON.stringify({ url: info.url, title: info.title, dialog: info.dialog }));
   `, opts);
   t.same(dialog, { url: fixtures.url('dialog.html'), title: 'Dialog fixture', dialog: { type: 'alert', message: 'hello-alert' } });
 

@@ -135,6 +135,25 @@ t.test('CdpClient', async (t) => {
     });
   });
 
+  t.test('mainFrameLoading follows the attached page only, and starts over on attach', async (t) => {
+    const { browser, client } = setup(t);
+    const sessionId = await client.ensureAttached();
+    const settle = () => new Promise((resolve) => setImmediate(resolve));
+    browser.emit('Page.frameStartedLoading', { frameId: 'page-1' }, 'another-session');
+    await settle();
+    t.equal(client.mainFrameLoading, false, 'events of other sessions are ignored');
+    browser.emit('Page.frameStartedLoading', { frameId: 'page-1' }, sessionId);
+    await settle();
+    t.equal(client.mainFrameLoading, true);
+    browser.emit('Page.frameStoppedLoading', { frameId: 'page-1' }, sessionId);
+    await settle();
+    t.equal(client.mainFrameLoading, false);
+    browser.emit('Page.frameStartedLoading', { frameId: 'page-1' }, sessionId);
+    await settle();
+    await client.attach('internal-1');
+    t.equal(client.mainFrameLoading, false, 'a newly attached target starts with no load in progress');
+  });
+
   t.test('#sessionCommand and #send retries', async (t) => {
     t.test('a safe session command is re-run once after the connection drops, reconnecting and reattaching', async (t) => {
       const { browser, client, providerCalls } = setup(t);

@@ -28,6 +28,7 @@ import { resolveWebSocketUrl } from './endpoint-discovery.js';
 import { EVENT_RING_CAPACITY, EventRing } from './event-ring.js';
 import { EventWaiters } from './event-waiters.js';
 import { isInternalUrl } from './internal-url.js';
+import { MainFrameLoading } from './main-frame-loading.js';
 import { isSafeRetryMethod } from './safe-retry-methods.js';
 import { CONNECT_TIMEOUT_MS, WebSocketTransport } from './transport.js';
 
@@ -140,6 +141,7 @@ export class CdpClient {
   readonly #inFlight = new Set<string>();
   /** Loader (document) of each in-flight request, to forget requests of a replaced document. */
   readonly #requestLoaders = new Map<string, string>();
+  readonly #mainFrame = new MainFrameLoading();
 
   #connection: CdpConnection | undefined;
   #connecting: Promise<CdpConnection> | undefined;
@@ -200,6 +202,14 @@ export class CdpClient {
   /** The dialog open on the attached page (from `Page.javascriptDialogOpening/Closed`), or null. */
   get pendingDialog(): PendingDialog | null {
     return this.#pendingDialog;
+  }
+
+  /**
+   * True while the attached page's main frame is loading a new document, whoever started the
+   * navigation (see main-frame-loading.ts).
+   */
+  get mainFrameLoading(): boolean {
+    return this.#mainFrame.loading;
   }
 
   /** Request ids of the attached page that have started and not finished or failed (live view). */
@@ -514,6 +524,7 @@ export class CdpClient {
     this.#pendingDialog = null;
     this.#inFlight.clear();
     this.#requestLoaders.clear();
+    this.#mainFrame.reset(undefined);
     this.#rendererResponsive = true;
   }
 
@@ -596,6 +607,7 @@ export class CdpClient {
     this.#pendingDialog = null;
     this.#inFlight.clear();
     this.#requestLoaders.clear();
+    this.#mainFrame.reset(targetId);
     this.#lastNetworkActivity = Date.now();
     this.#rendererResponsive = true;
     // Headless Chromium cancels dialogs of background tabs at once; the foreground keeps them open.
@@ -688,10 +700,12 @@ export class CdpClient {
         this.#sessionId = undefined;
         this.#targetId = undefined;
         this.#pendingDialog = null;
+        this.#mainFrame.reset(undefined);
       }
       return;
     }
     if (event.sessionId === undefined || event.sessionId !== this.#sessionId) return;
+    this.#mainFrame.observe(event);
     if (method === 'Page.javascriptDialogOpening') {
       const params = event.params as Partial<Protocol.Page.JavascriptDialogOpeningEvent>;
       this.#pendingDialog = { type: params.type ?? 'alert', message: params.message ?? '', since: event.time };

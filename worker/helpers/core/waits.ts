@@ -47,6 +47,9 @@ export function createWaitHelpers(context: HelperContext, tracker: NavigationTra
   /** One check: has the attached page's current document (not the one a navigation replaced) loaded? */
   async function loaded(): Promise<boolean> {
     const sessionId = await client.ensureAttached();
+    // A navigation under way, whoever started it (a click, page code): the document that still
+    // answers is the one being replaced.
+    if (client.mainFrameLoading) return false;
     const pending = tracker.pendingFor(client.targetId);
     if (pending?.previousLoaderId !== undefined) {
       const loaderId = await guardDialog('waitForLoad', context, sessionId, () => mainFrameLoaderId(client));
@@ -54,7 +57,8 @@ export function createWaitHelpers(context: HelperContext, tracker: NavigationTra
     }
     const response = await guardDialog('waitForLoad', context, sessionId, () => client.evaluate(sessionId, 'document.readyState'));
     if (response.exceptionDetails !== undefined) throw pageEvaluationError(response.exceptionDetails);
-    if (response.result.value !== 'complete') return false;
+    // Checked again: a navigation that started while the evaluation ran was reported before its answer.
+    if (response.result.value !== 'complete' || client.mainFrameLoading) return false;
     if (pending !== undefined) tracker.set(undefined);
     return true;
   }
