@@ -4,7 +4,7 @@
  * await, `import.meta`, dynamic `import()`), linked, and evaluated. Requires Node to run with
  * `--experimental-vm-modules`.
  */
-import { randomBytes } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import vm from 'node:vm';
 
 import { lowerCell } from '../analyzer/lower-cell.js';
@@ -46,8 +46,6 @@ export class CellEvaluator {
   /** One synthetic wrapper per imported namespace, so repeated imports yield the same namespace. */
   readonly #wrappers = new WeakMap<object, vm.SyntheticModule>();
   #sequence = 0;
-  /** Makes the per-cell init-target names unguessable for cell code; drawn once, not per cell. */
-  readonly #initSecret = randomBytes(16).toString('hex');
 
   constructor(options: CellEvaluatorOptions) {
     this.#context = options.context;
@@ -83,7 +81,9 @@ export class CellEvaluator {
   async evaluate(code: string): Promise<void> {
     const sequence = ++this.#sequence;
     const identifier = `browser-repl-cell-${sequence}.mjs`;
-    const initTargetName = `__browser_repl_init_${sequence}_${this.#initSecret}`;
+    // Unguessable per cell, so no cell can prepare a later cell's name. randomUUID draws from a
+    // pre-filled entropy cache: far cheaper than randomBytes on every cell.
+    const initTargetName = `__browser_repl_init_${sequence}_${randomUUID().replaceAll('-', '')}`;
     const lowered = lowerCell(code, { cellSeq: sequence, initTargetName, fileName: identifier });
     const module = this.#compile(lowered.source, identifier);
     await module.link(rejectStaticImport);
