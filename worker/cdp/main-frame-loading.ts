@@ -6,9 +6,10 @@
  *
  * Chromium pairs `Page.frameStartedLoading` with `Page.frameStoppedLoading` for every frame; the
  * stop comes after the load event, or when the navigation was cancelled, failed or turned into a
- * download. `Page.frameRequestedNavigation` (a renderer asked to navigate the current tab) arrives
- * a little earlier; a request that never starts loading is forgotten once the frame reports
- * itself stopped or another document commits.
+ * download. `Page.frameRequestedNavigation` is deliberately not used: a request can be dropped
+ * before it starts loading, with no stop to end it, and waitForLoad would then wait for nothing.
+ * (Chromium also holds an evaluation sent to a frame with a navigation under way until the new
+ * document commits; this tracker does not rely on that.)
  */
 import type { Protocol } from 'devtools-protocol';
 import type { CdpEvent } from './cdp-connection.js';
@@ -17,7 +18,7 @@ export class MainFrameLoading {
   #mainFrameId: string | undefined;
   #loading = false;
 
-  /** True between a main-frame navigation's start (or request) and its stop. */
+  /** True between a main-frame load's start and its stop. */
   get loading(): boolean {
     return this.#loading;
   }
@@ -32,11 +33,6 @@ export class MainFrameLoading {
   observe(event: CdpEvent): void {
     if (this.#mainFrameId === undefined) return;
     switch (event.method) {
-      case 'Page.frameRequestedNavigation': {
-        const params = event.params as Partial<Protocol.Page.FrameRequestedNavigationEvent>;
-        if (params.frameId === this.#mainFrameId && params.disposition === 'currentTab') this.#loading = true;
-        break;
-      }
       case 'Page.frameStartedLoading':
         if ((event.params as Partial<Protocol.Page.FrameStartedLoadingEvent>).frameId === this.#mainFrameId) this.#loading = true;
         break;
