@@ -526,7 +526,14 @@ t.test('waitMs and waitForNetworkIdle', async (t) => {
   t.same(await json(t, 'repl.write(JSON.stringify(await waitForNetworkIdle(0.2, 5)))'), true);
   await fails(t, 'await waitForNetworkIdle(NaN)', /^waitForNetworkIdle: idleSec must be a non-negative finite number$/);
   await fails(t, 'await waitForNetworkIdle(0.5, Infinity)', /^waitForNetworkIdle: timeoutSec must be a non-negative finite number$/);
-  const busy = await json(t, `await gotoUrl(${JSON.stringify(`${slowOrigin}/stuck-page.html`)}); repl.write(JSON.stringify(await waitForNetworkIdle(0.1, 0.5)))`);
+  // Armed first, so the check starts once the never-answered image is surely in flight (a loaded
+  // machine may take longer than the idle window to parse up to the <img>).
+  const busy = await json(t, `
+    const requested = waitForEvent("Network.requestWillBeSent", { timeoutSec: 10, predicate: (e) => e.params.request.url.endsWith("/never.png") });
+    await gotoUrl(${JSON.stringify(`${slowOrigin}/stuck-page.html`)});
+    await requested;
+    repl.write(JSON.stringify(await waitForNetworkIdle(0.1, 0.5)));
+  `);
   t.equal(busy, false, 'a request that never finishes keeps the page busy');
 });
 
