@@ -7,6 +7,7 @@
  * One browser-level WebSocket, opened on first use and reopened (at the browser's current
  * endpoint) after it closes, for example when Chromium was relaunched.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { debuglog } from 'node:util';
 import WebSocket from 'ws';
 
@@ -14,6 +15,9 @@ const debug = debuglog('browser-repl:executor');
 
 /** Bound of one command (and of opening the socket). */
 const COMMAND_TIMEOUT_MS = 10_000;
+/** How long `close` waits for a closed tab to leave the target list, and how often it looks. */
+const CLOSE_SETTLE_MS = 5_000;
+const CLOSE_POLL_MS = 50;
 
 interface Pending {
   resolve: (result: Record<string, unknown>) => void;
@@ -42,7 +46,11 @@ export class BrowserTabs {
     return targetId;
   }
 
-  /** Closes a tab; a tab that is already gone counts as closed. */
+  /**
+   * Closes a tab and waits (≤ 5 s) until Chromium no longer lists it: `Target.closeTarget`
+   * answers before the target is gone, and a listing right after must not show it. A tab that is
+   * already gone counts as closed.
+   */
   async close(targetId: string): Promise<void> {
     try {
       await this.#send('Target.closeTarget', { targetId });
@@ -50,6 +58,8 @@ export class BrowserTabs {
       if (/No target with given id/i.test((error as Error).message)) return;
       throw error;
     }
+    const until = Date.now() + CLOSE_SETTLE_MS;
+    while ((await this.urls()).has(targetId) && Date.now() < until) await sleep(CLOSE_POLL_MS);
   }
 
   /** targetId → URL of every page target. */
