@@ -217,6 +217,11 @@ export class CdpClient {
     return this.#inFlight;
   }
 
+  /** Loader (document) that an in-flight request of the attached page belongs to, when Chromium named one. */
+  requestLoader(requestId: string): string | undefined {
+    return this.#requestLoaders.get(requestId);
+  }
+
   /** Unix ms of the last `Network.*` event of the attached page (or of the last attach). */
   get lastNetworkActivity(): number {
     return this.#lastNetworkActivity;

@@ -41,10 +41,14 @@ export class NavigationTracker {
     return targetId !== undefined && targetId === this.#staleTarget ? this.#staleRequests : new Set();
   }
 
-  /** Marks what is in flight on `targetId` right after a commit as stale, except `keep` (the new document's request). */
-  markStale(targetId: string, inFlight: ReadonlySet<string>, keep: string | undefined): void {
+  /**
+   * Marks what is in flight on `targetId` right after a commit as stale, except the requests of
+   * the new document (`isCurrent`): its own request, and subresources it may already have asked
+   * for before the commit's answer was read.
+   */
+  markStale(targetId: string, inFlight: ReadonlySet<string>, isCurrent: (requestId: string) => boolean): void {
     this.#staleTarget = targetId;
-    this.#staleRequests = new Set([...inFlight].filter((id) => id !== keep));
+    this.#staleRequests = new Set([...inFlight].filter((id) => !isCurrent(id)));
   }
 
   /** The pending navigation of `targetId`, if the last one started there. */
@@ -96,8 +100,12 @@ export async function navigateAttached(
     context.note(`${helper}: navigation to ${url} failed: ${result.errorText}`);
   } else if (result.loaderId !== undefined && targetId !== undefined) {
     tracker.set({ targetId, url, previousLoaderId });
-    // Page.navigate answers at the commit; the document request's id is its loader id.
-    if (client.targetId === targetId) tracker.markStale(targetId, client.inFlightRequests, result.loaderId);
+    // Page.navigate answers at the commit; the document request's id is its loader id, and its
+    // subresources carry that loader id too.
+    const { loaderId } = result;
+    if (client.targetId === targetId) {
+      tracker.markStale(targetId, client.inFlightRequests, (requestId) => requestId === loaderId || client.requestLoader(requestId) === loaderId);
+    }
   } else {
     tracker.set(undefined);
   }
