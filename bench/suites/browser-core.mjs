@@ -7,58 +7,17 @@
 // - captureScreenshot + repl.emitImage as a whole REPL call vs one raw Page.captureScreenshot.
 // Samples are interleaved (ours, raw, Playwright in turn) so drift in the machine's load hits all
 // of them alike.
-import { createServer } from 'node:http';
-import { once } from 'node:events';
-import { chromium } from 'playwright-core';
-import { createRepl } from '../../dist/lib/index.js';
-import { rawCdp } from '../raw-cdp.mjs';
+import { check, interleaved, openBenchPage } from '../bench-page.mjs';
 import { ms, summarize } from '../stats.mjs';
 
 const PAGE = `<!doctype html><html><head><title>bench page</title></head><body style="margin:0;font:16px sans-serif">
 <h1>Benchmark page</h1>${'<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit.</p>'.repeat(20)}</body></html>`;
 
-async function pageServer() {
-  const server = createServer((request, response) => response.writeHead(200, { 'content-type': 'text/html' }).end(PAGE));
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  return { url: `http://127.0.0.1:${server.address().port}/`, close: () => new Promise((resolve) => server.close(resolve)) };
-}
-
-/** Samples every measure once per iteration, rotating which goes first, so none profits from the others' warm-up. */
-async function interleaved(iterations, warmup, measures) {
-  const times = measures.map(() => []);
-  for (let i = 0; i < warmup + iterations; i++) {
-    for (let k = 0; k < measures.length; k++) {
-      const m = (i + k) % measures.length;
-      const start = process.hrtime.bigint();
-      await measures[m]();
-      const elapsed = Number(process.hrtime.bigint() - start) / 1e6;
-      if (i >= warmup) times[m].push(elapsed);
-    }
-  }
-  return times.map(summarize);
-}
-
-function check(result) {
-  if (!result.success) throw new Error(`bench cell failed: ${result.error}`);
-  return result;
-}
-
 export async function run({ quick }) {
   const iterations = quick ? 200 : 2000;
   const shotIterations = quick ? 20 : 150;
-  const site = await pageServer();
-  const repl = createRepl();
-  check(await repl.run(`await gotoUrl(${JSON.stringify(site.url)}); await waitForLoad();`));
-  const { content } = check(await repl.run('repl.write((await currentTab()).targetId)'));
-  const targetId = content[0].text;
-  const endpoint = await repl.browser.endpoint();
-
-  const raw = await rawCdp(endpoint);
-  const { sessionId } = await raw.send('Target.attachToTarget', { targetId, flatten: true });
-  const browser = await chromium.connectOverCDP(endpoint);
-  const page = browser.contexts().flatMap((context) => context.pages()).find((candidate) => candidate.url() === site.url);
-  if (page === undefined) throw new Error('Playwright does not see the bench page');
+  const bench = await openBenchPage(PAGE);
+  const { repl, raw, sessionId, page } = bench;
 
   const jsCell = 'repl.write(await js("document.title"))';
   const [ours, rawEval, playwright, trivial] = await interleaved(iterations, 100, [
@@ -128,10 +87,7 @@ export async function run({ quick }) {
     () => raw.send('Page.captureScreenshot', { format: 'png' }, sessionId),
   ]);
 
-  await browser.close();
-  raw.close();
-  await repl.close();
-  await site.close();
+  await bench.close();
   const inCellStats = summarize(inCell);
   const inCellRawStats = summarize(inCellRaw);
   const rawRoundStats = summarize(rawRounds);

@@ -7,12 +7,7 @@
 //   and session the benchmark opens itself (the field is focused and emptied beforehand, untimed).
 //   The same 40 events pipelined are shown too, as the absolute floor.
 // Samples alternate between the measures, so drift in the machine's load hits all of them alike.
-import { createServer } from 'node:http';
-import { once } from 'node:events';
-import { chromium } from 'playwright-core';
-import { createRepl } from '../../dist/lib/index.js';
-import { rawCdp } from '../raw-cdp.mjs';
-import { summarize } from '../stats.mjs';
+import { check, interleaved, openBenchPage } from '../bench-page.mjs';
 
 const TEXT = 'abcdefghijklmnopqrst';
 const PAGE = `<!doctype html><html><head><title>interaction bench</title></head>
@@ -23,13 +18,6 @@ const PAGE = `<!doctype html><html><head><title>interaction bench</title></head>
 <script>window.presses = 0; document.getElementById('btn').addEventListener('click', () => window.presses++);</script>
 </body></html>`;
 
-async function pageServer() {
-  const server = createServer((request, response) => response.writeHead(200, { 'content-type': 'text/html' }).end(PAGE));
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  return { url: `http://127.0.0.1:${server.address().port}/`, close: () => new Promise((resolve) => server.close(resolve)) };
-}
-
 /** The two events that type one lower-case letter, as a raw client would send them. */
 function keyPair(character) {
   const code = `Key${character.toUpperCase()}`;
@@ -39,40 +27,11 @@ function keyPair(character) {
 }
 const KEY_EVENTS = [...TEXT].flatMap(keyPair);
 
-function check(result) {
-  if (!result.success) throw new Error(`bench cell failed: ${result.error}`);
-  return result;
-}
-
-/** Runs each measure in turn per iteration; `prepare[m]` runs untimed before measure m. */
-async function interleaved(iterations, warmup, measures, prepare = []) {
-  const times = measures.map(() => []);
-  for (let i = 0; i < warmup + iterations; i++) {
-    for (let m = 0; m < measures.length; m++) {
-      await prepare[m]?.();
-      const start = process.hrtime.bigint();
-      await measures[m]();
-      const elapsed = Number(process.hrtime.bigint() - start) / 1e6;
-      if (i >= warmup) times[m].push(elapsed);
-    }
-  }
-  return times.map(summarize);
-}
-
 export async function run({ quick }) {
   const clickIterations = quick ? 40 : 300;
   const fillIterations = quick ? 20 : 150;
-  const site = await pageServer();
-  const repl = createRepl();
-  check(await repl.run(`await gotoUrl(${JSON.stringify(site.url)}); await waitForLoad();`));
-  const targetId = check(await repl.run('repl.write((await currentTab()).targetId)')).content[0].text;
-  const endpoint = await repl.browser.endpoint();
-
-  const raw = await rawCdp(endpoint);
-  const { sessionId } = await raw.send('Target.attachToTarget', { targetId, flatten: true });
-  const browser = await chromium.connectOverCDP(endpoint);
-  const page = browser.contexts().flatMap((context) => context.pages()).find((candidate) => candidate.url() === site.url);
-  if (page === undefined) throw new Error('Playwright does not see the bench page');
+  const bench = await openBenchPage(PAGE);
+  const { repl, raw, sessionId, page } = bench;
   const button = page.locator('#btn');
 
   const [clickOurs, clickPlaywright] = await interleaved(clickIterations, 10, [
@@ -96,10 +55,7 @@ export async function run({ quick }) {
   check(await repl.run(fillCell));
   if ((await page.evaluate('document.getElementById("field").value')) !== TEXT) throw new Error('fillInput did not type the text');
 
-  await browser.close();
-  raw.close();
-  await repl.close();
-  await site.close();
+  await bench.close();
   return [
     {
       title: 'Interaction helpers (issue 4): click vs Playwright',

@@ -292,7 +292,6 @@ export class CdpClient {
   send<M extends CdpMethod>(method: M, params?: CdpParams<M>, options: CdpRawSendOptions = {}): Promise<CdpResult<M>> {
     const { sessionId } = options;
     if (sessionId === undefined) return this.#browserLevel(method, params, options);
-    if (this.#closed) return Promise.reject(new ReplError('REPL_ERR_CLOSED', `CDP ${method} could not run: the CDP client is closed`));
     const sendOptions = {
       sessionId,
       timeoutMs: options.timeoutMs,
@@ -301,8 +300,9 @@ export class CdpClient {
       timeoutHint: () => this.#rendererHint(sessionId),
     };
     // Hot path of js(): an open connection takes the command synchronously, without a hop.
+    // A closed client takes the slow path, which rejects with REPL_ERR_CLOSED.
     const current = this.#connection;
-    if (current !== undefined && !current.closed) return current.send(method, params, sendOptions);
+    if (!this.#closed && current !== undefined && !current.closed) return current.send(method, params, sendOptions);
     return this.#ensureConnection(method).then((connection) => connection.send(method, params, sendOptions));
   }
 

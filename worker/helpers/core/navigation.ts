@@ -8,6 +8,7 @@
  * before the commit and pages that redirect again at once. Same-document navigations (no
  * `loaderId`) and failed ones (`errorText`) leave no record: there is no new document to wait for.
  */
+import { errorCode } from '../../cdp/cdp-errors.js';
 import { invalidArgument } from '../helper-options.js';
 import { dialogError, raceDialog } from './page-guard.js';
 
@@ -92,7 +93,7 @@ export async function navigateAttached(
   } catch (error) {
     // Accepting the beforeunload dialog lets this navigation go on: a waitForLoad() after that
     // must wait for the new document, not report the one that asked to stay.
-    if (targetId !== undefined && (error as { code?: unknown }).code === 'REPL_ERR_DIALOG_OPEN') tracker.set({ targetId, url, previousLoaderId });
+    if (targetId !== undefined && errorCode(error) === 'REPL_ERR_DIALOG_OPEN') tracker.set({ targetId, url, previousLoaderId });
     throw error;
   }
   if (result.errorText !== undefined && result.errorText !== '') {
