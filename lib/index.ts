@@ -14,24 +14,24 @@ export { HostRegistry } from './host/host-registry.js';
 export { BrowserManager } from './browser/browser-manager.js';
 export type { BrowserManagerOptions } from './browser/browser-manager.js';
 export { findChromium } from './browser/find-chromium.js';
-export { PlaywrightExecutors, MAX_NAMED_EXECUTORS } from './playwright/executor-registry.js';
-export type { PlaywrightExecuteRequest, PlaywrightExecutorsOptions } from './playwright/executor-registry.js';
-export { PlaywrightExecutor } from './playwright/playwright-executor.js';
+export { PlaywrightExecutors, MAX_NAMED_EXECUTORS } from './executor/executor-registry.js';
+export type { PlaywrightExecuteRequest, PlaywrightExecutorsOptions } from './executor/executor-registry.js';
+export { PlaywrightExecutor } from './executor/playwright-executor.js';
 export type {
   PlaywrightExecuteResult, PlaywrightExecutorInfo, PlaywrightTab, WireExecuteResult, WireExecutor,
-} from './playwright/execute-result.js';
-export type { PlaywrightEngine } from './playwright/executor-protocol.js';
-export { liveExecutorThreads } from './playwright/executor-worker.js';
+} from './executor/execute-result.js';
+export type { PlaywrightEngine } from '../common/protocol/executor-messages.js';
+export { liveExecutorThreads } from './executor/executor-worker.js';
 export { createApp } from './http/create-app.js';
 export type { AppOptions, BrowserReplApp } from './http/create-app.js';
 export { startServer } from './http/server.js';
 export type { BrowserReplServer, ServerOptions } from './http/server.js';
-export { ERROR_CODES, ReplError } from './errors.js';
-export type { ErrorCode, ErrorDefinition } from './errors.js';
-export { LIMITS } from './limits.js';
+export { ERROR_CODES, ReplError } from '../common/errors.js';
+export type { ErrorCode, ErrorDefinition } from '../common/errors.js';
+export { LIMITS } from '../common/limits.js';
 export { liveWorkerThreads } from './repl/repl-worker.js';
-export { HELP_ENTRIES } from './help/help-registry.js';
-export type { HelpEntry } from './help/help-registry.js';
+export { HELP_ENTRIES } from '../common/help/help-registry.js';
+export type { HelpEntry } from '../common/help/help-registry.js';
 
 import { Repl } from './repl/repl.js';
 import type { ReplOptions } from './repl/repl.js';

@@ -7,7 +7,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
-import { ReplError } from './errors.js';
+import { ReplError } from '../common/errors.js';
 import { findChromium } from './browser/find-chromium.js';
 
 import type { FoundChromium } from './browser/find-chromium.js';

@@ -1,12 +1,39 @@
 #!/usr/bin/env node
-// Enforces the one-way imports of docs/architecture.md: worker/ never imports Express or the
-// main-thread modules; lib/ never imports worker internals. Only the listed shared modules cross.
+// Enforces the import rule of docs/architecture.md, folder by folder (Playwright's DEPS.list is
+// the model): each folder lists what it may import, and no import circle may exist, type-only
+// edges included. `common/` is thread-agnostic: lib/ (main thread) and worker/ (worker threads)
+// both import it and never each other.
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative, resolve, dirname } from 'node:path';
 
 const root = resolve(dirname(new URL(import.meta.url).pathname), '..');
-const SHARED_FROM_LIB = ['lib/protocol.ts', 'lib/errors.ts', 'lib/limits.ts', 'lib/help/help-registry.ts', 'lib/help/format-help.ts', 'lib/playwright/executor-protocol.ts'];
-const FORBIDDEN_IN_WORKER = ['express', 'piscina', 'ajv'];
+
+/**
+ * Folder → folders (and single files) it may import. The most specific folder wins. A folder may
+ * always import itself.
+ */
+const DEPS = {
+  'common': [],
+  'common/cdp': ['common/errors.ts'],
+  'common/help': [],
+  'common/protocol': ['common/errors.ts', 'common/limits.ts'],
+  'lib': ['common', 'lib'],
+  'lib/browser': ['common'],
+  'lib/threads': ['common'],
+  'lib/repl': ['common', 'lib/browser', 'lib/threads'],
+  'lib/executor': ['common', 'lib/browser', 'lib/threads'],
+  'lib/host': ['common', 'lib/browser', 'lib/threads', 'lib/repl', 'lib/executor'],
+  'lib/http': ['common', 'lib/browser', 'lib/threads', 'lib/repl', 'lib/executor', 'lib/host'],
+  'lib/cli': ['common', 'lib'],
+  'worker': ['common', 'worker'],
+};
+/** Packages that belong to the main thread only. */
+const MAIN_THREAD_PACKAGES = ['express', 'piscina', 'ajv', '@paralleldrive/cuid2'];
+/** Packages a folder may not import at all (the one CDP WebSocket lives in common/cdp/transport.ts). */
+const FORBIDDEN = {
+  worker: MAIN_THREAD_PACKAGES,
+  common: [...MAIN_THREAD_PACKAGES, 'playwright-core', 'patchright'],
+};
 
 function files(dir) {
   return readdirSync(dir).flatMap((name) => {
@@ -15,28 +42,59 @@ function files(dir) {
   });
 }
 
+function ruleFor(file) {
+  let folder = dirname(file);
+  while (!(folder in DEPS)) folder = dirname(folder);
+  return { folder, allowed: DEPS[folder] };
+}
+
+function allowed(from, target) {
+  const { folder, allowed: list } = ruleFor(from);
+  if (target.startsWith(`${folder}/`)) return true;
+  return list.some((entry) => target === entry || target.startsWith(`${entry}/`));
+}
+
 const problems = [];
+const graph = new Map();
 const importPattern = /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
-for (const area of ['lib', 'worker']) {
+for (const area of ['common', 'lib', 'worker']) {
   for (const file of files(join(root, area))) {
-    const source = readFileSync(file, 'utf8');
-    for (const match of source.matchAll(importPattern)) {
+    const from = relative(root, file);
+    const edges = [];
+    graph.set(from, edges);
+    for (const match of readFileSync(file, 'utf8').matchAll(importPattern)) {
       const specifier = match[1] ?? match[2];
-      const from = relative(root, file);
       if (specifier.startsWith('.')) {
         const target = relative(root, resolve(dirname(file), specifier)).replace(/\.js$/, '.ts');
-        if (area === 'lib' && target.startsWith('worker/')) problems.push(`${from} imports worker internals (${specifier})`);
-        if (area === 'worker' && target.startsWith('lib/') && !SHARED_FROM_LIB.includes(target)) {
-          problems.push(`${from} imports main-thread module ${target}; only ${SHARED_FROM_LIB.join(', ')} are shared`);
-        }
-      } else if (area === 'worker' && FORBIDDEN_IN_WORKER.some((name) => specifier === name || specifier.startsWith(`${name}/`))) {
-        problems.push(`${from} imports ${specifier}, which belongs to the main thread`);
+        edges.push(target);
+        if (!allowed(from, target)) problems.push(`${from} may not import ${target} (rule of ${ruleFor(from).folder}: ${ruleFor(from).allowed.join(', ') || 'itself only'})`);
+      } else {
+        const forbidden = FORBIDDEN[area] ?? [];
+        if (forbidden.some((name) => specifier === name || specifier.startsWith(`${name}/`))) problems.push(`${from} imports ${specifier}, which ${area}/ may not use`);
+        if (specifier === 'ws' && from !== 'common/cdp/transport.ts') problems.push(`${from} imports ws: the one CDP WebSocket lives in common/cdp/transport.ts`);
       }
     }
   }
 }
+
+// Import circles (type-only edges count: they couple the files just the same).
+const state = new Map();
+const stack = [];
+function visit(node) {
+  state.set(node, 'open');
+  stack.push(node);
+  for (const next of graph.get(node) ?? []) {
+    if (!graph.has(next)) continue;
+    if (state.get(next) === 'open') problems.push(`import circle: ${[...stack.slice(stack.indexOf(next)), next].join(' → ')}`);
+    else if (!state.has(next)) visit(next);
+  }
+  stack.pop();
+  state.set(node, 'done');
+}
+for (const node of graph.keys()) if (!state.has(node)) visit(node);
+
 if (problems.length > 0) {
-  process.stderr.write(`import boundaries violated:\n  ${problems.join('\n  ')}\n`);
+  process.stderr.write(`import rule violated:\n  ${problems.join('\n  ')}\n`);
   process.exit(1);
 }
-process.stdout.write('import boundaries ok\n');
+process.stdout.write(`import rule ok (${graph.size} files, no circles)\n`);

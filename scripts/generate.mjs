@@ -4,7 +4,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ERROR_CODES, HELP_ENTRIES } from '../dist/lib/index.js';
-import { formatHelpEntry, formatHelpIndex } from '../dist/lib/help/format-help.js';
+import { formatHelpEntry, formatHelpIndex } from '../dist/common/help/format-help.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const check = process.argv.includes('--check');

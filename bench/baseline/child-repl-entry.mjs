@@ -1,6 +1,6 @@
 // Baseline REPL in a child process: the same runtime as our worker, speaking the same messages
 // over child-process IPC ('advanced' serialisation, so ArrayBuffers cross as in our protocol).
-import { serveRepl } from '../../dist/worker/serve-repl.js';
+import { serveRepl } from '../../dist/worker/repl/serve-repl.js';
 
 serveRepl({
   replId: process.env.BROWSER_REPL_ID,

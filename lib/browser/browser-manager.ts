@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { debuglog } from 'node:util';
 
-import { ReplError } from '../errors.js';
+import { ReplError } from '../../common/errors.js';
 import { findChromium } from './find-chromium.js';
 import { launchChromium } from './launch-chromium.js';
 import { detectContainer, detectNoSandbox, hasSmallDevShm } from './sandbox.js';

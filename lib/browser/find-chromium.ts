@@ -8,7 +8,7 @@ import { accessSync, constants, readdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 
-import { ReplError } from '../errors.js';
+import { ReplError } from '../../common/errors.js';
 
 /** Where {@link findChromium} found the executable. */
 export type ChromiumSource =

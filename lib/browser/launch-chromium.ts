@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { debuglog } from 'node:util';
 
-import { ReplError } from '../errors.js';
+import { ReplError } from '../../common/errors.js';
 
 import type { ChildProcess } from 'node:child_process';
 import type { Socket } from 'node:net';

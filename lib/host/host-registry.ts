@@ -1,5 +1,5 @@
 /** Holds the browsers a server serves, by id. Today the server creates `default`; the /browsers API adds more. */
-import { ReplError } from '../errors.js';
+import { ReplError } from '../../common/errors.js';
 import { BrowserHost } from './browser-host.js';
 import type { BrowserHostOptions } from './browser-host.js';
 

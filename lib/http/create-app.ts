@@ -7,8 +7,7 @@ import express from 'express';
 import type { Express } from 'express';
 import { HostRegistry } from '../host/host-registry.js';
 import type { BrowserHostOptions } from '../host/browser-host.js';
-import { bearerAuth } from './bearer-auth.js';
-import { errorHandler, notFound } from './error-handler.js';
+import { bearerAuth, errorHandler, notFound } from './middleware.js';
 import { replRoutes } from './routes/repl-routes.js';
 import { playwrightRoutes } from './routes/playwright-routes.js';
 

@@ -3,10 +3,25 @@
  * turned into one message that names the field; schema nodes may carry `x-error-message` with
  * the contract's exact wording.
  */
+import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { ReplError } from '../errors.js';
-import { openapiDocument } from './openapi-document.js';
+import { ReplError } from '../../common/errors.js';
+
+/** openapi.json, loaded once: the single source of request schemas and of the documented routes. */
+/** Package root, from dist/lib/http/ or lib/http/. */
+const OPENAPI_URL = new URL('../../../openapi.json', import.meta.url);
+const FALLBACK_URL = new URL('../../openapi.json', import.meta.url);
+
+function load(): Record<string, unknown> {
+  try {
+    return JSON.parse(readFileSync(OPENAPI_URL, 'utf8')) as Record<string, unknown>;
+  } catch {
+    return JSON.parse(readFileSync(FALLBACK_URL, 'utf8')) as Record<string, unknown>;
+  }
+}
+
+export const openapiDocument: Readonly<Record<string, unknown>> = load();
 
 const ajv = new Ajv2020({ allErrors: true, strict: false, discriminator: true, verbose: true });
 ajv.addKeyword({ keyword: 'x-error-message', schemaType: 'string' });

@@ -2,7 +2,7 @@
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import { ReplError } from '../errors.js';
+import { ReplError } from '../../common/errors.js';
 import { createApp } from './create-app.js';
 import type { AppOptions, BrowserReplApp } from './create-app.js';
 

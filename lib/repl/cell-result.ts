@@ -1,5 +1,5 @@
 /** The result of one cell, as the library returns it and as it goes over HTTP (contract §2). */
-import type { OutputChannel } from '../protocol.js';
+import type { OutputChannel } from '../../common/protocol/repl-messages.js';
 
 export interface TextContent {
   type: 'text';

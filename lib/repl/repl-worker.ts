@@ -5,15 +5,15 @@
  */
 import { MessageChannel, Worker } from 'node:worker_threads';
 import type { MessagePort } from 'node:worker_threads';
-import { ReplError } from '../errors.js';
+import { ReplError } from '../../common/errors.js';
 import { liveThreadCount, trackThread } from '../threads/live-threads.js';
-import { LIMITS } from '../limits.js';
-import { PROTOCOL_VERSION } from '../protocol.js';
+import { LIMITS } from '../../common/limits.js';
+import { PROTOCOL_VERSION } from '../../common/protocol/repl-messages.js';
 import type {
   EndpointRequestMessage, OutputItem, ResultMessage, WorkerStartup, WorkerToMainMessage,
-} from '../protocol.js';
+} from '../../common/protocol/repl-messages.js';
 
-const WORKER_URL = new URL('../../worker/main.js', import.meta.url);
+const WORKER_URL = new URL('../../worker/repl/main.js', import.meta.url);
 
 /** Number of REPL worker threads still running in this process (diagnostics, metrics, leak tests). */
 export function liveWorkerThreads(): number {

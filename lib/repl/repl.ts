@@ -5,14 +5,14 @@
  */
 import { BrowserManager } from '../browser/browser-manager.js';
 import type { BrowserManagerOptions } from '../browser/browser-manager.js';
-import { ReplError } from '../errors.js';
-import { LIMITS } from '../limits.js';
-import type { EndpointRequestMessage, OutputItem } from '../protocol.js';
+import { ReplError } from '../../common/errors.js';
+import { LIMITS } from '../../common/limits.js';
+import type { EndpointRequestMessage, OutputItem } from '../../common/protocol/repl-messages.js';
 import type { CellContent, CellResult } from './cell-result.js';
-import { createReplId } from './repl-id.js';
+import { init as initCuid } from '@paralleldrive/cuid2';
 import { ReplWorker } from './repl-worker.js';
 import type { ExecutionOutcome } from './repl-worker.js';
-import { SerialQueue, abortError } from './serial-queue.js';
+import { SerialQueue, abortError } from '../threads/serial-queue.js';
 
 export interface ReplOptions {
   /** V8 old-space cap of the worker in MiB (default `BROWSER_REPL_HEAP_MB` or 512). */
@@ -46,6 +46,9 @@ export interface RunOptions {
 }
 
 export type ReplState = 'idle' | 'starting' | 'ready' | 'busy' | 'closing' | 'closed';
+
+/** REPL ids are CUID2s, like the hosted product's, so clients that validate them keep working. */
+const createReplId: () => string = initCuid({ length: 24 });
 
 const NOT_STARTED = Symbol('not started');
 

@@ -5,9 +5,9 @@ import t from 'tap';
 import { createServer } from 'node:http';
 import { createServer as createTcpServer } from 'node:net';
 import { WebSocketServer } from 'ws';
-import { WebSocketTransport } from '../../dist/worker/cdp/transport.js';
-import { parseEndpoint, resolveWebSocketUrl } from '../../dist/worker/cdp/endpoint-discovery.js';
-import { CdpConnection } from '../../dist/worker/cdp/cdp-connection.js';
+import { WebSocketTransport } from '../../dist/common/cdp/transport.js';
+import { parseEndpoint, resolveWebSocketUrl } from '../../dist/common/cdp/endpoint-discovery.js';
+import { CdpConnection } from '../../dist/common/cdp/cdp-connection.js';
 
 async function listen(server) {
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));

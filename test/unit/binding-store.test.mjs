@@ -3,7 +3,7 @@ import {
   BindingStore,
   INIT_TARGET_INTERNAL_MESSAGE,
   redeclarationMessage,
-} from '../../dist/worker/runtime/binding-store.js';
+} from '../../dist/worker/repl/binding-store.js';
 
 const binding = (name, kind, line = 1, column = 0) => ({ name, kind, line, column });
 

@@ -2,8 +2,8 @@
 // rule, deadlines, dialog/network state, event ring and waiters, reconnect and close.
 import t from 'tap';
 import { CdpClient } from '../../dist/worker/cdp/cdp-client.js';
-import { isInternalUrl } from '../../dist/worker/cdp/internal-url.js';
-import { SAFE_RETRY_METHODS } from '../../dist/worker/cdp/safe-retry-methods.js';
+import { isInternalUrl } from '../../dist/common/cdp/internal-url.js';
+import { SAFE_RETRY_METHODS } from '../../dist/common/cdp/safe-retry-methods.js';
 import { FakeBrowser } from '../helpers/fake-browser.mjs';
 
 const keepAlive = setInterval(() => {}, 60_000);

@@ -1,7 +1,7 @@
 // CdpConnection over an in-memory transport: ids, errors, timeouts and deadline clamping,
 // reject-all-on-close, late replies, events, and error stacks that point at the caller.
 import t from 'tap';
-import { CdpConnection } from '../../dist/worker/cdp/cdp-connection.js';
+import { CdpConnection } from '../../dist/common/cdp/cdp-connection.js';
 import { EventRing } from '../../dist/worker/cdp/event-ring.js';
 import { FakeTransport } from '../helpers/fake-transport.mjs';
 

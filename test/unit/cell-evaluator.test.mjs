@@ -3,7 +3,7 @@
 import t from 'tap';
 import vm from 'node:vm';
 import { format } from 'node:util';
-import { CellEvaluator } from '../../dist/worker/runtime/cell-evaluator.js';
+import { CellEvaluator } from '../../dist/worker/repl/cell-evaluator.js';
 
 const REDECLARED = (name) => `Identifier '${name}' has already been declared; use a new name or reset the REPL to retry`;
 const TDZ = (name) => `Cannot access '${name}' before initialization`;

@@ -5,7 +5,7 @@
 import t from 'tap';
 import { CdpClient } from '../../dist/worker/cdp/cdp-client.js';
 import { HelperContext } from '../../dist/worker/helpers/helper-context.js';
-import { createCoreHelpers } from '../../dist/worker/helpers/core-helpers.js';
+import { createCoreHelpers } from '../../dist/worker/helpers/browser-helpers.js';
 import { FakeBrowser } from '../helpers/fake-browser.mjs';
 
 /** Helpers on a fake browser, inside a cell with `cellMs` left. */

@@ -3,7 +3,7 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { globalModuleRoots, importModule } from '../../dist/worker/runtime/dynamic-import.js';
+import { globalModuleRoots, importModule } from '../../dist/worker/repl/dynamic-import.js';
 
 /** A fake global npm root with a CommonJS package and an ESM-only scoped package. */
 function createGlobalRoot() {

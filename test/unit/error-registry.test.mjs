@@ -1,8 +1,8 @@
-// House style point 7: lib/errors.ts, docs/errors.md and openapi.json list exactly the same codes.
+// House style point 7: common/errors.ts, docs/errors.md and openapi.json list exactly the same codes.
 import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { ERROR_CODES, ReplError } from '../../dist/lib/index.js';
-import { fromSerialized } from '../../dist/lib/errors.js';
+import { fromSerialized } from '../../dist/common/errors.js';
 
 const root = new URL('../../', import.meta.url);
 const codes = Object.keys(ERROR_CODES).sort();

@@ -2,7 +2,7 @@
 import t from 'tap';
 import { execFileSync } from 'node:child_process';
 import { HELP_ENTRIES } from '../../dist/lib/index.js';
-import { formatHelpEntry, formatHelpIndex, resolveHelpEntry } from '../../dist/lib/help/format-help.js';
+import { formatHelpEntry, formatHelpIndex, resolveHelpEntry } from '../../dist/common/help/format-help.js';
 
 t.test('formatHelpIndex', async (t) => {
   const text = formatHelpIndex(HELP_ENTRIES);

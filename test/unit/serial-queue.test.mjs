@@ -1,5 +1,5 @@
 import t from 'tap';
-import { SerialQueue } from '../../dist/lib/repl/serial-queue.js';
+import { SerialQueue } from '../../dist/lib/threads/serial-queue.js';
 
 t.test('SerialQueue', async (t) => {
   t.test('#run runs tasks one at a time in arrival order', async (t) => {

@@ -5,7 +5,7 @@
 import { parseModule } from 'meriyah';
 
 import type { ESTree } from 'meriyah';
-import type { ErrorCode } from '../../lib/errors.js';
+import type { ErrorCode } from '../../common/errors.js';
 
 /** Message of the SyntaxError thrown for a `return` outside any function. */
 export const TOP_LEVEL_RETURN_MESSAGE = 'top-level return is not supported in the browser REPL';
@@ -14,7 +14,7 @@ export const TOP_LEVEL_RETURN_MESSAGE = 'top-level return is not supported in th
 export const STATIC_MODULE_SYNTAX_MESSAGE =
   'static import/export is not supported in the browser REPL; use dynamic import() instead';
 
-/** `code` carried by every SyntaxError this module throws (see lib/errors.ts). */
+/** `code` carried by every SyntaxError this module throws (see common/errors.ts). */
 export const CELL_SYNTAX_ERROR_CODE = 'REPL_ERR_CELL_SYNTAX' satisfies ErrorCode;
 
 /** File name used in synthetic stack lines when the caller does not name the cell. */

@@ -11,8 +11,8 @@
 
 import { debuglog } from 'node:util';
 
-import { ReplError } from '../../lib/errors.js';
-import { CdpConnection, COMMAND_DEADLINE_MARGIN_MS, DEFAULT_COMMAND_TIMEOUT_MS } from './cdp-connection.js';
+import { ReplError } from '../../common/errors.js';
+import { CdpConnection, COMMAND_DEADLINE_MARGIN_MS, DEFAULT_COMMAND_TIMEOUT_MS } from '../../common/cdp/cdp-connection.js';
 import {
   CONNECTION_CLOSED_MESSAGE,
   RENDERER_HINT,
@@ -23,18 +23,18 @@ import {
   isClosedBeforeResponse,
   outcomeUnknownError,
   wasNotSent,
-} from './cdp-errors.js';
-import { resolveWebSocketUrl } from './endpoint-discovery.js';
+} from '../../common/cdp/cdp-errors.js';
+import { resolveWebSocketUrl } from '../../common/cdp/endpoint-discovery.js';
 import { EVENT_RING_CAPACITY, EventRing } from './event-ring.js';
 import { EventWaiters } from './event-waiters.js';
-import { isInternalUrl } from './internal-url.js';
+import { isInternalUrl } from '../../common/cdp/internal-url.js';
 import { MainFrameLoading } from './main-frame-loading.js';
-import { isSafeRetryMethod } from './safe-retry-methods.js';
-import { CONNECT_TIMEOUT_MS, WebSocketTransport } from './transport.js';
+import { isSafeRetryMethod } from '../../common/cdp/safe-retry-methods.js';
+import { CONNECT_TIMEOUT_MS, WebSocketTransport } from '../../common/cdp/transport.js';
 
 import type { Protocol } from 'devtools-protocol';
-import type { CdpEvent, CdpEventParams, CdpMethod, CdpParams, CdpResult } from './cdp-connection.js';
-import type { Transport } from './transport.js';
+import type { CdpEvent, CdpEventParams, CdpMethod, CdpParams, CdpResult } from '../../common/cdp/cdp-connection.js';
+import type { Transport } from '../../common/cdp/transport.js';
 
 const debug = debuglog('browser-repl:cdp-client');
 

@@ -4,11 +4,11 @@
  * armed, and settles exactly once: the event, `null` on timeout, or an error.
  */
 
-import { CONNECTION_CLOSED_MESSAGE, errorAtCallSite } from './cdp-errors.js';
+import { CONNECTION_CLOSED_MESSAGE, errorAtCallSite } from '../../common/cdp/cdp-errors.js';
 
-import type { CallSite } from './cdp-errors.js';
+import type { CallSite } from '../../common/cdp/cdp-errors.js';
 
-import type { CdpEvent } from './cdp-connection.js';
+import type { CdpEvent } from '../../common/cdp/cdp-connection.js';
 import type { Protocol } from 'devtools-protocol';
 
 // setTimeout overflows above 2^31 - 1 ms and then fires at once.

@@ -12,7 +12,7 @@
  * document commits; this tracker does not rely on that.)
  */
 import type { Protocol } from 'devtools-protocol';
-import type { CdpEvent } from './cdp-connection.js';
+import type { CdpEvent } from '../../common/cdp/cdp-connection.js';
 
 export class MainFrameLoading {
   #mainFrameId: string | undefined;

@@ -11,7 +11,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { debuglog } from 'node:util';
 import type { Browser, BrowserType } from 'playwright-core';
-import type { PlaywrightEngine } from '../../lib/playwright/executor-protocol.js';
+import type { PlaywrightEngine } from '../../common/protocol/executor-messages.js';
 import { TargetIdCache } from './target-id-cache.js';
 
 const debug = debuglog('browser-repl:executor');

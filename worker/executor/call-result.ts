@@ -4,7 +4,7 @@
  * change how results cross to the main thread.
  */
 import { inspect } from 'node:util';
-import { LIMITS } from '../../lib/limits.js';
+import { LIMITS } from '../../common/limits.js';
 
 const JSONStringify = JSON.stringify;
 

@@ -1,6 +1,6 @@
 /** Entry of a Playwright executor worker thread: the handshake data arrives as `workerData` (`ExecutorStartup`). */
 import { workerData } from 'node:worker_threads';
-import type { ExecutorStartup } from '../../lib/playwright/executor-protocol.js';
+import type { ExecutorStartup } from '../../common/protocol/executor-messages.js';
 import { serveExecutor } from './serve-executor.js';
 
 const startup = workerData as ExecutorStartup;

@@ -9,7 +9,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Browser, CDPSession, Page } from 'playwright-core';
-import type { ExecutorTab } from '../../lib/playwright/executor-protocol.js';
+import type { ExecutorTab } from '../../common/protocol/executor-messages.js';
 import type { TargetIdCache } from './target-id-cache.js';
 
 export interface PageBinding {

@@ -9,12 +9,12 @@
  * handled: they end the worker, and the host replaces it on the next call.
  */
 import { debuglog } from 'node:util';
-import { LIMITS } from '../../lib/limits.js';
-import { EXECUTOR_PROTOCOL_VERSION } from '../../lib/playwright/executor-protocol.js';
+import { LIMITS } from '../../common/limits.js';
+import { EXECUTOR_PROTOCOL_VERSION } from '../../common/protocol/executor-messages.js';
 import type {
   ExecutorReplyMessage, ExecutorRunMessage, ExecutorTab, ExecutorToMainMessage, MainToExecutorMessage, PlaywrightEngine,
-} from '../../lib/playwright/executor-protocol.js';
-import { EndpointBridge } from '../browser/endpoint-bridge.js';
+} from '../../common/protocol/executor-messages.js';
+import { EndpointBridge } from '../threads/endpoint-bridge.js';
 import { BrowserConnection, abortable } from './browser-connection.js';
 import { CallOutput, OutputRouter } from './call-output.js';
 import { describeThrown, encodeResult } from './call-result.js';

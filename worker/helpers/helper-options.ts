@@ -2,7 +2,7 @@
  * Argument conventions shared by every browser helper (browser-helpers.md §4): options objects,
  * timeouts in seconds, element targets. Messages are part of the contract; keep them exact.
  */
-import { ReplError } from '../../lib/errors.js';
+import { ReplError } from '../../common/errors.js';
 
 export function invalidArgument(message: string): ReplError {
   return new ReplError('REPL_ERR_INVALID_ARGUMENT', message);

@@ -5,7 +5,7 @@
  * See docs: spec `browser-helpers.md` §8 (keyboard model) and `pressKey`/`typeText` in §5.
  * Guarded by `test/unit/us-keyboard-layout.test.mjs`.
  */
-import { ReplError } from '../../lib/errors.js';
+import { ReplError } from '../../common/errors.js';
 
 import type { Protocol } from 'devtools-protocol';
 

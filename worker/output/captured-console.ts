@@ -2,7 +2,7 @@
  * The `console` that cells see. Node's console would write to the worker's stdout, which is a
  * diagnostic stream; this one turns each call into one ordered output item (contract §6).
  */
-import type { OutputChannel } from '../../lib/protocol.js';
+import type { OutputChannel } from '../../common/protocol/repl-messages.js';
 import type { OutputCollector } from './output-collector.js';
 import { ObjectFreeze, ReflectApply, utilFormat } from './primordials.js';
 

@@ -4,7 +4,7 @@
  * nothing here uses `instanceof`.
  */
 import { readFile } from 'node:fs/promises';
-import { LIMITS } from '../../lib/limits.js';
+import { LIMITS } from '../../common/limits.js';
 import {
   ArrayBufferIsView, BufferFrom, ObjectHasOwn, ObjectPrototypeToString, RegExpPrototypeTest, StringPrototypeSlice,
 } from './primordials.js';

@@ -4,10 +4,9 @@
  * items wait in the stray buffer and are replayed first into the next cell, counted against its
  * budgets (contract §3, §6).
  */
-import { LIMITS } from '../../lib/limits.js';
-import type { OutputChannel, OutputItem } from '../../lib/protocol.js';
-import { ArrayPrototypePush, ArrayPrototypeShift, BufferByteLength } from './primordials.js';
-import { cutUtf8 } from './text-budget.js';
+import { LIMITS } from '../../common/limits.js';
+import type { OutputChannel, OutputItem } from '../../common/protocol/repl-messages.js';
+import { ArrayPrototypePush, ArrayPrototypeShift, BufferByteLength, BufferFrom, BufferPrototypeToString } from './primordials.js';
 
 /** Receives accepted items; `transfer` lists buffers that may be moved instead of copied. */
 export type OutputSink = (item: OutputItem, transfer: ArrayBuffer[]) => void;
@@ -129,4 +128,19 @@ export class OutputCollector {
     this.#items++;
     this.#sink!(item, [item.bytes]);
   }
+}
+
+/**
+ * Returns `text` shortened to at most `maxBytes` UTF-8 bytes, ending on a character boundary: the
+ * contract counts text in UTF-8 bytes, and a cut inside a multi-byte sequence would put U+FFFD
+ * into the response.
+ */
+export function cutUtf8(text: string, maxBytes: number): string {
+  if (maxBytes <= 0) return '';
+  if (text.length <= maxBytes / 3 || BufferByteLength(text, 'utf8') <= maxBytes) return text;
+  const bytes = BufferFrom(text, 'utf8');
+  let end = maxBytes;
+  // Step back over continuation bytes (10xxxxxx) so the cut lands before a lead byte.
+  while (end > 0 && ((bytes[end] ?? 0) & 0xc0) === 0x80) end--;
+  return BufferPrototypeToString(bytes, 'utf8', 0, end);
 }

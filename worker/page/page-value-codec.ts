@@ -19,7 +19,7 @@
  *
  * See docs: spec `browser-helpers.md` §9.
  */
-import { ReplError } from '../../lib/errors.js';
+import { ReplError } from '../../common/errors.js';
 
 import type { Protocol } from 'devtools-protocol';
 

@@ -1,14 +1,13 @@
 /** `POST /playwright/execute`, `GET /playwright/executors`, `DELETE /playwright/executors/{name}` for one browser host. */
 import { Router } from 'express';
 import type { NextFunction, Request, Response } from 'express';
-import { ReplError } from '../../errors.js';
-import { LIMITS } from '../../limits.js';
+import { ReplError } from '../../../common/errors.js';
+import { LIMITS } from '../../../common/limits.js';
 import type { BrowserHost } from '../../host/browser-host.js';
-import type { PlaywrightExecutors } from '../../playwright/executor-registry.js';
-import { toWireExecuteResult, toWireExecutor } from '../../playwright/execute-result.js';
-import type { PlaywrightExecutorInfo } from '../../playwright/execute-result.js';
-import { jsonBody, requireBody } from '../json-body.js';
-import { requestSignal } from '../request-signal.js';
+import type { PlaywrightExecutors } from '../../executor/executor-registry.js';
+import { toWireExecuteResult, toWireExecutor } from '../../executor/execute-result.js';
+import type { PlaywrightExecutorInfo } from '../../executor/execute-result.js';
+import { jsonBody, requestSignal, requireBody } from '../middleware.js';
 import { validateBody } from '../schema-validator.js';
 
 interface ExecuteRequestBody {

@@ -1,13 +1,11 @@
 /** `POST /repl` and `/repl/env` for one browser host (contract §1, §2, §9.1). */
 import { Router } from 'express';
 import type { Request, Response } from 'express';
-import { ReplError } from '../../errors.js';
-import { LIMITS } from '../../limits.js';
+import { ReplError } from '../../../common/errors.js';
+import { LIMITS } from '../../../common/limits.js';
 import type { BrowserHost } from '../../host/browser-host.js';
 import { toWireResult } from '../../repl/cell-result.js';
-import { encodedRequestBytes } from '../encoded-request-size.js';
-import { jsonBody, requireBody } from '../json-body.js';
-import { requestSignal } from '../request-signal.js';
+import { jsonBody, requestSignal, requireBody } from '../middleware.js';
 import { validateBody } from '../schema-validator.js';
 
 interface ReplRequestBody {
@@ -57,4 +55,19 @@ export function replRoutes(host: BrowserHost): Router {
   });
 
   return router;
+}
+
+/**
+ * Size of a cell as the contract's daemon request line (`{"id","code","timeout_ms"}`), so the
+ * `code too large` rule (contract §1.1 step 6) gives the same answer as the hosted product.
+ */
+const UUID_LENGTH = 36;
+// Go's encoder escapes \b and \f as \u0008/\u000c and U+2028/U+2029 as \u2028/\u2029; JSON.stringify does not.
+const EXTRA_ESCAPES = /[\b\f\u2028\u2029]/g;
+
+export function encodedRequestBytes(code: string, timeoutMs: number): number {
+  const line = JSON.stringify({ id: 'x'.repeat(UUID_LENGTH), code, timeout_ms: timeoutMs });
+  let bytes = Buffer.byteLength(line, 'utf8');
+  for (const match of code.matchAll(EXTRA_ESCAPES)) bytes += match[0] === '\b' || match[0] === '\f' ? 4 : 3;
+  return bytes;
 }

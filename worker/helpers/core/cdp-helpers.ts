@@ -2,10 +2,10 @@
  * Raw CDP access from cells: `cdp` (routed like the hosted product), `drainEvents` and
  * `waitForEvent` over the client's event ring and one-shot waiters (browser-helpers.md §2.4, §5).
  */
-import { ReplError } from '../../../lib/errors.js';
+import { ReplError } from '../../../common/errors.js';
 import { invalidArgument, nonNegativeSeconds, readOptions } from '../helper-options.js';
 
-import type { CdpEvent, CdpMethod } from '../../cdp/cdp-connection.js';
+import type { CdpEvent, CdpMethod } from '../../../common/cdp/cdp-connection.js';
 import type { HelperContext } from '../helper-context.js';
 
 /** Methods that `cdp()` sends browser-level when no session argument is given. */

@@ -10,7 +10,7 @@ import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 
 import { Agent, interceptors, request } from 'undici';
 
-import { ReplError } from '../../../lib/errors.js';
+import { ReplError } from '../../../common/errors.js';
 import { invalidArgument, nonNegativeSeconds } from '../helper-options.js';
 
 import type { Readable, Transform } from 'node:stream';

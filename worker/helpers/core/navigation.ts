@@ -8,7 +8,7 @@
  * before the commit and pages that redirect again at once. Same-document navigations (no
  * `loaderId`) and failed ones (`errorText`) leave no record: there is no new document to wait for.
  */
-import { errorCode } from '../../cdp/cdp-errors.js';
+import { errorCode } from '../../../common/cdp/cdp-errors.js';
 import { invalidArgument } from '../helper-options.js';
 import { dialogError, raceDialog } from './page-guard.js';
 

@@ -10,8 +10,8 @@
  * - the renderer did not answer its domain enables on attach (a dialog opened before this REPL
  *   attached is invisible to it) and a short probe confirms it is still frozen.
  */
-import { ReplError } from '../../../lib/errors.js';
-import { isClosedBeforeResponse } from '../../cdp/cdp-errors.js';
+import { ReplError } from '../../../common/errors.js';
+import { isClosedBeforeResponse } from '../../../common/cdp/cdp-errors.js';
 
 import type { CdpClient, PendingDialog } from '../../cdp/cdp-client.js';
 import type { HelperContext } from '../helper-context.js';

@@ -11,7 +11,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
-import { ReplError } from '../../../lib/errors.js';
+import { ReplError } from '../../../common/errors.js';
 import { pageEvaluationError } from '../../page/page-value-codec.js';
 import { assertPageResponsive, guardDialog, retryIfDisconnected } from './page-guard.js';
 import { readScreenshotArguments, scaleToFit } from './screenshot-options.js';

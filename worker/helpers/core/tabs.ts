@@ -2,8 +2,8 @@
  * Tabs and frames: `listTabs`, `currentTab`, `switchTab`, `newTab`, `closeTab`, `ensureRealTab`,
  * `iframeTarget` (browser-helpers.md §3, §5). Listing is browser-level and never attaches.
  */
-import { ReplError } from '../../../lib/errors.js';
-import { isInternalUrl } from '../../cdp/internal-url.js';
+import { ReplError } from '../../../common/errors.js';
+import { isInternalUrl } from '../../../common/cdp/internal-url.js';
 import { invalidArgument } from '../helper-options.js';
 import { navigateAttached } from './navigation.js';
 import { raceDialog } from './page-guard.js';

@@ -11,7 +11,7 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 
-import { ReplError } from '../../../lib/errors.js';
+import { ReplError } from '../../../common/errors.js';
 import { invalidArgument, nonNegativeSeconds, readElementTarget, readOptions } from '../helper-options.js';
 import { assertPageResponsive, guardDialog } from './page-guard.js';
 import { delay } from './timing.js';

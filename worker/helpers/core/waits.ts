@@ -4,7 +4,7 @@
  * end 500 ms before the cell's deadline and return `false` there instead of letting the
  * destructive cell timeout fire, and `waitMs` refuses a sleep that cannot fit.
  */
-import { ReplError } from '../../../lib/errors.js';
+import { ReplError } from '../../../common/errors.js';
 import { invalidArgument, nonNegativeSeconds } from '../helper-options.js';
 import { pageEvaluationError } from '../../page/page-value-codec.js';
 import { mainFrameLoaderId } from './navigation.js';

@@ -3,7 +3,7 @@
  * `<helper>: selector "<s>" was not actionable within <t>s (<last status>)`, the
  * multiple-visible-matches message, and so on; tests match them verbatim.
  */
-import { ReplError } from '../../../lib/errors.js';
+import { ReplError } from '../../../common/errors.js';
 
 import type { ElementTarget } from '../helper-options.js';
 

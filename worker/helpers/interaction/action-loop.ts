@@ -4,8 +4,8 @@
  * error. A target that can never become ready (several visible matches, an invalid selector, a
  * stale snapshot node) fails at once instead of waiting out the timeout.
  */
-import { ReplError } from '../../../lib/errors.js';
-import { COMMAND_DEADLINE_MARGIN_MS } from '../../cdp/cdp-connection.js';
+import { ReplError } from '../../../common/errors.js';
+import { COMMAND_DEADLINE_MARGIN_MS } from '../../../common/cdp/cdp-connection.js';
 import { invalidSelectorError, multipleMatchesError, notReadyError, staleNodeError } from './action-errors.js';
 
 import type { HelperContext } from '../helper-context.js';

@@ -6,7 +6,7 @@
  * Typing follows `keyboard.ts`: US-layout characters as real key presses, everything else (and
  * line breaks) inserted; all pipelined. Date and time inputs get their value set directly.
  */
-import { ReplError } from '../../../lib/errors.js';
+import { ReplError } from '../../../common/errors.js';
 import { dialogError } from '../core/page-guard.js';
 import { targetLabel } from './action-errors.js';
 import { PROBE_GRACE_MS, pollUntilReady } from './action-loop.js';

@@ -3,7 +3,7 @@
  * The messages are the contract's (browser-helpers.md §4–§5, repl-contract.md §11); tests match
  * them verbatim. Everything is validated before the first CDP command is sent.
  */
-import { ReplError } from '../../../lib/errors.js';
+import { ReplError } from '../../../common/errors.js';
 import { parseModifiers } from '../../input/us-keyboard-layout.js';
 import { invalidArgument, nonNegativeSeconds, readElementTarget, readOptions } from '../helper-options.js';
 

@@ -9,7 +9,7 @@
  * exists (`stale`: take a new snapshot), and a transient miss (the document was navigating or
  * its context went away: poll again).
  */
-import { ReplError } from '../../../lib/errors.js';
+import { ReplError } from '../../../common/errors.js';
 import { targetLabel } from './action-errors.js';
 
 import type { Protocol } from 'devtools-protocol';

@@ -7,7 +7,7 @@
  * host treats a mismatch as protocol corruption (the worker is destroyed).
  */
 import type { MessagePort } from 'node:worker_threads';
-import type { SerializedError } from './errors.js';
+import type { SerializedError } from '../errors.js';
 
 /** Bumped when a message shape changes incompatibly; checked in the startup handshake. */
 export const PROTOCOL_VERSION = 1;

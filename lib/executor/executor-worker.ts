@@ -6,14 +6,14 @@
 import { randomUUID } from 'node:crypto';
 import { MessageChannel, Worker } from 'node:worker_threads';
 import type { MessagePort } from 'node:worker_threads';
-import { ReplError } from '../errors.js';
+import { ReplError } from '../../common/errors.js';
 import { liveThreadCount, trackThread } from '../threads/live-threads.js';
-import type { SerializedError } from '../errors.js';
-import type { EndpointRequestMessage } from '../protocol.js';
-import { EXECUTOR_PROTOCOL_VERSION } from './executor-protocol.js';
+import type { SerializedError } from '../../common/errors.js';
+import type { EndpointRequestMessage } from '../../common/protocol/repl-messages.js';
+import { EXECUTOR_PROTOCOL_VERSION } from '../../common/protocol/executor-messages.js';
 import type {
   ExecutorReplyMessage, ExecutorRunMessage, ExecutorStartup, ExecutorToMainMessage, PlaywrightEngine,
-} from './executor-protocol.js';
+} from '../../common/protocol/executor-messages.js';
 
 const WORKER_URL = new URL('../../worker/executor/main.js', import.meta.url);
 

@@ -1,5 +1,15 @@
 /** Renders `repl.help()` text from the help registry (contract §12). Pure: used by the worker and the docs generator. */
-import type { HelpEntry, HelpGroup } from './help-registry.js';
+
+export type HelpGroup = 'REPL' | 'Browser control' | 'WebMCP';
+
+export interface HelpEntry {
+  /** Qualified name: `repl.write`, `browser.click`, `webmcp.listTools`. */
+  readonly name: string;
+  readonly group: HelpGroup;
+  readonly signature: string;
+  readonly description: string;
+  readonly example?: string;
+}
 
 const GROUP_ORDER: readonly HelpGroup[] = ['REPL', 'Browser control', 'WebMCP'];
 

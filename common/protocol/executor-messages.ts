@@ -1,5 +1,5 @@
 /**
- * The messages between the main thread (lib/playwright) and a Playwright executor worker
+ * The messages between the main thread (lib/executor) and a Playwright executor worker
  * (worker/executor), declared once and imported by both sides. Like the REPL protocol, every
  * request carries a `requestId`, every answer repeats it, and a mismatch is treated as protocol
  * corruption (the worker is terminated).
@@ -8,7 +8,7 @@
  * (`toJSON`, dropped functions, `Map` → `{}`) that structured clone would not.
  */
 import type { MessagePort } from 'node:worker_threads';
-import type { EndpointReplyMessage, EndpointRequestMessage } from '../protocol.js';
+import type { EndpointReplyMessage, EndpointRequestMessage } from './repl-messages.js';
 
 /** Bumped when a message shape changes incompatibly; checked in the startup handshake. */
 export const EXECUTOR_PROTOCOL_VERSION = 1;

@@ -2,8 +2,8 @@
  * The worker's side of the endpoint protocol: the CDP client asks for the browser's DevTools
  * endpoint, the main thread answers (launching or relaunching Chromium when it owns it).
  */
-import { ReplError, fromSerialized } from '../../lib/errors.js';
-import type { EndpointReplyMessage, EndpointRequestMessage } from '../../lib/protocol.js';
+import { ReplError, fromSerialized } from '../../common/errors.js';
+import type { EndpointReplyMessage, EndpointRequestMessage } from '../../common/protocol/repl-messages.js';
 
 interface Pending {
   resolve: (endpoint: string) => void;

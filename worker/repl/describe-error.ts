@@ -3,13 +3,13 @@
  * come from the cell's realm, be primitives, or have hostile getters, so every read is guarded.
  */
 import { fileURLToPath } from 'node:url';
-import { LIMITS } from '../../lib/limits.js';
-import { cutUtf8 } from '../output/text-budget.js';
+import { LIMITS } from '../../common/limits.js';
+import { cutUtf8 } from '../output/output-collector.js';
 import { StringCtor, utilInspect } from '../output/primordials.js';
 
 // Frames may name the compiled file (dist/worker/...) or, with source maps, the TypeScript source.
-const PACKAGE_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const RUNTIME_MARKERS = ['dist/worker/runtime/', 'dist/worker/serve-repl.', 'worker/runtime/', 'worker/serve-repl.']
+const PACKAGE_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+const RUNTIME_MARKERS = ['dist/worker/repl/', 'worker/repl/']
   .map((suffix) => `${PACKAGE_ROOT}${suffix}`);
 
 function isRuntimeFrame(line: string): boolean {

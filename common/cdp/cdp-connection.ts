@@ -6,11 +6,11 @@
 
 import { debuglog } from 'node:util';
 
-import { ReplError } from '../../lib/errors.js';
+import { ReplError } from '../errors.js';
 import { BOUNDED_SUFFIX, CONNECTION_CLOSED_MESSAGE, OUTCOME_UNKNOWN_SUFFIX, deadlineReachedMessage } from './cdp-errors.js';
 import { isSafeRetryMethod } from './safe-retry-methods.js';
 
-import type { ErrorCode } from '../../lib/errors.js';
+import type { ErrorCode } from '../errors.js';
 import type { CdpErrorData } from './cdp-errors.js';
 import type { ProtocolMapping } from 'devtools-protocol/types/protocol-mapping.js';
 import type { Transport, TransportCloseInfo } from './transport.js';

@@ -1,5 +1,5 @@
 /** Help entries of the core browser helpers (navigation, evaluation, tabs, events, screenshots, files). */
-import type { HelpEntry } from './help-registry.js';
+import type { HelpEntry } from './format-help.js';
 
 const DIALOG_NOTE =
   'If a JavaScript dialog blocks the page it fails at once with REPL_ERR_DIALOG_OPEN instead of hanging; handle the dialog with cdp("Page.handleJavaScriptDialog", { accept: true }) (see pageInfo).';

@@ -4,13 +4,13 @@
  * executor run one at a time; calls on different executors run concurrently.
  */
 import { debuglog } from 'node:util';
-import { ReplError } from '../errors.js';
-import { LIMITS } from '../limits.js';
+import { ReplError } from '../../common/errors.js';
+import { LIMITS } from '../../common/limits.js';
 import type { BrowserManager } from '../browser/browser-manager.js';
 import { BrowserTabs } from './browser-tabs.js';
 import type { PlaywrightExecuteResult, PlaywrightExecutorInfo } from './execute-result.js';
-import { EXECUTOR_NAME_PATTERN } from './executor-protocol.js';
-import type { PlaywrightEngine } from './executor-protocol.js';
+import { EXECUTOR_NAME_PATTERN } from '../../common/protocol/executor-messages.js';
+import type { PlaywrightEngine } from '../../common/protocol/executor-messages.js';
 import { ExecutorWorker } from './executor-worker.js';
 import { PlaywrightExecutor } from './playwright-executor.js';
 import { WarmSpare } from './warm-spare.js';

@@ -8,9 +8,9 @@ import { isLexicalKind } from '../analyzer/collect-bindings.js';
 import { DEFAULT_CELL_FILE_NAME, createCellSyntaxError } from '../analyzer/parse-cell.js';
 
 import type { BindingKind, CellBinding } from '../analyzer/collect-bindings.js';
-import type { ErrorCode } from '../../lib/errors.js';
+import type { ErrorCode } from '../../common/errors.js';
 
-/** `code` carried by the redeclaration SyntaxError (see lib/errors.ts). */
+/** `code` carried by the redeclaration SyntaxError (see common/errors.ts). */
 export const REDECLARATION_ERROR_CODE = 'REPL_ERR_BINDING' satisfies ErrorCode;
 
 /** Message of the TypeError thrown by the initialization target for anything but a pending set. */

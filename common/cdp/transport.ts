@@ -6,7 +6,7 @@
 import { debuglog } from 'node:util';
 import WebSocket from 'ws';
 
-import { ReplError } from '../../lib/errors.js';
+import { ReplError } from '../errors.js';
 
 const debug = debuglog('browser-repl:cdp-transport');
 

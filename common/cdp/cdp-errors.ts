@@ -3,9 +3,9 @@
  * part of the contract (repl-contract.md §10, browser-helpers.md §2.2): tests match them verbatim.
  */
 
-import { ReplError } from '../../lib/errors.js';
+import { ReplError } from '../errors.js';
 
-import type { ErrorCode } from '../../lib/errors.js';
+import type { ErrorCode } from '../errors.js';
 
 /** Message of every command and waiter rejected because the connection went away. */
 export const CONNECTION_CLOSED_MESSAGE = 'CDP connection closed';

@@ -12,8 +12,8 @@
  * ```
  */
 import { debuglog } from 'node:util';
-import { ReplError } from '../errors.js';
-import { SerialQueue } from '../repl/serial-queue.js';
+import { ReplError } from '../../common/errors.js';
+import { SerialQueue } from '../threads/serial-queue.js';
 import type { BrowserTabs } from './browser-tabs.js';
 import type { PlaywrightExecuteResult, PlaywrightExecutorInfo, PlaywrightTab } from './execute-result.js';
 import type { ExecutorWorker, RunOutcome } from './executor-worker.js';

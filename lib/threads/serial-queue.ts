@@ -2,7 +2,7 @@
  * Runs tasks one at a time, in arrival order. A task whose signal aborts while it waits is
  * removed without running (contract §1.2: a request dropped before admission never touches state).
  */
-import { ReplError } from '../errors.js';
+import { ReplError } from '../../common/errors.js';
 
 interface Waiter {
   start: () => void;

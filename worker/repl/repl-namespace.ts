@@ -1,7 +1,7 @@
 /** The frozen `repl` object cells see: `id`, `help`, `write`, `emitImage` (contract §6, §12). */
-import { formatHelpEntry, formatHelpIndex, resolveHelpEntry } from '../../lib/help/format-help.js';
-import { WRITE_INSPECT_OPTIONS } from '../../lib/limits.js';
-import type { HelpEntry } from '../../lib/help/help-registry.js';
+import { formatHelpEntry, formatHelpIndex, resolveHelpEntry } from '../../common/help/format-help.js';
+import { WRITE_INSPECT_OPTIONS } from '../../common/limits.js';
+import type { HelpEntry } from '../../common/help/help-registry.js';
 import { normalizeImageInput } from '../output/image-input.js';
 import type { OutputCollector } from '../output/output-collector.js';
 import { ObjectFreeze, utilInspect } from '../output/primordials.js';

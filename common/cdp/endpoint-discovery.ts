@@ -5,7 +5,7 @@
 
 import { debuglog } from 'node:util';
 
-import { ReplError } from '../../lib/errors.js';
+import { ReplError } from '../errors.js';
 
 const debug = debuglog('browser-repl:cdp-transport');
 

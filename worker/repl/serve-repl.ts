@@ -6,22 +6,22 @@
  * its `error`/`exit` events into the contract's destructive outcomes (contract §4).
  */
 import { performance } from 'node:perf_hooks';
-import { HELP_ENTRIES } from '../lib/help/help-registry.js';
-import { PROTOCOL_VERSION } from '../lib/protocol.js';
+import { HELP_ENTRIES } from '../../common/help/help-registry.js';
+import { PROTOCOL_VERSION } from '../../common/protocol/repl-messages.js';
 import type {
   EnvMessage, ExecuteMessage, MainToWorkerMessage, WorkerToMainMessage,
-} from '../lib/protocol.js';
-import { EndpointBridge } from './browser/endpoint-bridge.js';
-import { CdpClient } from './cdp/cdp-client.js';
-import { HelperContext } from './helpers/helper-context.js';
-import { createBrowserHelpers } from './helpers/browser-helpers.js';
-import { createCapturedConsole } from './output/captured-console.js';
-import { OutputCollector } from './output/output-collector.js';
-import { utilInspect } from './output/primordials.js';
-import { CellEvaluator } from './runtime/cell-evaluator.js';
-import { createReplContext } from './runtime/create-context.js';
-import { describeError } from './runtime/describe-error.js';
-import { createReplNamespace } from './runtime/repl-namespace.js';
+} from '../../common/protocol/repl-messages.js';
+import { EndpointBridge } from '../threads/endpoint-bridge.js';
+import { CdpClient } from '../cdp/cdp-client.js';
+import { HelperContext } from '../helpers/helper-context.js';
+import { createBrowserHelpers } from '../helpers/browser-helpers.js';
+import { createCapturedConsole } from '../output/captured-console.js';
+import { OutputCollector } from '../output/output-collector.js';
+import { utilInspect } from '../output/primordials.js';
+import { CellEvaluator } from './cell-evaluator.js';
+import { createReplContext } from './create-context.js';
+import { describeError } from './describe-error.js';
+import { createReplNamespace } from './repl-namespace.js';
 
 /** What the loop needs of its transport: a MessagePort, or an adapter over child-process IPC. */
 export interface ReplPort {

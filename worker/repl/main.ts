@@ -1,6 +1,6 @@
-/** Entry of a REPL worker thread: the handshake data arrives as `workerData` (lib/protocol.ts `WorkerStartup`). */
+/** Entry of a REPL worker thread: the handshake data arrives as `workerData` (common/protocol/repl-messages.ts `WorkerStartup`). */
 import { workerData } from 'node:worker_threads';
-import type { WorkerStartup } from '../lib/protocol.js';
+import type { WorkerStartup } from '../../common/protocol/repl-messages.js';
 import { serveRepl } from './serve-repl.js';
 
 const startup = workerData as WorkerStartup;

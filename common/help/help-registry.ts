@@ -6,17 +6,9 @@
 
 import { CORE_BROWSER_HELP } from './browser-help-core.js';
 import { INTERACTION_HELP } from './browser-help-interaction.js';
+import type { HelpEntry } from './format-help.js';
 
-export type HelpGroup = 'REPL' | 'Browser control' | 'WebMCP';
-
-export interface HelpEntry {
-  /** Qualified name: `repl.write`, `browser.click`, `webmcp.listTools`. */
-  readonly name: string;
-  readonly group: HelpGroup;
-  readonly signature: string;
-  readonly description: string;
-  readonly example?: string;
-}
+export type { HelpEntry, HelpGroup } from './format-help.js';
 
 const REPL_HELP: readonly HelpEntry[] = [
   {

@@ -1,5 +1,5 @@
 /** Help entries of the interaction helpers (click, fill, keyboard, scroll, waits, accessibility snapshot). */
-import type { HelpEntry } from './help-registry.js';
+import type { HelpEntry } from './format-help.js';
 
 const TARGETS =
   'target is a CSS selector (matched in the document, its open shadow roots and same-origin iframes; hidden matches are ignored, several visible matches fail at once) or an accessibility-snapshot node / { backendNodeId }';

@@ -1,0 +1,99 @@
+/**
+ * The Express middleware every route shares: bearer auth, JSON bodies with the contract's size
+ * messages, the request's AbortSignal, and the error handler that turns every failure into
+ * `{message, code}` with the registry's status, so no request can crash the server.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { debuglog } from 'node:util';
+import express from 'express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { ReplError } from '../../common/errors.js';
+
+const debug = debuglog('browser-repl:http');
+
+// ----- auth ----------------------------------------------------------------------------------
+
+const digest = (value: string) => createHash('sha256').update(value).digest();
+
+export function bearerAuth(token: string): RequestHandler {
+  // Comparing fixed-size digests keeps the comparison constant-time even when lengths differ.
+  const expected = digest(token);
+  return (req: Request, _res: Response, next: NextFunction) => {
+    const header = req.headers.authorization ?? '';
+    const match = /^Bearer\s+(.+)$/i.exec(header);
+    if (match === null || !timingSafeEqual(digest(match[1]!.trim()), expected)) {
+      next(new ReplError('REPL_ERR_UNAUTHORIZED', 'missing or invalid bearer token (set Authorization: Bearer <BROWSER_REPL_TOKEN>)'));
+      return;
+    }
+    next();
+  };
+}
+
+// ----- bodies --------------------------------------------------------------------------------
+
+export function jsonBody(limitBytes: number): RequestHandler {
+  const parse = express.json({ limit: limitBytes, strict: false, type: () => true });
+  return (req: Request, res: Response, next: NextFunction) => {
+    parse(req, res, (error?: unknown) => {
+      if (error === undefined || error === null) {
+        // body-parser turns an empty body into {}; the contract tells "no body" apart.
+        if (isEmptyBody(req)) req.body = undefined;
+        next();
+        return;
+      }
+      const type = (error as { type?: unknown }).type;
+      if (type === 'entity.too.large') {
+        next(new ReplError('REPL_ERR_BODY_TOO_LARGE', `request body exceeds ${limitBytes} bytes`));
+        return;
+      }
+      const message = error instanceof Error ? error.message : String(error);
+      next(new ReplError('REPL_ERR_INVALID_REQUEST', `invalid request body: ${message}`));
+    });
+  };
+}
+
+function isEmptyBody(req: Request): boolean {
+  const length = req.headers['content-length'];
+  if (length !== undefined) return Number(length) === 0;
+  return req.headers['transfer-encoding'] === undefined;
+}
+
+/** Express 5 leaves `req.body` undefined when nothing was sent. */
+export function requireBody(body: unknown): void {
+  if (body === undefined) throw new ReplError('REPL_ERR_INVALID_REQUEST', 'request body is required');
+}
+
+// ----- cancellation --------------------------------------------------------------------------
+
+/** An AbortSignal that fires when the client goes away before the response was sent. */
+export function requestSignal(req: Request, res: Response): AbortSignal {
+  const controller = new AbortController();
+  res.once('close', () => {
+    if (!res.writableFinished) controller.abort(new Error('client disconnected'));
+  });
+  req.once('aborted', () => controller.abort(new Error('client disconnected')));
+  return controller.signal;
+}
+
+// ----- errors --------------------------------------------------------------------------------
+
+export function notFound(req: Request, _res: Response, next: NextFunction): void {
+  next(new ReplError('REPL_ERR_NOT_FOUND', `no route for ${req.method} ${req.path}`));
+}
+
+export function errorHandler(error: unknown, _req: Request, res: Response, next: NextFunction): void {
+  if (res.headersSent) {
+    next(error);
+    return;
+  }
+  const replError = error instanceof ReplError
+    ? error
+    : new ReplError('REPL_ERR_INTERNAL', error instanceof Error ? error.message : String(error), { cause: error });
+  if (!(error instanceof ReplError)) debug('unexpected error: %o', error);
+  // A client that went away gets nothing useful; closing is all that is left to do.
+  if (replError.code === 'REPL_ERR_ABORTED' && res.socket?.destroyed !== false) {
+    res.destroy();
+    return;
+  }
+  res.status(replError.status).json({ message: replError.message, code: replError.code });
+}
