@@ -90,6 +90,44 @@ export interface SerializedError {
   data?: Record<string, unknown>;
 }
 
+/**
+ * The plain shape of any thrown value, for `postMessage` (structured clone would drop `code`, `data`
+ * and the subclass name). Never throws, even for values with hostile getters.
+ */
+export function toSerialized(error: unknown): SerializedError {
+  const read = (key: string): unknown => {
+    try {
+      return (error as Record<string, unknown>)[key];
+    } catch {
+      return undefined;
+    }
+  };
+  if (error === null || (typeof error !== 'object' && typeof error !== 'function')) {
+    return { name: 'Error', message: safeString(error) };
+  }
+  const name = read('name');
+  const message = read('message');
+  const code = read('code');
+  const stack = read('stack');
+  const data = error instanceof ReplError ? error.data : undefined;
+  const serialized: SerializedError = {
+    name: typeof name === 'string' ? name : 'Error',
+    message: typeof message === 'string' ? message : safeString(error),
+  };
+  if (typeof code === 'string') serialized.code = code;
+  if (typeof stack === 'string') serialized.stack = stack;
+  if (data !== undefined) serialized.data = data;
+  return serialized;
+}
+
+function safeString(value: unknown): string {
+  try {
+    return String(value);
+  } catch {
+    return Object.prototype.toString.call(value);
+  }
+}
+
 /** Rebuilds a registry error from a serialized one; unknown codes become REPL_ERR_PROTOCOL. */
 export function fromSerialized(serialized: SerializedError): ReplError {
   const code = isErrorCode(serialized.code) ? serialized.code : 'REPL_ERR_PROTOCOL';

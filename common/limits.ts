@@ -19,11 +19,32 @@ export const LIMITS = {
   timeoutSecMin: 1,
   timeoutSecMax: 300,
   heapMbDefault: 512,
-  startupTimeoutMs: 15_000,
   envMaxVariables: 100,
   envNameBytes: 256,
   envValueBytes: 32_768,
 } as const;
+
+/** Every deadline of worker threads and their tabs, in one place (milliseconds). */
+export const TIMEOUTS = {
+  /** How long a new worker (REPL or executor) may take to answer its handshake. */
+  workerStartupMs: 15_000,
+  /** How long a closing worker may take to exit by itself before it is terminated. */
+  shutdownGraceMs: 2_000,
+  /** How long a running REPL may take to acknowledge an environment update. */
+  envApplyMs: 5_000,
+  /** A Playwright executor worker silent this long past `timeout_sec` has a blocked event loop and is replaced. */
+  executorResponseGraceMs: 5_000,
+  /** Shutdown budget for closing the tabs of named executors. */
+  tabCloseBudgetMs: 3_000,
+  /** How long closing a tab waits until Chromium no longer lists it. */
+  tabCloseSettleMs: 5_000,
+} as const;
+
+/**
+ * Inside a cell, every CDP command and helper wait ends this long before the cell's destructive
+ * deadline (the worker is terminated there), so it fails cleanly with its own message instead.
+ */
+export const DEADLINE_MARGIN_MS = 500;
 
 /** Options of `util.inspect` for `repl.write(nonString)`. */
 export const WRITE_INSPECT_OPTIONS = {
@@ -33,3 +54,9 @@ export const WRITE_INSPECT_OPTIONS = {
   breakLength: 120,
   compact: true,
 } as const;
+
+/**
+ * Names of named REPLs and named Playwright executors (`default` included): letters, digits, `_`
+ * and `-`, 1 to 64 characters, so a name is safe in a URL path segment as it is.
+ */
+export const NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;

@@ -8,8 +8,10 @@ export { toWireResult } from './repl/cell-result.js';
 export type {
   CellContent, CellResult, ImageContent, TextContent, WireCellResult, WireImageContent, WireTextContent,
 } from './repl/cell-result.js';
-export { BrowserHost } from './host/browser-host.js';
-export type { BrowserHostOptions } from './host/browser-host.js';
+export { BrowserHost, MAX_NAMED_REPLS } from './host/browser-host.js';
+export type { BrowserHostOptions, ReplInfo } from './host/browser-host.js';
+export { TabRegistry } from './browser/tab-registry.js';
+export type { OwnedTab, TabOwner, TabRegistryOptions } from './browser/tab-registry.js';
 export { HostRegistry } from './host/host-registry.js';
 export { BrowserManager } from './browser/browser-manager.js';
 export type { BrowserManagerOptions } from './browser/browser-manager.js';

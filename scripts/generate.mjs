@@ -46,7 +46,8 @@ openapi.components.schemas.ErrorCode.enum = Object.keys(ERROR_CODES);
 openapi.paths['/repl'].post.description = [
   'Runs `code` as one cell of a persistent JavaScript REPL (an ES module evaluated in one long-lived context; top-level',
   'var/let/const/function/class bindings persist). Expression values are ignored: emit output with repl.write, console',
-  'or repl.emitImage. Calls are serialised. A timeout, crash or out-of-memory destroys the REPL (`repl_terminated: true`).',
+  'or repl.emitImage. Calls to one REPL are serialised; REPLs of different names (`repl`) run concurrently, each with its own',
+  'worker, bindings and tab. A timeout, crash or out-of-memory destroys that REPL (`repl_terminated: true`).',
   '',
   'Methods available inside a cell:',
   '',

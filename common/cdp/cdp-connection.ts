@@ -1,70 +1,48 @@
 /**
  * One CDP connection over a {@link Transport}: typed commands with ids and deadlines, event
- * dispatch, and no promise left hanging when the transport closes. Retries, sessions and attach
- * policy live one level up, in `CdpClient`.
+ * dispatch, the {@link CdpSession}s of the targets it attached, and no promise left hanging when
+ * the transport closes or a target detaches. Reconnecting and the retry rule live one level up,
+ * in `BrowserLink`; page attach policy in the worker's `CdpClient`.
  */
 
 import { debuglog } from 'node:util';
 
 import { ReplError } from '../errors.js';
 import { BOUNDED_SUFFIX, CONNECTION_CLOSED_MESSAGE, OUTCOME_UNKNOWN_SUFFIX, deadlineReachedMessage } from './cdp-errors.js';
+import { CdpSession } from './cdp-session.js';
 import { isSafeRetryMethod } from './safe-retry-methods.js';
 
 import type { ErrorCode } from '../errors.js';
 import type { CdpErrorData } from './cdp-errors.js';
-import type { ProtocolMapping } from 'devtools-protocol/types/protocol-mapping.js';
+import type { CdpCallOptions, CdpEvent, CdpMethod, CdpParams, CdpResult, SessionInbox } from './cdp-session.js';
 import type { Transport, TransportCloseInfo } from './transport.js';
+
+export type { CdpCallOptions, CdpEvent, CdpEventName, CdpEventParams, CdpMethod, CdpParams, CdpResult } from './cdp-session.js';
 
 const debugFrames = debuglog('browser-repl:cdp');
 
-/** Every method of the protocol version this package is typed against. */
-export type CdpMethod = keyof ProtocolMapping.Commands;
-/** Parameters of `M` (`undefined` for methods without parameters). */
-export type CdpParams<M extends CdpMethod> = ProtocolMapping.Commands[M]['paramsType'][0];
-/** Result of `M`. */
-export type CdpResult<M extends CdpMethod> = ProtocolMapping.Commands[M]['returnType'];
-/** Every event of the protocol version this package is typed against. */
-export type CdpEventName = keyof ProtocolMapping.Events;
-/** Parameters of event `E`; `unknown` for names outside the typed protocol. */
-export type CdpEventParams<E extends string> = E extends CdpEventName ? ProtocolMapping.Events[E][0] : unknown;
-
-/** An event as received, stamped with the wall-clock time of receipt (Unix ms). */
-export interface CdpEvent<P = unknown> {
-  readonly method: string;
-  readonly params: P;
-  /** Absent for browser-level events. */
-  readonly sessionId?: string;
-  readonly time: number;
-}
-
 /** Default per-command timeout (repl-contract §3). */
 export const DEFAULT_COMMAND_TIMEOUT_MS = 30_000;
-/** Commands give up this long before the execution deadline so the cell can still fail cleanly. */
-export const COMMAND_DEADLINE_MARGIN_MS = 500;
 // setTimeout overflows above 2^31 - 1 ms and then fires at once.
 const MAX_TIMER_MS = 2_147_483_647;
 const FRAME_LOG_LIMIT = 1_000;
 
-/** Per-command options of {@link CdpConnection.send}. */
-export interface CdpSendOptions {
+/**
+ * Per-command options of {@link CdpConnection.send}. With a `deadline` the command's timeout is
+ * clamped to end at it, and with no time left the command is not sent.
+ */
+export interface CdpSendOptions extends CdpCallOptions {
   /** Flattened target session; omit for a browser-level command. */
   sessionId?: string | undefined;
-  /** Own timeout; default the connection's (30 s). `Infinity` means "until the deadline". */
-  timeoutMs?: number | undefined;
-  /**
-   * Execution deadline (Unix ms). The command's timeout is clamped to end
-   * {@link COMMAND_DEADLINE_MARGIN_MS} before it; with no time left the command is not sent.
-   */
-  deadlineMs?: number | undefined;
-  signal?: AbortSignal | undefined;
-  /** Consulted when the command times out; its result (with a leading space) is appended. */
-  timeoutHint?: (() => string | undefined) | undefined;
 }
 
 /** Options of {@link CdpConnection}. */
 export interface CdpConnectionOptions {
   defaultTimeoutMs?: number | undefined;
-  /** Called for every event, synchronously, in arrival order. */
+  /**
+   * Called for every event (browser-level and of every session), synchronously, in arrival order;
+   * a session's own listeners run first.
+   */
   onEvent?: ((event: CdpEvent) => void) | undefined;
   /** Called once when the connection closes, after every pending command was rejected. */
   onClose?: ((info: TransportCloseInfo) => void) | undefined;
@@ -122,10 +100,12 @@ interface IncomingFrame {
  * A CDP connection. Commands reject with `REPL_ERR_CDP_COMMAND_FAILED` (Chromium answered with an
  * error), `REPL_ERR_CDP_TIMEOUT`, `REPL_ERR_CDP_DEADLINE_REACHED`, `REPL_ERR_ABORTED` or
  * `REPL_ERR_CDP_DISCONNECTED` (`CDP connection closed`); each error's stack is the caller's.
+ * Commands of a session whose target detached reject with `REPL_ERR_TARGET_NOT_FOUND`.
  */
 export class CdpConnection {
   readonly #transport: Transport;
   readonly #pending = new Map<number, PendingCommand>();
+  readonly #sessions = new Map<string, { session: CdpSession; inbox: SessionInbox }>();
   readonly #defaultTimeoutMs: number;
   readonly #onEvent: ((event: CdpEvent) => void) | undefined;
   readonly #onClose: ((info: TransportCloseInfo) => void) | undefined;
@@ -156,6 +136,44 @@ export class CdpConnection {
     return this.#pending.size;
   }
 
+  /** The open session `sessionId` created by {@link CdpConnection.attachToTarget}, if any. */
+  session(sessionId: string): CdpSession | undefined {
+    return this.#sessions.get(sessionId)?.session;
+  }
+
+  /** Every open session of this connection. */
+  get sessions(): CdpSession[] {
+    return [...this.#sessions.values()].map((entry) => entry.session);
+  }
+
+  /**
+   * Attaches `targetId` with a flattened session (`Target.attachToTarget {flatten: true}`) and
+   * returns it as a {@link CdpSession}, which from then on receives the events of that session.
+   * Rejects like {@link CdpConnection.send}.
+   */
+  async attachToTarget(targetId: string, options: CdpCallOptions = {}): Promise<CdpSession> {
+    const { sessionId } = await this.send('Target.attachToTarget', { targetId, flatten: true }, options);
+    return this.#sessions.get(sessionId)?.session ?? this.#createSession(sessionId, targetId);
+  }
+
+  #createSession(sessionId: string, targetId: string): CdpSession {
+    let inbox: SessionInbox | undefined;
+    const session = new CdpSession(this, { sessionId, targetId }, (given) => {
+      inbox = given;
+    });
+    if (inbox === undefined) throw new Error('CdpSession did not bind its inbox');
+    const entry = { session, inbox };
+    this.#sessions.set(sessionId, entry);
+    session.onClose((reason) => {
+      if (this.#sessions.get(sessionId) === entry) this.#sessions.delete(sessionId);
+      // `detach()` closes the session when its command is answered, maybe before the event.
+      if (reason === 'detached') this.#rejectSession(sessionId);
+    });
+    // Attached just as the socket died: the session is over before anyone used it.
+    if (this.#closeInfo !== undefined) inbox.close('disconnected');
+    return session;
+  }
+
   /**
    * Sends `method` and resolves with its result. A failed command's error is built in an async
    * continuation of the caller, so its stack shows the callers that await it.
@@ -183,8 +201,8 @@ export class CdpConnection {
       const requested = normaliseTimeout(options.timeoutMs, this.#defaultTimeoutMs);
       let timeoutMs = Number.isFinite(requested) ? requested : this.#defaultTimeoutMs;
       let bounded = false;
-      if (options.deadlineMs !== undefined) {
-        const remaining = options.deadlineMs - COMMAND_DEADLINE_MARGIN_MS - Date.now();
+      if (options.deadline !== undefined) {
+        const remaining = options.deadline.remaining();
         if (remaining <= 0) {
           fail('REPL_ERR_CDP_DEADLINE_REACHED', deadlineReachedMessage(method), {});
           return;
@@ -304,8 +322,16 @@ export class CdpConnection {
         params: frame.params ?? {},
         time: Date.now(),
       };
-      if (typeof frame.sessionId === 'string') event.sessionId = frame.sessionId;
-      if (event.method === 'Target.detachedFromTarget') this.#rejectSession((event.params as { sessionId?: unknown }).sessionId);
+      if (typeof frame.sessionId === 'string') {
+        event.sessionId = frame.sessionId;
+        // The session's own listeners first (state they keep is current for everyone after them).
+        this.#sessions.get(frame.sessionId)?.inbox.event(event);
+      }
+      if (event.method === 'Target.detachedFromTarget') {
+        const { sessionId } = event.params as { sessionId?: unknown };
+        this.#rejectSession(sessionId);
+        if (typeof sessionId === 'string') this.#sessions.get(sessionId)?.inbox.close('detached');
+      }
       try {
         this.#onEvent?.(event);
       } catch (error) {
@@ -345,6 +371,8 @@ export class CdpConnection {
         new CommandFailure('REPL_ERR_CDP_DISCONNECTED', CONNECTION_CLOSED_MESSAGE, { method: command.method, connectionClosedBeforeResponse: true, ...closeData(info) }, info.error),
       );
     }
+    for (const { inbox } of [...this.#sessions.values()]) inbox.close('disconnected');
+    this.#sessions.clear();
     this.#onClose?.(info);
   }
 }

@@ -4,9 +4,10 @@
  */
 
 import { debuglog } from 'node:util';
-import WebSocket from 'ws';
+import type WebSocket from 'ws';
 
 import { ReplError } from '../errors.js';
+import { resolveWebSocketUrl } from './endpoint-discovery.js';
 
 const debug = debuglog('browser-repl:cdp-transport');
 
@@ -30,6 +31,9 @@ export interface Transport {
   onclose?: ((info: TransportCloseInfo) => void) | undefined;
 }
 
+/** Opens a transport to a DevTools endpoint (`ws://…` or `http://host:port`). */
+export type ConnectTransport = (endpoint: string, options: { timeoutMs: number }) => Promise<Transport>;
+
 /** Options of {@link WebSocketTransport.connect}. */
 export interface WebSocketConnectOptions {
   /** Time allowed for the TCP connect plus the WebSocket handshake. Default 10 000 ms. */
@@ -47,6 +51,8 @@ export const CONNECT_TIMEOUT_MS = 10_000;
 export const MAX_PAYLOAD_BYTES = 256 * 1024 * 1024;
 /** A polite close frame first; a peer that does not answer within this is cut off. */
 const CLOSE_GRACE_MS = 1_000;
+/** `ws` (and the http/https/tls/net modules it requires) loads on the first connect, not at import: a REPL worker that never touches the browser never pays for it (issue 8). */
+let loadWs: Promise<typeof WebSocket> | undefined;
 
 /** `Transport` over a `ws` WebSocket. Create with {@link WebSocketTransport.connect}. */
 export class WebSocketTransport implements Transport {
@@ -79,7 +85,8 @@ export class WebSocketTransport implements Transport {
   static connect(url: string, options: WebSocketConnectOptions = {}): Promise<WebSocketTransport> {
     const timeoutMs = options.timeoutMs ?? CONNECT_TIMEOUT_MS;
     const { signal } = options;
-    return new Promise<WebSocketTransport>((resolve, reject) => {
+    loadWs ??= import('ws').then((module) => module.default);
+    return loadWs.then((WebSocket) => new Promise<WebSocketTransport>((resolve, reject) => {
       if (signal?.aborted) {
         reject(new ReplError('REPL_ERR_ABORTED', `Connecting to ${url} was aborted`, { cause: signal.reason }));
         return;
@@ -122,19 +129,19 @@ export class WebSocketTransport implements Transport {
       ws.once('error', onError);
       ws.once('close', onEarlyClose);
       signal?.addEventListener('abort', onAbort, { once: true });
-    });
+    }));
   }
 
   send(message: string): void {
-    if (this.#ws.readyState !== WebSocket.OPEN) {
+    if (this.#ws.readyState !== this.#ws.OPEN) {
       throw new Error(`WebSocket is not open (readyState ${this.#ws.readyState})`);
     }
     this.#ws.send(message);
   }
 
   close(): void {
-    if (this.#ws.readyState === WebSocket.CLOSED) return;
-    if (this.#ws.readyState === WebSocket.OPEN) this.#ws.close(1000);
+    if (this.#ws.readyState === this.#ws.CLOSED) return;
+    if (this.#ws.readyState === this.#ws.OPEN) this.#ws.close(1000);
     // A peer that never answers the close frame (frozen or gone) must not hold the socket open.
     const timer = setTimeout(() => this.#ws.terminate(), CLOSE_GRACE_MS);
     timer.unref();
@@ -150,6 +157,13 @@ export class WebSocketTransport implements Transport {
     this.onclose = undefined;
     onclose?.({ code, reason, error: this.#lastError });
   }
+}
+
+/** Default {@link ConnectTransport}: `/json/version` discovery, then a `ws` WebSocket. */
+export async function connectWebSocket(endpoint: string, options: { timeoutMs: number }): Promise<Transport> {
+  const started = Date.now();
+  const url = await resolveWebSocketUrl(endpoint, { timeoutMs: options.timeoutMs });
+  return WebSocketTransport.connect(url, { timeoutMs: Math.max(1, options.timeoutMs - (Date.now() - started)) });
 }
 
 function rawDataToString(data: WebSocket.RawData): string {

@@ -66,7 +66,7 @@ export const CORE_BROWSER_HELP: readonly HelpEntry[] = [
     group: 'Browser control',
     signature: 'currentTab(): Promise<{ targetId, title, url }>',
     description:
-      'The attached target. If none is attached it attaches the previous target, else the first page with a real URL, else any page, else a new about:blank tab. Throws REPL_ERR_TARGET_NOT_FOUND ("attached target no longer exists") if the attached target has disappeared.',
+      'The attached target. If none is attached, a named REPL (POST /repl with "repl") attaches its own tab, opened in the background on first use and reopened if it was closed; the default REPL attaches the previous target, else the first page with a real URL, else any page, else a new about:blank tab, and never a tab that a named REPL or executor owns. Throws REPL_ERR_TARGET_NOT_FOUND ("attached target no longer exists") if the attached target has disappeared.',
     example: 'repl.write((await currentTab()).url);',
   },
   {
@@ -90,7 +90,7 @@ export const CORE_BROWSER_HELP: readonly HelpEntry[] = [
     group: 'Browser control',
     signature: 'closeTab(target?: string | { targetId: string }): Promise<void>',
     description:
-      'Closes the target (default: the attached tab) and waits up to 5 s until Chromium no longer lists it, so an immediate listTabs() does not count it. Closing the attached tab detaches it; the next page helper attaches another page. Throws REPL_ERR_TARGET_NOT_FOUND when nothing is attached and no target was given, or when the id does not exist.',
+      'Closes the target (default: the attached tab) and waits up to 5 s until Chromium no longer lists it, so an immediate listTabs() does not count it. Closing the attached tab detaches it; the next page helper attaches another page (in a named REPL: a new tab of its own). Throws REPL_ERR_TARGET_NOT_FOUND when nothing is attached and no target was given, or when the id does not exist.',
     example: 'const id = await newTab("https://example.com");\nawait closeTab(id);',
   },
   {

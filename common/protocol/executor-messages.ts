@@ -2,22 +2,23 @@
  * The messages between the main thread (lib/executor) and a Playwright executor worker
  * (worker/executor), declared once and imported by both sides. Like the REPL protocol, every
  * request carries a `requestId`, every answer repeats it, and a mismatch is treated as protocol
- * corruption (the worker is terminated).
+ * corruption (the worker is terminated). Both sides validate what they receive (`validate.ts`).
  *
  * Values cross as JSON text (`resultJson`): the worker applies `JSON.stringify` semantics
  * (`toJSON`, dropped functions, `Map` → `{}`) that structured clone would not.
  */
 import type { MessagePort } from 'node:worker_threads';
+import type { SerializedError } from '../errors.js';
 import type { EndpointReplyMessage, EndpointRequestMessage } from './repl-messages.js';
 
 /** Bumped when a message shape changes incompatibly; checked in the startup handshake. */
-export const EXECUTOR_PROTOCOL_VERSION = 1;
+export const EXECUTOR_PROTOCOL_VERSION = 2;
 
 /** The Playwright flavour an executor drives the browser with. */
 export type PlaywrightEngine = 'playwright-core' | 'patchright';
 
 /** Names every executor must match (`default` included). */
-export const EXECUTOR_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+export { NAME_PATTERN as EXECUTOR_NAME_PATTERN } from '../limits.js';
 
 /** `workerData` of every executor worker. */
 export interface ExecutorStartup {
@@ -41,6 +42,8 @@ export interface ExecutorRunMessage {
   targetId?: string;
   /** True when the main thread opened `targetId` for this call (the page may need time to attach). */
   tabCreated?: boolean;
+  /** The default executor: tabs that named REPLs and other executors own, never bound as `page`. */
+  foreignTargetIds?: string[];
 }
 
 export type MainToExecutorMessage = ExecutorRunMessage | EndpointReplyMessage;
@@ -65,9 +68,8 @@ export interface ExecutorReplyMessage {
   success: boolean;
   /** `JSON.stringify` of the returned value (`null` for `undefined`); only on success. */
   resultJson?: string;
-  error?: string;
-  /** Stack of the thrown error, already mapped to the user's line numbers. */
-  stack?: string;
+  /** Why the call failed; its `stack` is already mapped to the user's line numbers. */
+  error?: SerializedError;
   /** Captured `console` output of the call. */
   stdout: string;
   stderr: string;

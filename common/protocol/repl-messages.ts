@@ -4,13 +4,14 @@
  * worker at startup; image bytes travel as transferred ArrayBuffers, never as base64.
  *
  * Every request from the main thread carries a `requestId`; every answer repeats it, and the
- * host treats a mismatch as protocol corruption (the worker is destroyed).
+ * host treats a mismatch as protocol corruption (the worker is destroyed). Both sides validate
+ * what they receive (`validate.ts`); every error that crosses is a `SerializedError`.
  */
 import type { MessagePort } from 'node:worker_threads';
 import type { SerializedError } from '../errors.js';
 
 /** Bumped when a message shape changes incompatibly; checked in the startup handshake. */
-export const PROTOCOL_VERSION = 1;
+export const PROTOCOL_VERSION = 2;
 
 /** `workerData` of every REPL worker. */
 export interface WorkerStartup {
@@ -19,6 +20,10 @@ export interface WorkerStartup {
   port: MessagePort;
   /** Whether the host can provide a browser endpoint (pure-Node REPLs get a clear error instead). */
   browser: { available: boolean };
+  /** Name of the REPL within its host (`repl.name` in cells). */
+  name: string;
+  /** True for a REPL that owns a tab of its own (a named REPL of a host); its endpoint replies name it. */
+  ownsTab: boolean;
 }
 
 // ----- main → worker -------------------------------------------------------------------------
@@ -39,10 +44,15 @@ export interface EnvMessage {
   set: Record<string, string | null>;
 }
 
+/** The host's answer to an `endpoint-request`: the endpoint, or why there is none. */
 export interface EndpointReplyMessage {
   type: 'endpoint-reply';
   requestId: number;
   endpoint?: string;
+  /** The tab the requesting worker owns, when it owns one. */
+  targetId?: string;
+  /** Tabs that others own (targetId → owner, e.g. `repl:search`): never attached automatically. */
+  tabOwners?: Record<string, string>;
   error?: SerializedError;
 }
 
@@ -99,10 +109,11 @@ export interface ResultMessage {
   type: 'result';
   requestId: number;
   success: boolean;
-  error?: string;
-  stack?: string;
-  /** `code` of the thrown value when it had a string one (internal; not in the HTTP response). */
-  errorCode?: string;
+  /**
+   * What the cell threw (`message`, `stack` with the runtime's frames trimmed, and `code` when
+   * the thrown value had a string one: internal, not in the HTTP response).
+   */
+  error?: SerializedError;
   contentTruncated: boolean;
   durationMs: number;
 }
@@ -118,6 +129,8 @@ export interface EndpointRequestMessage {
   requestId: number;
   /** Set when the worker saw the previous endpoint die: the host relaunches if it owns the browser. */
   previous?: string;
+  /** The worker's own tab, which it found closed: the host opens a new one for it. */
+  tabGone?: string;
 }
 
 export type WorkerToMainMessage =

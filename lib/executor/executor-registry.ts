@@ -5,9 +5,9 @@
  */
 import { debuglog } from 'node:util';
 import { ReplError } from '../../common/errors.js';
-import { LIMITS } from '../../common/limits.js';
+import { LIMITS, TIMEOUTS } from '../../common/limits.js';
 import type { BrowserManager } from '../browser/browser-manager.js';
-import { BrowserTabs } from './browser-tabs.js';
+import { TabRegistry } from '../browser/tab-registry.js';
 import type { PlaywrightExecuteResult, PlaywrightExecutorInfo } from './execute-result.js';
 import { EXECUTOR_NAME_PATTERN } from '../../common/protocol/executor-messages.js';
 import type { PlaywrightEngine } from '../../common/protocol/executor-messages.js';
@@ -19,16 +19,17 @@ const debug = debuglog('browser-repl:executor');
 
 /** Named executors per browser; `default` does not count. */
 export const MAX_NAMED_EXECUTORS = 8;
-/** A worker silent this long past `timeout_sec` has a blocked event loop and is replaced. */
-const RESPONSE_GRACE_MS = 5_000;
-/** Shutdown budget for closing the tabs of named executors. */
-const TAB_CLOSE_BUDGET_MS = 3_000;
 
 const DELETED = 'executor was deleted';
 const SHUTTING_DOWN = 'playwright executors are shutting down';
 
 export interface PlaywrightExecutorsOptions {
   browser: BrowserManager;
+  /**
+   * The registry of the browser's tabs, shared with the REPLs of the same browser
+   * (`BrowserHost` passes its own). Default: one of the executors' own, closed with them.
+   */
+  tabs?: TabRegistry | undefined;
   /** Default: `patchright` when `PLAYWRIGHT_ENGINE=patchright`, else `playwright-core`. */
   engine?: PlaywrightEngine | undefined;
   /** How long a new worker may take to answer its handshake (default 15 s). */
@@ -68,7 +69,8 @@ export function engineFromEnv(value: string | undefined): PlaywrightEngine {
 export class PlaywrightExecutors {
   readonly #options: PlaywrightExecutorsOptions;
   readonly #browser: BrowserManager;
-  readonly #tabs: BrowserTabs;
+  readonly #tabs: TabRegistry;
+  readonly #ownsTabs: boolean;
   readonly #workers: WarmSpare;
   /** Every worker not yet exited, including replaced ones still terminating: shutdown awaits them all. */
   readonly #live = new Set<ExecutorWorker>();
@@ -80,7 +82,8 @@ export class PlaywrightExecutors {
   constructor(options: PlaywrightExecutorsOptions) {
     this.#options = options;
     this.#browser = options.browser;
-    this.#tabs = new BrowserTabs(() => options.browser.endpoint());
+    this.#ownsTabs = options.tabs === undefined;
+    this.#tabs = options.tabs ?? new TabRegistry({ endpoint: () => options.browser.endpoint(), reachable: () => this.#browserReachable() });
     let engine: PlaywrightEngine | ReplError;
     try {
       engine = options.engine ?? engineFromEnv(process.env['PLAYWRIGHT_ENGINE']);
@@ -93,7 +96,7 @@ export class PlaywrightExecutors {
       const worker = new ExecutorWorker({
         engine: typeof engine === 'string' ? engine : 'playwright-core',
         heapMb,
-        startupTimeoutMs: options.startupTimeoutMs ?? LIMITS.startupTimeoutMs,
+        startupTimeoutMs: options.startupTimeoutMs ?? TIMEOUTS.workerStartupMs,
         onEndpointRequest: () => options.browser.endpoint(),
         workerUrl: options.workerUrl,
       });
@@ -101,7 +104,7 @@ export class PlaywrightExecutors {
       void worker.exited.then(() => this.#live.delete(worker));
       return worker;
     }, { enabled: options.warmSpare ?? true });
-    this.#default = this.#create('default', null);
+    this.#default = this.#create('default');
   }
 
   /** The engine executors load, or the configuration error every call reports. */
@@ -148,7 +151,7 @@ export class PlaywrightExecutors {
           `named executor limit (${MAX_NAMED_EXECUTORS}) reached; delete one with DELETE /playwright/executors/{name}`,
           { data: { executors } });
       }
-      executor = this.#create(name, this.#tabs);
+      executor = this.#create(name);
       this.#named.set(name, executor);
     }
     try {
@@ -200,9 +203,13 @@ export class PlaywrightExecutors {
     await executor.retire(DELETED);
     // Read after the running call unwound: a tab it had just opened is included.
     const { targetId } = executor;
-    if (options.closeTab === false || targetId === undefined) return;
+    if (options.closeTab === false) {
+      this.#tabs.forget(executor.tabOwner);
+      return;
+    }
+    if (targetId === undefined) return;
     try {
-      await this.#tabs.close(targetId);
+      await this.#tabs.release(executor.tabOwner);
     } catch (error) {
       throw new ReplError('REPL_ERR_EXECUTOR_TAB_CLOSE_FAILED',
         `executor deleted, but closing its tab ${targetId} failed: ${error instanceof Error ? error.message : String(error)}`,
@@ -229,25 +236,25 @@ export class PlaywrightExecutors {
     const executors = [this.#default, ...this.#named.values()];
     this.#named.clear();
     await Promise.all([...executors.map((executor) => executor.retire(SHUTTING_DOWN)), this.#workers.close()]);
-    await Promise.all([...this.#live].map((worker) => worker.terminate(SHUTTING_DOWN)));
-    const targets = executors.map((executor) => executor.targetId).filter((id) => id !== undefined);
-    if (targets.length > 0 && this.#browserReachable()) {
+    await Promise.all([...this.#live].map((worker) => worker.destroy(SHUTTING_DOWN)));
+    const owners = executors.filter((executor) => executor.targetId !== undefined).map((executor) => executor.tabOwner);
+    if (owners.length > 0 && this.#browserReachable()) {
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([
-        Promise.all(targets.map((targetId) => this.#tabs.close(targetId).catch((error: unknown) => debug('closing tab %s failed: %o', targetId, error)))),
-        new Promise<void>((resolve) => { timer = setTimeout(resolve, TAB_CLOSE_BUDGET_MS); }),
+        Promise.all(owners.map((owner) => this.#tabs.release(owner).catch((error: unknown) => debug('closing the tab of %s failed: %o', owner, error)))),
+        new Promise<void>((resolve) => { timer = setTimeout(resolve, TIMEOUTS.tabCloseBudgetMs); }),
       ]);
       clearTimeout(timer);
     }
-    await this.#tabs.dispose();
+    if (this.#ownsTabs) await this.#tabs.close();
   }
 
   #browserReachable(): boolean {
     return !this.#browser.closed && (this.#browser.mode === 'attach' || this.#browser.launched);
   }
 
-  #create(name: string, tabs: BrowserTabs | null): PlaywrightExecutor {
-    return new PlaywrightExecutor({ name, tabs, workers: this.#workers, graceMs: this.#options.graceMs ?? RESPONSE_GRACE_MS });
+  #create(name: string): PlaywrightExecutor {
+    return new PlaywrightExecutor({ name, tabs: this.#tabs, workers: this.#workers, graceMs: this.#options.graceMs ?? TIMEOUTS.executorResponseGraceMs });
   }
 }
 

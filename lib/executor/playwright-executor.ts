@@ -14,15 +14,18 @@
 import { debuglog } from 'node:util';
 import { ReplError } from '../../common/errors.js';
 import { SerialQueue } from '../threads/serial-queue.js';
-import type { BrowserTabs } from './browser-tabs.js';
+import type { TabOwner, TabRegistry } from '../browser/tab-registry.js';
 import type { PlaywrightExecuteResult, PlaywrightExecutorInfo, PlaywrightTab } from './execute-result.js';
-import type { ExecutorWorker, RunOutcome } from './executor-worker.js';
+import type { ExecutorWorker, RunOutcome, RunRequest } from './executor-worker.js';
 import type { WarmSpare } from './warm-spare.js';
 
 export interface PlaywrightExecutorOptions {
   name: string;
-  /** Opens and closes the executor's tab; `null` for the default executor, which owns none. */
-  tabs: BrowserTabs | null;
+  /**
+   * The browser's tab registry: a named executor's tab comes from it (and goes back to it); the
+   * default executor owns none, and is told which tabs others own so it never binds them.
+   */
+  tabs: TabRegistry;
   /** Where new workers come from (the host's warm spare, shared by its executors). */
   workers: WarmSpare;
   /** How long past `timeout_sec` a silent worker is given before it is declared blocked. */
@@ -53,7 +56,11 @@ export class PlaywrightExecutor {
   constructor(options: PlaywrightExecutorOptions) {
     this.name = options.name;
     this.#options = options;
+    this.tabOwner = `executor:${options.name}`;
   }
+
+  /** This executor's key in the tab registry. */
+  readonly tabOwner: TabOwner;
 
   /** A call is running (from admission until its result). */
   get busy(): boolean {
@@ -97,7 +104,7 @@ export class PlaywrightExecutor {
    */
   async retire(reason: string): Promise<void> {
     this.#retired ??= reason;
-    await this.#worker?.terminate(reason);
+    await this.#worker?.destroy(reason);
     await this.#queue.run(async () => undefined).catch(() => undefined);
   }
 
@@ -108,7 +115,7 @@ export class PlaywrightExecutor {
   async restart(): Promise<void> {
     const worker = this.#worker;
     this.#worker = null;
-    await worker?.terminate(RESTARTED);
+    await worker?.destroy(RESTARTED);
   }
 
   async #call(code: string, timeoutMs: number): Promise<PlaywrightExecuteResult> {
@@ -127,11 +134,12 @@ export class PlaywrightExecutor {
         if (this.#retired !== undefined) return failure(this.#retired);
         throw error;
       }
-      let outcome = await worker.run(runRequest(code, timeoutMs, tab), this.#options.graceMs);
+      let outcome = await worker.run(this.#runRequest(code, timeoutMs, tab), this.#options.graceMs);
       if (outcome.kind === 'reply' && outcome.reply.tabMissing === true && this.#retired === undefined) {
+        const gone = this.#targetId;
         this.#targetId = undefined;
-        tab = await this.#ensureTab();
-        outcome = await worker.run(runRequest(code, timeoutMs, tab), this.#options.graceMs);
+        tab = await this.#ensureTab(gone);
+        outcome = await worker.run(this.#runRequest(code, timeoutMs, tab), this.#options.graceMs);
       }
       return this.#result(outcome, worker, tab);
     } finally {
@@ -152,8 +160,8 @@ export class PlaywrightExecutor {
       debug('%s: worker %s ready in %d ms', this.name, worker.id, Math.round(performance.now() - started));
     } catch (error) {
       if (this.#worker === worker) this.#worker = null;
-      await worker.terminate();
-      const reason = this.#retired ?? (worker.retireReason === RESTARTED ? RESTARTED : undefined);
+      await worker.destroy();
+      const reason = this.#retired ?? (worker.destroyReason === RESTARTED ? RESTARTED : undefined);
       if (reason !== undefined) throw new RetiredError(reason);
       throw error;
     }
@@ -161,13 +169,13 @@ export class PlaywrightExecutor {
     return worker;
   }
 
-  async #ensureTab(): Promise<PlaywrightTab | undefined> {
-    const tabs = this.#options.tabs;
-    if (tabs === null) return undefined;
+  /** A named executor's tab (`gone`: the one it found closed); the default executor owns none. */
+  async #ensureTab(gone?: string): Promise<PlaywrightTab | undefined> {
+    if (this.name === 'default') return undefined;
     if (this.#targetId !== undefined) return { targetId: this.#targetId, created: false };
     let targetId: string;
     try {
-      targetId = await tabs.create();
+      targetId = await this.#options.tabs.tabFor(this.tabOwner, { gone });
     } catch (error) {
       throw new ReplError('REPL_ERR_EXECUTOR_START_FAILED',
         `failed to set up playwright executor: open tab: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
@@ -177,21 +185,29 @@ export class PlaywrightExecutor {
     return { targetId, created: true };
   }
 
+  #runRequest(code: string, timeoutMs: number, tab: PlaywrightTab | undefined): RunRequest {
+    if (tab !== undefined) return { code, timeoutMs, targetId: tab.targetId, tabCreated: tab.created };
+    // The default executor drives whatever tab is active, but never one that someone else owns.
+    const foreign = this.#options.tabs.ownedByOthers(this.tabOwner);
+    return foreign.length === 0 ? { code, timeoutMs } : { code, timeoutMs, foreignTargetIds: foreign };
+  }
+
   #result(outcome: RunOutcome, worker: ExecutorWorker, tab: PlaywrightTab | undefined): PlaywrightExecuteResult {
     const withTab = (result: PlaywrightExecuteResult): PlaywrightExecuteResult => (tab === undefined ? result : { ...result, tab });
     switch (outcome.kind) {
       case 'reply': {
         const { reply } = outcome;
-        const stderr = reply.stack === undefined || reply.stack === '' ? reply.stderr : `${reply.stderr}${reply.stack}\n`;
+        const stack = reply.error?.stack;
+        const stderr = stack === undefined || stack === '' ? reply.stderr : `${reply.stderr}${stack}\n`;
         const result: PlaywrightExecuteResult = { success: reply.success, stdout: reply.stdout, stderr };
         if (reply.success) result.result = JSON.parse(reply.resultJson ?? 'null') as unknown;
-        if (reply.error !== undefined) result.error = reply.error;
+        if (reply.error !== undefined) result.error = reply.error.message;
         if (reply.tab !== undefined) result.tab = reply.tab;
         return result;
       }
       case 'died':
         // Terminated on purpose (deleted, restarted, shutting down): the call is told why, without a tab.
-        if (worker.retireReason !== undefined) return failure(this.#retired ?? worker.retireReason);
+        if (worker.destroyReason !== undefined) return failure(this.#retired ?? worker.destroyReason);
         return withTab(failure(`${outcome.message}; the next call starts a fresh worker`));
       case 'unresponsive':
         return withTab(failure(`no answer within ${outcome.waitedMs / 1000}s (timeout_sec + ${this.#options.graceMs / 1000}s): `
@@ -203,9 +219,6 @@ export class PlaywrightExecutor {
   }
 }
 
-function runRequest(code: string, timeoutMs: number, tab: PlaywrightTab | undefined) {
-  return tab === undefined ? { code, timeoutMs } : { code, timeoutMs, targetId: tab.targetId, tabCreated: tab.created };
-}
 
 function failure(reason: string): PlaywrightExecuteResult {
   return { success: false, error: `execution failed: ${reason}`, stdout: '', stderr: '' };

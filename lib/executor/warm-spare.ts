@@ -28,7 +28,7 @@ export class WarmSpare {
     const spare = this.#spare;
     this.#spare = null;
     if (spare?.alive === true) return spare;
-    if (spare !== null) void spare.terminate();
+    if (spare !== null) void spare.destroy();
     return this.#create();
   }
 
@@ -38,11 +38,11 @@ export class WarmSpare {
     this.#spare = this.#create();
   }
 
-  /** Terminates the spare and awaits its exit; no spare starts afterwards. */
+  /** Destroys the spare and awaits its exit; no spare starts afterwards. */
   async close(): Promise<void> {
     this.#closed = true;
     const spare = this.#spare;
     this.#spare = null;
-    await spare?.terminate();
+    await spare?.destroy();
   }
 }

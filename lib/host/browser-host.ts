@@ -1,18 +1,23 @@
 /**
- * Everything that belongs to one browser: its REPLs (the `default` one today; named REPLs run
- * concurrently later), the environment they share, and the browser endpoint they drive. A
+ * Everything that belongs to one browser: its REPLs (`default` plus named REPLs, each with its
+ * own worker, bindings, tab and `repl_id`, running concurrently with each other), its Playwright
+ * executors, the environment its REPLs share, and the registry of which tab belongs to whom. A
  * `HostRegistry` holds many of these; HTTP routes are mounted per host.
  */
 import { BrowserManager } from '../browser/browser-manager.js';
 import type { BrowserManagerOptions } from '../browser/browser-manager.js';
+import { TabRegistry } from '../browser/tab-registry.js';
 import { ReplError } from '../../common/errors.js';
+import { LIMITS, NAME_PATTERN } from '../../common/limits.js';
 import { Repl } from '../repl/repl.js';
 import type { ReplOptions } from '../repl/repl.js';
-import { LIMITS } from '../../common/limits.js';
 import { PlaywrightExecutors } from '../executor/executor-registry.js';
 import type { PlaywrightExecutorsOptions } from '../executor/executor-registry.js';
 
-export interface BrowserHostOptions extends Omit<ReplOptions, 'env' | 'browser'> {
+/** Named REPLs per browser by default; `default` does not count. */
+export const MAX_NAMED_REPLS = 16;
+
+export interface BrowserHostOptions extends Omit<ReplOptions, 'env' | 'browser' | 'name' | 'tabs'> {
   id?: string;
   env?: Record<string, string>;
   /**
@@ -22,16 +27,41 @@ export interface BrowserHostOptions extends Omit<ReplOptions, 'env' | 'browser'>
    */
   browser?: BrowserManagerOptions | BrowserManager | false;
   /** Options of the Playwright executors (the browser is the host's). */
-  playwright?: Omit<PlaywrightExecutorsOptions, 'browser'>;
+  playwright?: Omit<PlaywrightExecutorsOptions, 'browser' | 'tabs'>;
+  /** Most named REPLs at once (default 16); one more is refused with `REPL_ERR_CONFLICT`. */
+  maxNamedRepls?: number;
+}
+
+/** A row of {@link BrowserHost.listRepls} (HTTP: `ReplInfo`). */
+export interface ReplInfo {
+  name: string;
+  /** Id of the live worker, or null when the next call starts one. */
+  replId: string | null;
+  /** A call is running or queued. */
+  busy: boolean;
+  createdAt: Date;
+  lastUsedAt: Date;
+  /** The tab a named REPL owns, once it has one. */
+  targetId?: string;
+  /** Its current URL, when the browser reports it. */
+  url?: string;
+}
+
+interface ReplEntry {
+  readonly repl: Repl;
+  readonly createdAt: Date;
+  lastUsedAt: Date;
 }
 
 export class BrowserHost {
   readonly id: string;
   readonly #options: BrowserHostOptions;
-  readonly #repls = new Map<string, Repl>();
+  readonly #repls = new Map<string, ReplEntry>();
   readonly #browser: BrowserManager | null;
   readonly #ownsBrowser: boolean;
+  readonly #tabs: TabRegistry | null;
   readonly #executors: PlaywrightExecutors | null;
+  readonly #maxNamedRepls: number;
   #env: Record<string, string>;
   #closed = false;
 
@@ -39,10 +69,21 @@ export class BrowserHost {
     this.id = options.id ?? 'default';
     this.#options = options;
     this.#env = { ...options.env };
+    this.#maxNamedRepls = options.maxNamedRepls ?? MAX_NAMED_REPLS;
+    if (!Number.isInteger(this.#maxNamedRepls) || this.#maxNamedRepls < 0) {
+      throw new ReplError('REPL_ERR_INVALID_ARGUMENT', 'maxNamedRepls must be a non-negative integer');
+    }
     const browser = options.browser ?? {};
     this.#ownsBrowser = browser !== false && !(browser instanceof BrowserManager);
     this.#browser = browser === false ? null : browser instanceof BrowserManager ? browser : new BrowserManager(browser);
-    this.#executors = this.#browser === null ? null : new PlaywrightExecutors({ ...options.playwright, browser: this.#browser });
+    const manager = this.#browser;
+    this.#tabs = manager === null ? null : new TabRegistry({
+      endpoint: () => manager.endpoint(),
+      reachable: () => !manager.closed && (manager.mode === 'attach' || manager.launched),
+    });
+    this.#executors = manager === null || this.#tabs === null
+      ? null
+      : new PlaywrightExecutors({ ...options.playwright, browser: manager, tabs: this.#tabs });
   }
 
   /** The Playwright executors of this browser, or null for a pure-JavaScript host. */
@@ -55,21 +96,83 @@ export class BrowserHost {
     return this.#browser;
   }
 
+  /** Which tab belongs to which named REPL or executor; null for a pure-JavaScript host. */
+  get tabs(): TabRegistry | null {
+    return this.#tabs;
+  }
+
   get closed(): boolean {
     return this.#closed;
   }
 
-  /** The REPL of that name, created on first use. */
+  /**
+   * The REPL of that name, created on first use. `default` drives the tab the user sees (the
+   * active one, as a single REPL always did); every other name gets a tab of its own.
+   *
+   * @throws ReplError `REPL_ERR_INVALID_REQUEST` (bad name), `REPL_ERR_CONFLICT` (limit;
+   *   `data.repls` lists them), `REPL_ERR_CLOSED`.
+   */
   repl(name = 'default'): Repl {
     if (this.#closed) throw new ReplError('REPL_ERR_CLOSED', 'browser REPL is shutting down');
-    let repl = this.#repls.get(name);
-    if (repl === undefined || repl.closed) {
-      const { id: _id, env: _env, browser: _browser, playwright: _playwright, ...replOptions } = this.#options;
+    assertReplName(name);
+    let entry = this.#repls.get(name);
+    if (entry === undefined || entry.repl.closed) {
+      if (entry === undefined && name !== 'default' && this.#namedCount() >= this.#maxNamedRepls) {
+        throw new ReplError('REPL_ERR_CONFLICT',
+          `named REPL limit (${this.#maxNamedRepls}) reached; delete one with DELETE /repls/{name}`,
+          { data: { repls: this.#infos() } });
+      }
+      const { id: _id, env: _env, browser: _browser, playwright: _playwright, maxNamedRepls: _max, ...replOptions } = this.#options;
       // The host's browser is shared by its REPLs and outlives each of them.
-      repl = new Repl({ ...replOptions, env: this.#env, browser: this.#browser ?? false });
-      this.#repls.set(name, repl);
+      const repl = new Repl({
+        ...replOptions,
+        name,
+        env: this.#env,
+        browser: this.#browser ?? false,
+        ...(this.#tabs === null ? {} : { tabs: this.#tabs }),
+      });
+      const now = new Date();
+      entry = { repl, createdAt: now, lastUsedAt: now };
+      this.#repls.set(name, entry);
     }
-    return repl;
+    entry.lastUsedAt = new Date();
+    return entry.repl;
+  }
+
+  /** `default` first (once it exists), then named REPLs oldest first. */
+  async listRepls(): Promise<ReplInfo[]> {
+    const infos = this.#infos();
+    if (this.#tabs !== null && infos.some((info) => info.targetId !== undefined)) {
+      try {
+        const urls = await this.#tabs.urls();
+        for (const info of infos) {
+          const url = info.targetId === undefined ? undefined : urls.get(info.targetId);
+          if (url !== undefined) info.url = url;
+        }
+      } catch {
+        // URLs are a courtesy; a browser that does not answer right now still gets its list.
+      }
+    }
+    return infos;
+  }
+
+  /**
+   * Deletes a named REPL: a running cell ends (`repl_terminated`), queued calls fail with
+   * `REPL_ERR_CLOSED`, its worker ends and its tab is closed; the name is free at once.
+   * `default` is reset instead (a fresh worker; bindings are gone; its tab stays open).
+   *
+   * @throws ReplError `REPL_ERR_INVALID_REQUEST`, `REPL_ERR_NOT_FOUND`.
+   */
+  async deleteRepl(name: string): Promise<void> {
+    assertReplName(name);
+    const entry = this.#repls.get(name);
+    if (entry === undefined || entry.repl.closed) throw new ReplError('REPL_ERR_NOT_FOUND', `REPL "${name}" not found`);
+    if (name === 'default') {
+      await entry.repl.reset();
+      return;
+    }
+    this.#repls.delete(name);
+    await entry.repl.destroy();
   }
 
   /** Sorted names of the stored environment variables. */
@@ -81,36 +184,64 @@ export class BrowserHost {
   async setEnv(env: Record<string, string>, options: { signal?: AbortSignal } = {}): Promise<{ replTerminated: boolean }> {
     validateEnv(env);
     this.#env = { ...env };
-    let replTerminated = false;
-    for (const repl of this.#repls.values()) {
-      if (repl.closed) continue;
-      const outcome = await repl.setEnv(this.#env, options);
-      replTerminated ||= outcome.replTerminated;
-    }
-    return { replTerminated };
+    const outcomes = await Promise.all([...this.#repls.values()]
+      .filter(({ repl }) => !repl.closed)
+      .map(({ repl }) => repl.setEnv(this.#env, options)));
+    return { replTerminated: outcomes.some((outcome) => outcome.replTerminated) };
   }
 
   async close(): Promise<void> {
     this.#closed = true;
-    // Executors close their tabs, so they end before the browser does.
-    await Promise.all([...this.#repls.values()].map((repl) => repl.close()).concat(this.#executors?.close() ?? []));
+    // REPLs and executors release their tabs, so they end before the registry and the browser do.
+    await Promise.all([...this.#repls.values()].map(({ repl }) => repl.close()).concat(this.#executors?.close() ?? []));
+    await this.#tabs?.close();
     if (this.#ownsBrowser) await this.#browser?.close();
   }
 
   async destroy(): Promise<void> {
     this.#closed = true;
-    await Promise.all([...this.#repls.values()].map((repl) => repl.destroy()).concat(this.#executors?.close() ?? []));
+    await Promise.all([...this.#repls.values()].map(({ repl }) => repl.destroy()).concat(this.#executors?.close() ?? []));
+    await this.#tabs?.close();
     if (this.#ownsBrowser) await this.#browser?.close();
   }
 
   async [Symbol.asyncDispose](): Promise<void> {
     await this.close();
   }
+
+  #namedCount(): number {
+    let count = 0;
+    for (const [name, entry] of this.#repls) if (name !== 'default' && !entry.repl.closed) count++;
+    return count;
+  }
+
+  #infos(): ReplInfo[] {
+    const rows = [...this.#repls].filter(([, entry]) => !entry.repl.closed);
+    rows.sort(([a], [b]) => (a === 'default' ? -1 : b === 'default' ? 1 : 0));
+    return rows.map(([name, entry]) => {
+      const info: ReplInfo = {
+        name,
+        replId: entry.repl.id,
+        busy: entry.repl.busy,
+        createdAt: entry.createdAt,
+        lastUsedAt: entry.lastUsedAt,
+      };
+      const targetId = name === 'default' ? undefined : this.#tabs?.peek(`repl:${name}`);
+      if (targetId !== undefined) info.targetId = targetId;
+      return info;
+    });
+  }
+}
+
+function assertReplName(name: unknown): asserts name is string {
+  if (typeof name !== 'string' || !NAME_PATTERN.test(name)) {
+    throw new ReplError('REPL_ERR_INVALID_REQUEST', 'repl name must match ^[A-Za-z0-9_-]{1,64}$');
+  }
 }
 
 // ----- environment rules (contract §9.1), shared by the HTTP route and the library -----------
 
-const NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const ENV_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const RESERVED = new Set(['CDP_ENDPOINT', 'KERNEL_API_ENDPOINT', 'PORT', 'NODE_OPTIONS']);
 
 function invalid(message: string): ReplError {
@@ -124,7 +255,7 @@ export function validateEnv(env: unknown): asserts env is Record<string, string>
   const entries = Object.entries(env as Record<string, unknown>);
   if (entries.length > LIMITS.envMaxVariables) throw invalid(`env may contain at most ${LIMITS.envMaxVariables} variables`);
   for (const [name, value] of entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    if (!NAME_PATTERN.test(name) || Buffer.byteLength(name) > LIMITS.envNameBytes) throw invalid(`invalid env name ${JSON.stringify(name)}`);
+    if (!ENV_NAME_PATTERN.test(name) || Buffer.byteLength(name) > LIMITS.envNameBytes) throw invalid(`invalid env name ${JSON.stringify(name)}`);
     if (RESERVED.has(name) || name.startsWith('BROWSER_REPL_')) throw invalid(`env name ${JSON.stringify(name)} is reserved`);
     if (typeof value !== 'string') throw invalid(`invalid request body: env.${name} must be string`);
     if (Buffer.byteLength(value) > LIMITS.envValueBytes) throw invalid(`env value for ${JSON.stringify(name)} exceeds ${LIMITS.envValueBytes} bytes`);

@@ -5,12 +5,14 @@
  */
 import { BrowserManager } from '../browser/browser-manager.js';
 import type { BrowserManagerOptions } from '../browser/browser-manager.js';
+import type { TabOwner, TabRegistry } from '../browser/tab-registry.js';
 import { ReplError } from '../../common/errors.js';
-import { LIMITS } from '../../common/limits.js';
+import { LIMITS, TIMEOUTS } from '../../common/limits.js';
 import type { EndpointRequestMessage, OutputItem } from '../../common/protocol/repl-messages.js';
 import type { CellContent, CellResult } from './cell-result.js';
 import { init as initCuid } from '@paralleldrive/cuid2';
 import { ReplWorker } from './repl-worker.js';
+import type { EndpointAnswer } from '../threads/worker-handle.js';
 import type { ExecutionOutcome } from './repl-worker.js';
 import { SerialQueue, abortError } from '../threads/serial-queue.js';
 
@@ -34,6 +36,14 @@ export interface ReplOptions {
   warmSpare?: boolean;
   /** @internal Test seam: a worker script speaking the same protocol. */
   workerUrl?: URL;
+  /** Name within its host (default `default`); set by `BrowserHost.repl(name)`. */
+  name?: string;
+  /**
+   * The registry of the browser's tabs. With one, a REPL not named `default` owns a tab of its
+   * own (opened on its first browser helper, closed when it is reset or closed), and `default`
+   * never attaches a tab that someone else owns. Set by `BrowserHost`.
+   */
+  tabs?: TabRegistry;
 }
 
 export interface RunOptions {
@@ -52,12 +62,6 @@ const createReplId: () => string = initCuid({ length: 24 });
 
 const NOT_STARTED = Symbol('not started');
 
-/** How long a closing REPL's worker may take to exit by itself before it is terminated. */
-const SHUTDOWN_GRACE_MS = 2_000;
-
-/** How long a running REPL may take to acknowledge an environment update. */
-const ENV_APPLY_TIMEOUT_MS = 5_000;
-
 export class Repl {
   readonly #options: ReplOptions;
   readonly #queue = new SerialQueue();
@@ -68,9 +72,15 @@ export class Repl {
   #spare: Promise<ReplWorker> | null = null;
   #state: ReplState = 'idle';
   #closing: Promise<void> | null = null;
+  /** Set when this REPL owns a tab of its own (a named REPL of a host). */
+  readonly #tabOwner: TabOwner | undefined;
+  /** Name within its host. */
+  readonly name: string;
 
   constructor(options: ReplOptions = {}) {
     this.#options = options;
+    this.name = options.name ?? 'default';
+    this.#tabOwner = options.tabs !== undefined && this.name !== 'default' ? `repl:${this.name}` : undefined;
     this.#env = { ...options.env };
     const browser = options.browser ?? {};
     this.#ownsBrowser = browser !== false && !(browser instanceof BrowserManager);
@@ -94,6 +104,16 @@ export class Repl {
 
   get closed(): boolean {
     return this.#state === 'closing' || this.#state === 'closed';
+  }
+
+  /** A call is running or queued. */
+  get busy(): boolean {
+    return this.#queue.size > 0;
+  }
+
+  /** Target id of the tab this REPL owns, once it has one (named REPLs of a host only). */
+  get targetId(): string | undefined {
+    return this.#tabOwner === undefined ? undefined : this.#options.tabs?.peek(this.#tabOwner);
   }
 
   /** Runs one cell. Never rejects for what the cell did; rejects only for host-level failures. */
@@ -143,7 +163,7 @@ export class Repl {
       }
       const worker = this.#worker;
       if (worker === null || !worker.alive || Object.keys(diff).length === 0) return { replTerminated: false };
-      if (await worker.setEnv(diff, ENV_APPLY_TIMEOUT_MS)) return { replTerminated: false };
+      if (await worker.setEnv(diff, TIMEOUTS.envApplyMs)) return { replTerminated: false };
       await this.#discardWorker();
       return { replTerminated: true };
     }, options.signal);
@@ -168,8 +188,8 @@ export class Repl {
       this.#worker = null;
       this.#spare = null;
       await Promise.all([
-        worker?.shutdown(SHUTDOWN_GRACE_MS),
-        spare?.then((ready) => ready.shutdown(SHUTDOWN_GRACE_MS), () => undefined),
+        worker?.close({ graceMs: TIMEOUTS.shutdownGraceMs }),
+        spare?.then((ready) => ready.close({ graceMs: TIMEOUTS.shutdownGraceMs }), () => undefined),
       ]);
       await this.destroy();
     })();
@@ -180,6 +200,7 @@ export class Repl {
   async destroy(): Promise<void> {
     this.#state = 'closed';
     await Promise.all([this.#discardWorker(), this.#discardSpare()]);
+    await this.#releaseTab();
     if (this.#ownsBrowser) await this.#browser?.close();
   }
 
@@ -193,6 +214,8 @@ export class Repl {
       // The old thread ends in the background: nothing it does can reach a later response,
       // because its port is closed and its messages no longer match a pending request.
       void this.#discardWorker();
+      // A reset REPL starts on a new page: its old tab goes with its bindings.
+      await this.#releaseTab();
       const worker = await this.#ensureWorker();
       if (code === '') return { success: true, replId: worker.replId };
     }
@@ -258,9 +281,9 @@ export class Repl {
         contentTruncated: result.contentTruncated,
         durationMs: result.durationMs,
       };
-      if (result.error !== undefined) cell.error = result.error;
-      if (result.stack !== undefined) cell.stack = result.stack;
-      if (result.errorCode !== undefined) cell.errorCode = result.errorCode;
+      if (result.error !== undefined) cell.error = result.error.message;
+      if (result.error?.stack !== undefined) cell.stack = result.error.stack;
+      if (result.error?.code !== undefined) cell.errorCode = result.error.code;
       return cell;
     }
     void this.#discardWorker();
@@ -298,18 +321,32 @@ export class Repl {
   #startWorker(): Promise<ReplWorker> {
     const heapMb = this.#options.heapMb ?? (Number(process.env['BROWSER_REPL_HEAP_MB']) || LIMITS.heapMbDefault);
     const browser = this.#browser;
-    return ReplWorker.start({
+    const worker = new ReplWorker({
       replId: createReplId(),
       heapMb,
       env: { ...(process.env as Record<string, string>), ...this.#env },
-      startupTimeoutMs: this.#options.startupTimeoutMs ?? LIMITS.startupTimeoutMs,
+      startupTimeoutMs: this.#options.startupTimeoutMs ?? TIMEOUTS.workerStartupMs,
       browserAvailable: browser !== null,
-      ...(browser === null ? {} : {
-        onEndpointRequest: (message: EndpointRequestMessage) => browser.endpoint(
-          message.previous === undefined ? {} : { previous: message.previous }),
-      }),
+      name: this.name,
+      ownsTab: this.#tabOwner !== undefined,
+      ...(browser === null ? {} : { onEndpointRequest: (message: EndpointRequestMessage) => this.#answerEndpoint(browser, message) }),
       ...(this.#options.workerUrl === undefined ? {} : { workerUrl: this.#options.workerUrl }),
     });
+    // `ready` rejects only once the thread has exited: nothing is left to clean up.
+    return worker.ready.then(() => worker);
+  }
+
+  /**
+   * The browser endpoint for this REPL's worker, with the tab it owns (opened on its first ask, or
+   * again when it reports its tab gone) and the tabs others own, which it must never attach.
+   */
+  async #answerEndpoint(browser: BrowserManager, message: EndpointRequestMessage): Promise<EndpointAnswer> {
+    const endpoint = await browser.endpoint(message.previous === undefined ? {} : { previous: message.previous });
+    const tabs = this.#options.tabs;
+    if (tabs === undefined) return { endpoint };
+    const answer: EndpointAnswer = { endpoint, tabOwners: tabs.ownersExcept(this.#tabOwner) };
+    if (this.#tabOwner !== undefined) answer.targetId = await tabs.tabFor(this.#tabOwner, { gone: message.tabGone });
+    return answer;
   }
 
   /** The spare worker if it started and is still alive; a failed spare falls back to a normal start. */
@@ -317,9 +354,11 @@ export class Repl {
     const spare = this.#spare;
     this.#spare = null;
     if (spare === null) return null;
+    // The next spare starts now, not once this one is ready: back-to-back resets overlap two starts.
+    this.#refillSpare();
     const worker = await spare.catch(() => null);
     if (worker?.alive) return worker;
-    await worker?.terminate();
+    await worker?.destroy();
     return null;
   }
 
@@ -335,13 +374,19 @@ export class Repl {
     const spare = this.#spare;
     this.#spare = null;
     const worker = await spare?.catch(() => null);
-    await worker?.terminate();
+    await worker?.destroy();
+  }
+
+  /** Closes the tab this REPL owns, if any; one that cannot be closed now (browser gone) is only forgotten. */
+  async #releaseTab(): Promise<void> {
+    if (this.#tabOwner === undefined) return;
+    await this.#options.tabs?.release(this.#tabOwner).catch(() => undefined);
   }
 
   async #discardWorker(): Promise<void> {
     const worker = this.#worker;
     this.#worker = null;
     if (this.#state === 'ready' || this.#state === 'busy') this.#state = 'idle';
-    await worker?.terminate();
+    await worker?.destroy();
   }
 }

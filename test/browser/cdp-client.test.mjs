@@ -127,6 +127,43 @@ t.test('dialog tracking: an alert opened by a timer is reported and can be handl
   t.equal((await client.evaluate(sessionId, 'document.title')).result.value, 'Dialog fixture');
 });
 
+t.test('ownTab: automatic attach uses the own tab, and once it is closed asks for a replacement', async (t) => {
+  const { client: opener } = newClient(t);
+  const openTab = async () => (await opener.browserCommand('Target.createTarget', { url: server.url('basic.html'), background: true })).targetId;
+  let own = await openTab();
+  const requests = [];
+  const { client } = newClient(t, {
+    ownTab: async (request) => {
+      requests.push(request);
+      if (request.gone !== undefined) own = await openTab();
+      return own;
+    },
+  });
+  const first = own;
+  await client.ensureAttached();
+  t.equal(client.targetId, first);
+  t.equal(client.ownTargetId, first);
+  // createTarget answers before the tab has committed its URL: poll until it has (bounded).
+  let href;
+  for (let attempt = 0; attempt < 100; attempt++) {
+    ({ result: { value: href } } = await client.sessionCommand('Runtime.evaluate', { expression: 'location.href', returnByValue: true }));
+    if (href !== 'about:blank') break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  t.equal(href, server.url('basic.html'), 'the own tab, not the first real page');
+
+  await opener.browserCommand('Target.closeTarget', { targetId: first });
+  // Target.detachedFromTarget ends the attached session.
+  while (client.targetId === first) await new Promise((resolve) => setTimeout(resolve, 20));
+  await client.ensureAttached();
+  t.not(client.targetId, first);
+  t.equal(client.targetId, own);
+  t.equal(client.ownTargetId, own);
+  t.same(requests, [{}, {}, { gone: first }], 'the closed tab is named when a replacement is asked for');
+  await opener.browserCommand('Target.closeTarget', { targetId: own });
+  while ((await opener.listTargets()).some((target) => target.targetId === own)) await new Promise((resolve) => setTimeout(resolve, 50));
+});
+
 t.test('Chromium killed with SIGKILL: pending commands reject, the manager relaunches, the client reattaches (3×)', async (t) => {
   const { client } = newClient(t);
   await navigate(t, client, server.url('basic.html'));

@@ -20,7 +20,7 @@ t.test('runtime globals', async (t) => {
     t.same(JSON.parse(result.content[0].text), { present: [], absent: [] });
   });
 
-  t.test('repl, browser and webmcp are frozen; webmcp is browser.webmcp; repl.id is the repl_id', async (t) => {
+  t.test('repl, browser and webmcp are frozen; webmcp is browser.webmcp; repl.id is the repl_id; repl.name is default', async (t) => {
     const result = await repl.run(`repl.write(JSON.stringify([
       Object.isFrozen(repl), Object.isFrozen(browser), Object.isFrozen(webmcp), webmcp === browser.webmcp,
       repl.id, process.env.BROWSER_REPL_ID, Object.keys(repl).sort(),
@@ -29,7 +29,7 @@ t.test('runtime globals', async (t) => {
     t.same([replFrozen, browserFrozen, webmcpFrozen, same], [true, true, true, true]);
     t.equal(id, result.replId);
     t.equal(envId, result.replId);
-    t.same(keys, ['emitImage', 'help', 'id', 'write']);
+    t.same(keys, ['emitImage', 'help', 'id', 'name', 'write'], "the hosted product's four keys, plus name");
   });
 
   t.test('cells are strict ES modules in their own realm', async (t) => {

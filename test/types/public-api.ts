@@ -1,7 +1,7 @@
 // Type tier: compiles against the published declarations (dist/lib/*.d.ts) the way a user would.
 // `npm run test:types` runs tsc on this file; it never executes.
-import { createApp, createRepl, ReplError, startServer, toWireResult } from 'browser-repl';
-import type { CellResult, ErrorCode, ReplOptions, WireCellResult } from 'browser-repl';
+import { BrowserHost, createApp, createRepl, MAX_NAMED_REPLS, ReplError, startServer, TabRegistry, toWireResult } from 'browser-repl';
+import type { CellResult, ErrorCode, Repl, ReplInfo, ReplOptions, WireCellResult } from 'browser-repl';
 import { createTestRepl, replFixture } from 'browser-repl/testing';
 
 async function usage(): Promise<void> {
@@ -35,6 +35,17 @@ async function usage(): Promise<void> {
   replFixture({ after: () => undefined });
   // @ts-expect-error timeoutSec is a number
   await repl.run('1', { timeoutSec: '5' });
+
+  const host = new BrowserHost({ browser: false, maxNamedRepls: MAX_NAMED_REPLS });
+  const named: Repl = host.repl('search');
+  named.name satisfies string;
+  named.busy satisfies boolean;
+  named.targetId satisfies string | undefined;
+  const infos: ReplInfo[] = await host.listRepls();
+  infos[0]?.replId satisfies string | null | undefined;
+  await host.deleteRepl('search');
+  host.tabs satisfies TabRegistry | null;
+  await host.close();
 }
 
 void usage;

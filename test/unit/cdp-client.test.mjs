@@ -1,8 +1,11 @@
-// CdpClient against a scripted in-memory browser: attach rules, retries and the exactly-once
-// rule, deadlines, dialog/network state, event ring and waiters, reconnect and close.
+// CdpClient against a scripted in-memory browser: attach rules (own tab included), retries and
+// the exactly-once rule, per-call deadlines, dialog/network state, event ring and waiters,
+// reconnect and close.
 import t from 'tap';
 import { CdpClient } from '../../dist/worker/cdp/cdp-client.js';
-import { isInternalUrl } from '../../dist/common/cdp/internal-url.js';
+import { Deadline } from '../../dist/common/cdp/deadline.js';
+import { isInternalUrl } from '../../dist/worker/cdp/page-attachment.js';
+import { HelperContext } from '../../dist/worker/helpers/helper-context.js';
 import { SAFE_RETRY_METHODS } from '../../dist/common/cdp/safe-retry-methods.js';
 import { FakeBrowser } from '../helpers/fake-browser.mjs';
 
@@ -11,6 +14,13 @@ t.teardown(() => clearInterval(keepAlive));
 
 const RENDERER_HINT =
   ' (the page renderer is unresponsive — a modal JavaScript dialog may be blocking it; recover with cdp("Page.handleJavaScriptDialog", { accept: true }) or cdp("Page.reload"))';
+
+/** The options a helper passes while a cell with `cellMs` left runs (HelperContext keeps 500 ms back). */
+function cellCall(client, cellMs) {
+  const context = new HelperContext({ client, note: () => {} });
+  context.beginCell(Date.now() + cellMs);
+  return context.callOptions();
+}
 
 function setup(t, { browser = new FakeBrowser(), ...options } = {}) {
   let providerCalls = 0;
@@ -43,6 +53,7 @@ t.test('CdpClient', async (t) => {
       const sessionId = await client.ensureAttached();
       t.equal(client.targetId, 'real');
       t.equal(client.sessionId, sessionId);
+      t.match(client.session, { sessionId, targetId: 'real', closed: false }, 'the attached page is a CdpSession');
       t.same(browser.sent('Target.attachToTarget').map((c) => c.params), [{ targetId: 'real', flatten: true }]);
       t.same(browser.sent('Target.activateTarget').map((c) => c.params), [{ targetId: 'real' }]);
       t.same(
@@ -108,11 +119,9 @@ t.test('CdpClient', async (t) => {
       const { browser, client } = setup(t);
       browser.hang.add('Page.enable');
       const started = Date.now();
-      // The enable timeout (5 s) is bounded by the execution deadline here, so the test stays short.
-      client.executionDeadlineMs = started + 500 + 150;
-      await client.attach('page-1');
+      // The enable timeout (5 s) is bounded by the deadline passed here, so the test stays short.
+      await client.attach('page-1', { deadline: new Deadline(started + 150) });
       t.equal(client.rendererResponsive, false);
-      client.executionDeadlineMs = undefined;
       browser.hang.add('Runtime.evaluate');
       const error = await client.sessionCommand('Runtime.evaluate', { expression: '1' }, { timeoutMs: 20 }).catch((e) => e);
       t.equal(error.code, 'REPL_ERR_CDP_TIMEOUT');
@@ -270,8 +279,7 @@ t.test('CdpClient', async (t) => {
     t.test('a command cannot start once the deadline margin is reached', async (t) => {
       const { browser, client } = setup(t);
       await client.ensureAttached();
-      client.executionDeadlineMs = Date.now() + 100;
-      await t.rejects(client.sessionCommand('Page.navigate', { url: 'x' }), {
+      await t.rejects(client.sessionCommand('Page.navigate', { url: 'x' }, cellCall(client, 100)), {
         code: 'REPL_ERR_CDP_DEADLINE_REACHED',
         message: 'CDP Page.navigate could not run: the execution deadline has already been reached',
       });
@@ -282,11 +290,114 @@ t.test('CdpClient', async (t) => {
       const { browser, client } = setup(t);
       const sessionId = await client.ensureAttached();
       browser.hang.add('Runtime.evaluate');
-      client.executionDeadlineMs = Date.now() + 500 + 50;
-      await t.rejects(client.evaluate(sessionId, 'new Promise(() => {})'), {
+      await t.rejects(client.evaluate(sessionId, 'new Promise(() => {})', cellCall(client, 500 + 50)), {
         code: 'REPL_ERR_CDP_TIMEOUT',
         message: /timed out after \d+ms \(bounded by the execution timeout\) \(outcome unknown; command was not retried\)$/,
       });
+    });
+
+    t.test('each call has its own deadline: a bounded call does not bound the next one', async (t) => {
+      const { browser, client } = setup(t);
+      const sessionId = await client.ensureAttached();
+      browser.hang.add('DOM.getDocument');
+      const bounded = client.sessionCommand('DOM.getDocument', {}, { deadline: Deadline.in(30) }).catch((e) => e);
+      const own = client.sessionCommand('DOM.getDocument', {}, { timeoutMs: 120 }).catch((e) => e);
+      const raw = client.send('DOM.getDocument', {}, { sessionId, timeoutMs: 60_000, deadline: Deadline.in(40) }).catch((e) => e);
+      const [first, second, third] = await Promise.all([bounded, own, raw]);
+      t.match(first.message, /^CDP DOM\.getDocument timed out after \d+ms \(bounded by the execution timeout\)$/);
+      t.equal(second.message, 'CDP DOM.getDocument timed out after 120ms', 'no deadline leaks from the earlier call');
+      t.equal(third.data.boundedByDeadline, true);
+    });
+
+    t.test('a deadline already passed fails before connecting, naming the command', async (t) => {
+      const { browser, client } = setup(t);
+      await t.rejects(client.sessionCommand('Page.navigate', { url: 'x' }, { deadline: new Deadline(Date.now() - 1) }), {
+        code: 'REPL_ERR_CDP_DEADLINE_REACHED',
+        message: 'CDP Page.navigate could not run: the execution deadline has already been reached',
+      });
+      await t.rejects(client.ensureAttached({ deadline: new Deadline(Date.now() - 1) }), { code: 'REPL_ERR_CDP_DEADLINE_REACHED' });
+      await client.ensureConnected();
+      t.equal(browser.commands.length, 0, 'nothing was sent: the connect went on for later callers only');
+    });
+
+    t.test('HelperContext: the cell deadline less 500 ms, only while the cell runs', async (t) => {
+      const { client } = setup(t);
+      const context = new HelperContext({ client, note: () => {} });
+      t.equal(context.deadline, undefined);
+      t.same(context.callOptions({ timeoutMs: 5 }), { timeoutMs: 5, deadline: undefined });
+      const cellDeadline = Date.now() + 10_000;
+      context.beginCell(cellDeadline);
+      t.equal(context.deadline.at, cellDeadline - 500);
+      t.equal(context.callOptions().deadline, context.deadline);
+      t.equal(context.callOptions({ sessionId: 'S' }).sessionId, 'S');
+      t.equal(context.waitDeadline(60_000), cellDeadline - 500);
+      context.endCell();
+      t.equal(context.deadline, undefined);
+      t.equal(context.signal.aborted, true);
+    });
+  });
+
+  t.test('ownTab', async (t) => {
+    t.test('automatic attach attaches the own tab, never the first real page', async (t) => {
+      const requests = [];
+      const { browser, client } = setup(t, {
+        ownTab: async (request) => {
+          requests.push(request);
+          return 'internal-1';
+        },
+      });
+      t.equal(client.ownTargetId, undefined, 'not known before the first attach');
+      await client.ensureAttached();
+      t.equal(client.targetId, 'internal-1');
+      t.equal(client.ownTargetId, 'internal-1');
+      t.same(requests, [{}]);
+      t.same(browser.sent('Target.attachToTarget').map((c) => c.params), [{ targetId: 'internal-1', flatten: true }]);
+      t.equal(browser.sent('Target.getTargets').length, 0, 'no listing: the target is known');
+      t.equal(browser.sent('Target.createTarget').length, 0);
+
+      await client.attach('page-1');
+      browser.dropAll();
+      await client.sessionCommand('DOM.getDocument', {});
+      t.equal(client.targetId, 'internal-1', 'after a drop the own tab comes back, not the last switched-to one');
+    });
+
+    t.test('an own tab that is gone is replaced once through ownTab({ gone })', async (t) => {
+      const requests = [];
+      const browser = new FakeBrowser();
+      const { client } = setup(t, {
+        browser,
+        ownTab: async (request) => {
+          requests.push(request);
+          if (request.gone === undefined) return 'closed-tab';
+          browser.targets.push({ targetId: 'replacement', type: 'page', url: 'about:blank', title: '' });
+          return 'replacement';
+        },
+      });
+      await client.ensureAttached();
+      t.same(requests, [{}, { gone: 'closed-tab' }]);
+      t.equal(client.targetId, 'replacement');
+      t.equal(client.ownTargetId, 'replacement');
+    });
+
+    t.test('a replacement that is gone as well fails instead of asking forever', async (t) => {
+      let calls = 0;
+      const { client } = setup(t, { ownTab: async () => `missing-${++calls}` });
+      await t.rejects(client.ensureAttached(), { code: 'REPL_ERR_CDP_COMMAND_FAILED', message: /No target with given id/ });
+      t.equal(calls, 2);
+    });
+
+    t.test('waiting for the own tab ends at the deadline', async (t) => {
+      const { client } = setup(t, { ownTab: () => new Promise(() => {}) });
+      await t.rejects(client.ensureAttached({ deadline: Deadline.in(20) }), {
+        code: 'REPL_ERR_CDP_DEADLINE_REACHED',
+        message: "CDP Target.attachToTarget could not run: the execution deadline was reached while waiting for this REPL's own tab",
+      });
+    });
+
+    t.test('without ownTab, ownTargetId stays undefined', async (t) => {
+      const { client } = setup(t);
+      await client.ensureAttached();
+      t.equal(client.ownTargetId, undefined);
     });
   });
 
@@ -300,6 +411,18 @@ t.test('CdpClient', async (t) => {
       t.match(client.pendingDialog, { type: 'prompt', message: 'hello-prompt', since: Number });
       browser.emit('Page.javascriptDialogClosed', { result: true, userInput: '' }, sessionId);
       t.equal(client.pendingDialog, null);
+    });
+
+    t.test('after a switch, events of the previous session no longer reach the page state', async (t) => {
+      const { browser, client } = setup(t);
+      const first = await client.attach('page-1');
+      const second = await client.attach('frame-1');
+      browser.emit('Page.javascriptDialogOpening', { message: 'old tab', type: 'alert' }, first);
+      browser.emit('Network.requestWillBeSent', { requestId: 'old' }, first);
+      t.equal(client.pendingDialog, null);
+      t.equal(client.inFlightRequests.size, 0);
+      browser.emit('Page.javascriptDialogOpening', { message: 'new tab', type: 'alert' }, second);
+      t.equal(client.pendingDialog.message, 'new tab');
     });
 
     t.test('tracks in-flight requests and the last network activity of the attached session', async (t) => {
@@ -392,8 +515,7 @@ t.test('CdpClient', async (t) => {
     t.test('resolves null on timeout, or at once when the deadline has no time left', async (t) => {
       const { client } = setup(t);
       t.equal(await client.waitForEvent('Never.happens', { timeoutMs: 10 }), null);
-      client.executionDeadlineMs = Date.now() + 200;
-      t.equal(await client.waitForEvent('Never.happens', { timeoutMs: 60_000 }), null);
+      t.equal(await client.waitForEvent('Never.happens', { timeoutMs: 60_000, ...cellCall(client, 200) }), null);
     });
 
     t.test('rejects with the predicate\'s error', async (t) => {
@@ -451,6 +573,7 @@ t.test('CdpClient', async (t) => {
     t.match(evaluate.sessionId, /^session-frame-1/);
     t.same(browser.sent('Target.detachFromTarget').map((c) => c.params.sessionId), [evaluate.sessionId]);
     t.equal(client.sessionId, undefined, 'the attached target is untouched');
+    t.equal(client.session, undefined);
     await t.rejects(client.evaluateOnTarget('gone', '1'), { code: 'REPL_ERR_TARGET_NOT_FOUND' });
   });
 

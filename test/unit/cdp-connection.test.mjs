@@ -2,6 +2,7 @@
 // reject-all-on-close, late replies, events, and error stacks that point at the caller.
 import t from 'tap';
 import { CdpConnection } from '../../dist/common/cdp/cdp-connection.js';
+import { Deadline } from '../../dist/common/cdp/deadline.js';
 import { EventRing } from '../../dist/worker/cdp/event-ring.js';
 import { FakeTransport } from '../helpers/fake-transport.mjs';
 
@@ -114,10 +115,10 @@ t.test('CdpConnection', async (t) => {
     });
   });
 
-  t.test('#send clamps its timeout to 500 ms before the execution deadline', async (t) => {
+  t.test('#send clamps its timeout to the deadline passed with it', async (t) => {
     const { connection } = setup();
-    const deadlineMs = Date.now() + 500 + 40;
-    const error = await connection.send('Runtime.evaluate', { expression: '1' }, { deadlineMs, timeoutHint: () => ' (HINT)' }).catch((e) => e);
+    const deadline = new Deadline(Date.now() + 40);
+    const error = await connection.send('Runtime.evaluate', { expression: '1' }, { deadline, timeoutHint: () => ' (HINT)' }).catch((e) => e);
     t.equal(error.code, 'REPL_ERR_CDP_TIMEOUT');
     t.match(error.message, new RegExp(`^CDP Runtime\\.evaluate timed out after \\d+ms${escape(BOUNDED)} \\(HINT\\)${escape(OUTCOME_UNKNOWN)}$`));
     t.equal(error.data.boundedByDeadline, true);
@@ -126,20 +127,20 @@ t.test('CdpConnection', async (t) => {
 
   t.test('#send keeps its own timeout when it ends before the deadline (no "bounded" suffix)', async (t) => {
     const { connection } = setup();
-    await t.rejects(connection.send('Page.getLayoutMetrics', {}, { timeoutMs: 5, deadlineMs: Date.now() + 60_000 }), {
+    await t.rejects(connection.send('Page.getLayoutMetrics', {}, { timeoutMs: 5, deadline: Deadline.in(60_000) }), {
       message: 'CDP Page.getLayoutMetrics timed out after 5ms',
     });
   });
 
   t.test('#send with Infinity waits until the deadline', async (t) => {
     const { connection } = setup();
-    const error = await connection.send('Runtime.evaluate', { expression: '1' }, { timeoutMs: Infinity, deadlineMs: Date.now() + 520 }).catch((e) => e);
+    const error = await connection.send('Runtime.evaluate', { expression: '1' }, { timeoutMs: Infinity, deadline: Deadline.in(20) }).catch((e) => e);
     t.match(error.message, /timed out after \d+ms \(bounded by the execution timeout\)/);
   });
 
-  t.test('#send refuses to start once the deadline margin is reached, without sending', async (t) => {
+  t.test('#send refuses to start once the deadline is reached, without sending', async (t) => {
     const { transport, connection } = setup();
-    await t.rejects(connection.send('Page.navigate', { url: 'x' }, { deadlineMs: Date.now() + 499 }), {
+    await t.rejects(connection.send('Page.navigate', { url: 'x' }, { deadline: new Deadline(Date.now() - 1) }), {
       code: 'REPL_ERR_CDP_DEADLINE_REACHED',
       message: 'CDP Page.navigate could not run: the execution deadline has already been reached',
     });
@@ -266,6 +267,24 @@ t.test('CdpConnection', async (t) => {
     transport.emit('A.c');
     t.equal(calls, 2);
   });
+});
+
+t.test('Deadline', async (t) => {
+  const deadline = new Deadline(1_000);
+  t.equal(deadline.at, 1_000);
+  t.equal(deadline.remaining(400), 600);
+  t.equal(deadline.reached, true, 'Unix ms 1000 is long past');
+  t.equal(Deadline.in(60_000).reached, false);
+  t.ok(Math.abs(Deadline.in(100).remaining() - 100) <= 5);
+  t.throws(() => new Deadline(NaN), RangeError);
+});
+
+t.test('Deadline#race', async (t) => {
+  const late = () => new Error('too late');
+  t.equal(await Deadline.in(1_000).race(Promise.resolve('value'), late), 'value');
+  await t.rejects(Deadline.in(1_000).race(Promise.reject(new Error('own failure')), late), { message: 'own failure' });
+  await t.rejects(Deadline.in(10).race(new Promise(() => {}), late), { message: 'too late' });
+  await t.rejects(new Deadline(0).race(Promise.reject(new Error('handled, not unhandled')), late), { message: 'too late' });
 });
 
 t.test('EventRing', async (t) => {

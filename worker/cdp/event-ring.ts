@@ -3,7 +3,7 @@
  * Network events much faster than anyone drains them, so the oldest are dropped and counted.
  */
 
-import type { CdpEvent } from '../../common/cdp/cdp-connection.js';
+import type { CdpEvent } from '../../common/cdp/cdp-session.js';
 
 /** Default capacity: the 500 newest events (repl-contract §3). */
 export const EVENT_RING_CAPACITY = 500;

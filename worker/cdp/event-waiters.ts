@@ -8,7 +8,7 @@ import { CONNECTION_CLOSED_MESSAGE, errorAtCallSite } from '../../common/cdp/cdp
 
 import type { CallSite } from '../../common/cdp/cdp-errors.js';
 
-import type { CdpEvent } from '../../common/cdp/cdp-connection.js';
+import type { CdpEvent } from '../../common/cdp/cdp-session.js';
 import type { Protocol } from 'devtools-protocol';
 
 // setTimeout overflows above 2^31 - 1 ms and then fires at once.

@@ -7,10 +7,17 @@
  * The connection is forgotten on `disconnected` (for example after a Chromium restart) and
  * reopened on the next call. `drop()` closes it on purpose (after a timeout), so code abandoned by
  * that call can no longer drive the browser: its pending Playwright calls reject.
+ *
+ * Dialogs: `connectOverCDP` attaches Playwright to every tab of the browser, and Playwright answers
+ * every dialog nobody listens for (dismiss; accept for `beforeunload`). Left alone, an executor
+ * would answer the dialogs of REPL tabs and of other executors' tabs, even between its calls. A
+ * context-level listener takes that default over and applies it only where it belongs: to pages
+ * this executor drives (bound to a call, or opened while one of its calls ran), while one of its
+ * calls runs. Every other dialog stays pending for the owner of its tab to see and handle.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { debuglog } from 'node:util';
-import type { Browser, BrowserType } from 'playwright-core';
+import type { Browser, BrowserContext, BrowserType, Dialog, Page } from 'playwright-core';
 import type { PlaywrightEngine } from '../../common/protocol/executor-messages.js';
 import { TargetIdCache } from './target-id-cache.js';
 
@@ -36,6 +43,10 @@ export class BrowserConnection {
   #connecting: Promise<Browser> | null = null;
   /** Bumped by drop(): a connect that finishes after it belongs to nobody and is closed. */
   #generation = 0;
+  /** Pages this executor drives: bound to one of its calls, or opened while one ran. */
+  #ownPages = new WeakSet<Page>();
+  #contextsWatched = new WeakSet<BrowserContext>();
+  #callRunning = false;
 
   constructor(options: BrowserConnectionOptions) {
     this.#engineName = options.engine;
@@ -56,6 +67,22 @@ export class BrowserConnection {
     return abortable(this.#connecting, signal);
   }
 
+  /** Marks the start and end of a call: dialogs are answered on this executor's pages only meanwhile. */
+  callStarted(browser: Browser): void {
+    this.#callRunning = true;
+    // Contexts the previous call's code created are watched from now on.
+    for (const context of browser.contexts()) this.#watch(context);
+  }
+
+  callEnded(): void {
+    this.#callRunning = false;
+  }
+
+  /** Records that `page` is driven by this executor (the call's `page`). */
+  adopt(page: Page): void {
+    this.#ownPages.add(page);
+  }
+
   /** Closes the connection (never the browser) and forgets every page → target mapping. */
   drop(): void {
     this.#generation++;
@@ -64,6 +91,30 @@ export class BrowserConnection {
     this.targetIds.reset();
     // For a connectOverCDP browser, close() only disconnects (and closes contexts it created).
     if (browser !== null) browser.close().catch((error: unknown) => debug('closing the connection failed: %o', error));
+  }
+
+  #watch(context: BrowserContext): void {
+    if (this.#contextsWatched.has(context)) return;
+    this.#contextsWatched.add(context);
+    context.on('page', (page) => {
+      if (this.#callRunning) this.#ownPages.add(page);
+    });
+    context.on('dialog', (dialog) => this.#onDialog(context, dialog));
+  }
+
+  #onDialog(context: BrowserContext, dialog: Dialog): void {
+    const page = dialog.page();
+    // Someone listens: user code on the page (emitted right after this) or on the context decides.
+    if (page !== null && listenerCount(page, 'dialog') > 0) return;
+    if (listenerCount(context, 'dialog') > 1) return;
+    // Another owner's tab, or nobody's code is running: the dialog stays for its owner to handle.
+    if (!this.#callRunning || (page !== null && !this.#ownPages.has(page))) {
+      debug('left a %s dialog pending on a page this executor does not drive', dialog.type());
+      return;
+    }
+    // Playwright's own default for a dialog nobody listens for.
+    const answer = dialog.type() === 'beforeunload' ? dialog.accept() : dialog.dismiss();
+    answer.catch(() => {});
   }
 
   #loadEngine(): Promise<BrowserType> {
@@ -94,6 +145,7 @@ export class BrowserConnection {
         });
         this.#browser = browser;
         this.targetIds.reset();
+        for (const context of browser.contexts()) this.#watch(context);
         debug('CDP connection established (%s)', this.#engineName);
         return browser;
       } catch (error) {
@@ -104,6 +156,11 @@ export class BrowserConnection {
     const message = lastError instanceof Error ? lastError.message : String(lastError);
     throw new Error(`Failed to connect to browser: ${message}`, { cause: lastError });
   }
+}
+
+/** Playwright's client objects are event emitters, but its types do not say so. */
+function listenerCount(emitter: Page | BrowserContext, event: string): number {
+  return (emitter as unknown as { listenerCount(name: string): number }).listenerCount(event);
 }
 
 /** Resolves or rejects with `promise`, or rejects with the signal's reason once it aborts. */

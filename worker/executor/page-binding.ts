@@ -2,7 +2,8 @@
  * Decides what `page` is for one call.
  *
  * - `default` executor: the tab Chrome reports as active (`embedderData.tabActive` on `tab`
- *   targets, one per window), else the newest open page, else a new page (`created: true`).
+ *   targets, one per window), else the newest open page, else a new page (`created: true`);
+ *   never a tab that a named REPL or another executor owns (`foreign`).
  * - Named executor: the tab the main thread opened for it, found by target id. A new tab may need
  *   a moment to attach, hence the longer retry when `tabCreated`; a tab that no longer exists is
  *   reported as missing so the main thread can reopen it.
@@ -56,9 +57,12 @@ export function livePages(browser: Browser): Page[] {
   return browser.contexts().flatMap((context) => context.pages()).filter((page) => !page.isClosed());
 }
 
-/** `page` of the default executor: the active tab, else the newest page, else a new one. */
-export async function bindDefaultPage(browser: Browser, cache: TargetIdCache): Promise<PageBinding> {
-  const pages = livePages(browser);
+/**
+ * `page` of the default executor: the active tab, else the newest page, else a new one; pages of
+ * the `foreign` target ids (tabs others own) are never chosen.
+ */
+export async function bindDefaultPage(browser: Browser, cache: TargetIdCache, foreign: ReadonlySet<string> = new Set()): Promise<PageBinding> {
+  const pages = await withoutForeign(livePages(browser), cache, foreign);
   if (pages.length === 0) {
     const context = browser.contexts()[0] ?? await browser.newContext();
     const page = await context.newPage();
@@ -89,6 +93,13 @@ export async function bindExecutorPage(
   }
   if (!await targetExists(browser, targetId)) throw new TabMissingError(targetId);
   throw new TabNotAttachedError(targetId);
+}
+
+/** `pages` without those whose target id is in `foreign` (ids that cannot be read are kept). */
+async function withoutForeign(pages: Page[], cache: TargetIdCache, foreign: ReadonlySet<string>): Promise<Page[]> {
+  if (foreign.size === 0 || pages.length === 0) return pages;
+  const ids = await Promise.all(pages.map((page) => cache.get(page).catch(() => undefined)));
+  return pages.filter((_, index) => !foreign.has(ids[index] ?? ''));
 }
 
 async function withTab(page: Page, cache: TargetIdCache, created: boolean): Promise<PageBinding> {

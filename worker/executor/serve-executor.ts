@@ -6,14 +6,17 @@
  * A call runs in this order, all of it raced against the call's timeout: compile (strip types)
  * → connect (once per connection) → bind `page` → run the code → encode the result. On timeout
  * the browser connection is dropped and the worker stays. Uncaught exceptions are deliberately not
- * handled: they end the worker, and the host replaces it on the next call.
+ * handled: they end the worker, and the host replaces it on the next call. Every message from the
+ * host is validated first; a malformed one is a host bug and ends this worker (uncaught).
  */
 import { debuglog } from 'node:util';
+import type { SerializedError } from '../../common/errors.js';
 import { LIMITS } from '../../common/limits.js';
 import { EXECUTOR_PROTOCOL_VERSION } from '../../common/protocol/executor-messages.js';
 import type {
-  ExecutorReplyMessage, ExecutorRunMessage, ExecutorTab, ExecutorToMainMessage, MainToExecutorMessage, PlaywrightEngine,
+  ExecutorReadyMessage, ExecutorReplyMessage, ExecutorRunMessage, ExecutorTab, ExecutorToMainMessage, PlaywrightEngine,
 } from '../../common/protocol/executor-messages.js';
+import { validateExecutorHostMessage } from '../../common/protocol/validate.js';
 import { EndpointBridge } from '../threads/endpoint-bridge.js';
 import { BrowserConnection, abortable } from './browser-connection.js';
 import { CallOutput, OutputRouter } from './call-output.js';
@@ -27,7 +30,8 @@ const debug = debuglog('browser-repl:executor');
 /** What the loop needs of its transport: a MessagePort, or an adapter over child-process IPC. */
 export interface ExecutorPort {
   postMessage(message: ExecutorToMainMessage): void;
-  on(event: 'message', listener: (message: MainToExecutorMessage) => void): unknown;
+  /** Messages arrive unchecked: the loop validates them. */
+  on(event: 'message', listener: (message: unknown) => void): unknown;
 }
 
 /** `webmcp` until WebMCP lands: frozen and empty, like the REPL's. */
@@ -44,7 +48,7 @@ export function serveExecutor(startup: { workerId: string; engine: PlaywrightEng
   const { port } = startup;
   const post = (message: ExecutorToMainMessage) => port.postMessage(message);
   const endpoints = new EndpointBridge({ post, available: true });
-  const connection = new BrowserConnection({ engine: startup.engine, endpoint: () => endpoints.request() });
+  const connection = new BrowserConnection({ engine: startup.engine, endpoint: async () => (await endpoints.request()).endpoint });
   const router = new OutputRouter();
   globalThis.console = router.console;
 
@@ -61,10 +65,12 @@ export function serveExecutor(startup: { workerId: string; engine: PlaywrightEng
     state.compiled = await compileCode(message.code);
     const compiled = performance.now();
     const browser = await connection.get(signal);
+    connection.callStarted(browser);
     const connected = performance.now();
     const binding = message.targetId === undefined
-      ? await bindDefaultPage(browser, connection.targetIds)
+      ? await bindDefaultPage(browser, connection.targetIds, new Set(message.foreignTargetIds))
       : await bindExecutorPage(browser, connection.targetIds, message.targetId, message.tabCreated === true, signal);
+    connection.adopt(binding.page);
     if (binding.tab !== undefined) state.tab = binding.tab;
     debug('call %d: compiled in %d ms, connected in %d ms, page bound in %d ms', message.requestId,
       Math.round(compiled - started), Math.round(connected - compiled), Math.round(performance.now() - connected));
@@ -79,14 +85,18 @@ export function serveExecutor(startup: { workerId: string; engine: PlaywrightEng
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(new Error('timeout')), message.timeoutMs);
     const state: CallState = {};
-    let fields: Omit<ExecutorReplyMessage, 'type' | 'requestId' | 'stdout' | 'stderr'>;
+    // Failures are described as text first (`describeThrown`), then sent as a SerializedError.
+    let fields: Omit<ExecutorReplyMessage, 'type' | 'requestId' | 'stdout' | 'stderr' | 'error'> & { error?: string; stack?: string };
+    let name = 'Error';
     try {
       const work = execute(message, output, state, controller.signal);
       // The abandoned promise may still reject after a timeout; that is expected, not unhandled.
       work.catch(() => {});
       fields = encodeResult(await abortable(work, controller.signal));
     } catch (thrown) {
+      if (thrown instanceof Error && typeof thrown.name === 'string') name = thrown.name;
       if (controller.signal.aborted) {
+        name = 'TimeoutError';
         connection.drop();
         fields = {
           success: false,
@@ -105,15 +115,27 @@ export function serveExecutor(startup: { workerId: string; engine: PlaywrightEng
       }
     } finally {
       clearTimeout(timer);
+      connection.callEnded();
       router.current = undefined;
     }
     const { stdout, stderr } = output.close();
-    post({ type: 'reply', requestId: message.requestId, ...fields, stdout, stderr, ...(state.tab === undefined ? {} : { tab: state.tab }) });
+    const { error, stack, ...rest } = fields;
+    const reply: ExecutorReplyMessage = { type: 'reply', requestId: message.requestId, ...rest, stdout, stderr };
+    if (error !== undefined) {
+      const serialized: SerializedError = { name, message: error };
+      if (stack !== undefined) serialized.stack = stack;
+      reply.error = serialized;
+    }
+    if (state.tab !== undefined) reply.tab = state.tab;
+    post(reply);
   }
 
   // The host already serialises calls; this chain is a second guard so two calls never interleave.
   let queue: Promise<void> = Promise.resolve();
-  port.on('message', (message: MainToExecutorMessage) => {
+  port.on('message', (raw: unknown) => {
+    const checked = validateExecutorHostMessage(raw);
+    if (!checked.ok) throw new TypeError(`executor worker received a malformed message from the host (${checked.error})`);
+    const message = checked.message;
     switch (message.type) {
       case 'run':
         queue = queue.then(() => run(message));
@@ -124,7 +146,7 @@ export function serveExecutor(startup: { workerId: string; engine: PlaywrightEng
     }
   });
 
-  post({ type: 'ready', protocolVersion: EXECUTOR_PROTOCOL_VERSION, workerId: startup.workerId });
+  post({ type: 'ready', protocolVersion: EXECUTOR_PROTOCOL_VERSION, workerId: startup.workerId } satisfies ExecutorReadyMessage);
   // Module loading only; the browser is attached by the first call (see BrowserConnection).
   setImmediate(() => {
     void loadTransformer();

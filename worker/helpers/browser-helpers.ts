@@ -5,82 +5,177 @@
  * frames, screenshots, `httpGet`, `uploadFile`) or `interaction/` (actionability-aware input,
  * waits for elements, accessibility snapshots; docs/interaction.md); this file only binds them to
  * the REPL's helper context and wires the state they share.
+ *
+ * Start-up cost (issue 8): a fresh worker must not load what its first cell does not use. Every
+ * helper is a wrapper with the implementation's `name` and `length` (test/unit/lazy-helpers.test.mjs
+ * checks them) that loads its group of modules on its first call, synchronously (`require()` of
+ * ES modules, Node ≥ 20.19 / 22.12), then calls the implementation: arguments, synchronous throws
+ * (`waitForEvent` validates and arms before it returns), promises and call order are exactly the
+ * implementation's. Groups: the raw CDP helpers; the page helpers (navigation, tabs, waits, `js`,
+ * screenshots, uploads, interaction); `httpGet`, which alone brings undici. The CDP client itself
+ * is created on first use too ({@link cdpClientClass}). On a Node without `require()` of ES modules
+ * everything is imported at start instead, as before.
+ *
+ * Modules are only ever loaded here with `require()`, never with `import()`: Node refuses to
+ * `require()` a module that a concurrent `import()` is still loading.
  */
+import { createRequire } from 'node:module';
 import { BROWSER_HELPER_ORDER } from '../../common/help/help-registry.js';
-import { createCdpHelpers } from './core/cdp-helpers.js';
-import { createEvaluateHelpers } from './core/evaluate.js';
-import { createHttpGetHelpers } from './core/http-get.js';
-import { NavigationTracker, createNavigationHelpers } from './core/navigation.js';
-import { createPageInfoHelpers } from './core/page-info.js';
-import { createScreenshotHelpers } from './core/screenshot.js';
-import { createTabHelpers } from './core/tabs.js';
-import { createUploadHelpers } from './core/upload-file.js';
-import { createWaitHelpers } from './core/waits.js';
-import { accessibilitySnapshot } from './interaction/accessibility-snapshot.js';
-import { click } from './interaction/click.js';
-import { fillInput } from './interaction/fill-input.js';
-import { pressKey, typeText } from './interaction/keys.js';
-import { scroll } from './interaction/scroll.js';
-import { waitForElement } from './interaction/wait-for-element.js';
 
+import type { CdpClient } from '../cdp/cdp-client.js';
 import type { HelperContext } from './helper-context.js';
 
 export type BrowserHelper = (...args: never[]) => unknown;
+type Implementation = (...args: unknown[]) => unknown;
+type Implementations = Record<string, Implementation>;
 
-/** The core helpers of one REPL, by name (listed in `CORE_BROWSER_HELP`). */
-export function createCoreHelpers(context: HelperContext): Record<string, BrowserHelper> {
-  // The navigation record is shared: gotoUrl and newTab write it, waitForLoad reads it.
-  const navigation = new NavigationTracker();
-  return {
-    ...createCdpHelpers(context),
-    ...createNavigationHelpers(context, navigation),
-    ...createPageInfoHelpers(context),
-    ...createScreenshotHelpers(context),
-    ...createTabHelpers(context, navigation),
-    ...createWaitHelpers(context, navigation),
-    ...createEvaluateHelpers(context),
-    ...createUploadHelpers(context),
-    ...createHttpGetHelpers(context),
-  };
+type Modules = {
+  cdpClient: typeof import('../cdp/cdp-client.js');
+  cdp: typeof import('./core/cdp-helpers.js');
+  evaluate: typeof import('./core/evaluate.js');
+  navigation: typeof import('./core/navigation.js');
+  pageInfo: typeof import('./core/page-info.js');
+  screenshot: typeof import('./core/screenshot.js');
+  tabs: typeof import('./core/tabs.js');
+  upload: typeof import('./core/upload-file.js');
+  waits: typeof import('./core/waits.js');
+  accessibility: typeof import('./interaction/accessibility-snapshot.js');
+  click: typeof import('./interaction/click.js');
+  fill: typeof import('./interaction/fill-input.js');
+  keys: typeof import('./interaction/keys.js');
+  scroll: typeof import('./interaction/scroll.js');
+  waitForElement: typeof import('./interaction/wait-for-element.js');
+  httpGet: typeof import('./core/http-get.js');
+};
+
+/** Where each module lives (relative to this file). */
+const MODULE_PATHS: Readonly<Record<keyof Modules, string>> = {
+  cdpClient: '../cdp/cdp-client.js',
+  cdp: './core/cdp-helpers.js',
+  evaluate: './core/evaluate.js',
+  navigation: './core/navigation.js',
+  pageInfo: './core/page-info.js',
+  screenshot: './core/screenshot.js',
+  tabs: './core/tabs.js',
+  upload: './core/upload-file.js',
+  waits: './core/waits.js',
+  accessibility: './interaction/accessibility-snapshot.js',
+  click: './interaction/click.js',
+  fill: './interaction/fill-input.js',
+  keys: './interaction/keys.js',
+  scroll: './interaction/scroll.js',
+  waitForElement: './interaction/wait-for-element.js',
+  httpGet: './core/http-get.js',
+};
+
+const requireModule = createRequire(import.meta.url);
+const canRequireEsm = (process.features as { require_module?: boolean }).require_module === true;
+/** Without `require()` of ES modules (Node 20.18), every module is imported now. */
+const preloaded: Partial<Modules> = {};
+if (!canRequireEsm) {
+  const names = Object.keys(MODULE_PATHS) as Array<keyof Modules>;
+  const namespaces = await Promise.all(names.map((name) => import(MODULE_PATHS[name])));
+  names.forEach((name, index) => Object.assign(preloaded, { [name]: namespaces[index] }));
 }
 
-/** The interaction helpers of one REPL, by name (listed in `INTERACTION_HELP`). */
-function createInteractionHelpers(context: HelperContext): Record<string, BrowserHelper> {
-  // Method shorthand: each helper's `name` is its global name (`click.name === "click"`).
-  return {
-    accessibilitySnapshot(options?: unknown) {
-      return accessibilitySnapshot(context, options);
-    },
-    click(target: unknown, options?: unknown) {
-      return click(context, target, options);
-    },
-    typeText(text: unknown) {
-      return typeText(context, text);
-    },
-    fillInput(target: unknown, text: unknown, options?: unknown) {
-      return fillInput(context, target, text, options);
-    },
-    pressKey(key: unknown, modifiers?: unknown) {
-      return pressKey(context, key, modifiers);
-    },
-    scroll(x: unknown, y: unknown, dy?: unknown, dx?: unknown) {
-      return scroll(context, x, y, dy, dx);
-    },
-    waitForElement(target: unknown, options?: unknown) {
-      return waitForElement(context, target, options);
-    },
-  };
+function load<K extends keyof Modules>(name: K): Modules[K] {
+  return (preloaded[name] ??= requireModule(MODULE_PATHS[name]) as Modules[K]);
 }
 
-/** Every helper factory contributes some names; the registry order decides how they are listed. */
-const FACTORIES: Array<(context: HelperContext) => Record<string, BrowserHelper>> = [
-  createCoreHelpers,
-  createInteractionHelpers,
+/** The CDP client class, loaded on first use (a cell that never drives the browser never loads it). */
+export function cdpClientClass(): typeof CdpClient {
+  return load('cdpClient').CdpClient;
+}
+
+/** A group of helpers: the implementations of one context, and each wrapper's `length`. */
+interface HelperGroup {
+  load(context: HelperContext): Implementations;
+  /** What `Function.length` reports for each implementation (parameters before a default or rest). */
+  lengths: Readonly<Record<string, number>>;
+}
+
+const GROUPS: readonly HelperGroup[] = [
+  {
+    load: (context) => load('cdp').createCdpHelpers(context) as unknown as Implementations,
+    lengths: { cdp: 3, drainEvents: 0, waitForEvent: 2 },
+  },
+  {
+    load(context) {
+      const navigation = load('navigation');
+      const accessibility = load('accessibility');
+      const click = load('click');
+      const fill = load('fill');
+      const keys = load('keys');
+      const scroll = load('scroll');
+      const waitForElement = load('waitForElement');
+      // The navigation record is shared: gotoUrl and newTab write it, waitForLoad reads it.
+      const tracker = new navigation.NavigationTracker();
+      return {
+        ...navigation.createNavigationHelpers(context, tracker),
+        ...load('pageInfo').createPageInfoHelpers(context),
+        ...load('screenshot').createScreenshotHelpers(context),
+        ...load('tabs').createTabHelpers(context, tracker),
+        ...load('waits').createWaitHelpers(context, tracker),
+        ...load('evaluate').createEvaluateHelpers(context),
+        ...load('upload').createUploadHelpers(context),
+        accessibilitySnapshot: (options) => accessibility.accessibilitySnapshot(context, options),
+        click: (target, options) => click.click(context, target, options),
+        typeText: (text) => keys.typeText(context, text),
+        fillInput: (target, text, options) => fill.fillInput(context, target, text, options),
+        pressKey: (key, modifiers) => keys.pressKey(context, key, modifiers),
+        scroll: (x, y, dy, dx) => scroll.scroll(context, x, y, dy, dx),
+        waitForElement: (target, options) => waitForElement.waitForElement(context, target, options),
+      } as Implementations;
+    },
+    lengths: {
+      gotoUrl: 1, pageInfo: 0, accessibilitySnapshot: 1, click: 2, typeText: 1, fillInput: 3, pressKey: 2,
+      scroll: 4, captureScreenshot: 0, listTabs: 0, currentTab: 0, switchTab: 1, newTab: 0, closeTab: 1,
+      ensureRealTab: 0, iframeTarget: 1, waitMs: 0, waitForLoad: 1, waitForElement: 2, waitForNetworkIdle: 2,
+      js: 2, uploadFile: 3,
+    },
+  },
+  {
+    load: (context) => load('httpGet').createHttpGetHelpers(context) as unknown as Implementations,
+    lengths: { httpGet: 3 },
+  },
 ];
 
-export function createBrowserHelpers(context: HelperContext): Readonly<Record<string, BrowserHelper>> {
+/** Every helper's `length` by name, as the wrappers declare them (test/unit/lazy-helpers.test.mjs). */
+export const HELPER_LENGTHS: Readonly<Record<string, number>> = Object.freeze(
+  Object.assign({}, ...GROUPS.map((group) => group.lengths)) as Record<string, number>);
+
+/** Every helper's implementation for `context`, loaded now (tests compare them with the wrappers). */
+export function loadHelperImplementations(context: HelperContext): Readonly<Implementations> {
+  return Object.assign({}, ...GROUPS.map((group) => group.load(context))) as Implementations;
+}
+
+/** Wrappers for one group: the first call of any of them loads the group, then every call goes straight through. */
+function lazyGroup(context: HelperContext, group: HelperGroup): Record<string, BrowserHelper> {
+  let implementations: Implementations | undefined;
+  const helpers: Record<string, BrowserHelper> = {};
+  for (const [name, length] of Object.entries(group.lengths)) {
+    // Method shorthand, like the implementations: named after the key, no `prototype`, not a constructor.
+    const helper = {
+      [name](...args: unknown[]): unknown {
+        implementations ??= group.load(context);
+        return implementations[name]!(...args);
+      },
+    }[name]!;
+    Object.defineProperty(helper, 'length', { value: length });
+    helpers[name] = helper;
+  }
+  return helpers;
+}
+
+/** Every helper of one REPL, by name (core ones listed in `CORE_BROWSER_HELP`, interaction ones in `INTERACTION_HELP`). */
+export function createCoreHelpers(context: HelperContext): Record<string, BrowserHelper> {
   const all: Record<string, BrowserHelper> = {};
-  for (const factory of FACTORIES) Object.assign(all, factory(context));
+  for (const group of GROUPS) Object.assign(all, lazyGroup(context, group));
+  return all;
+}
+
+export function createBrowserHelpers(context: HelperContext): Readonly<Record<string, BrowserHelper>> {
+  const all = createCoreHelpers(context);
   const ordered: Record<string, BrowserHelper> = {};
   for (const name of BROWSER_HELPER_ORDER) {
     const helper = all[name];

@@ -2,41 +2,67 @@
  * What every browser helper receives: the REPL's CDP client, the running cell's deadline and
  * abort signal, and a way to leave a note on the cell's stderr. One context lives as long as the
  * worker; `beginCell`/`endCell` scope the per-cell parts.
+ *
+ * The deadline is passed to the client in the options of each call (`callOptions()`): the client
+ * itself does not know which cell is running.
  */
-import type { CdpClient } from '../cdp/cdp-client.js';
+import { Deadline } from '../../common/cdp/deadline.js';
+import { DEADLINE_MARGIN_MS } from '../../common/limits.js';
 
-/** Helpers stop waiting this long before the cell's destructive deadline, so they fail cleanly. */
-export const DEADLINE_MARGIN_MS = 500;
+import type { DeadlineOptions } from '../../common/cdp/deadline.js';
+import type { CdpClient } from '../cdp/cdp-client.js';
 
 /** The signal between cells: a helper still running after its cell ended sees it aborted. */
 const ENDED = new AbortController();
 ENDED.abort(new Error('Browser REPL execution finished'));
 
 export class HelperContext {
-  readonly client: CdpClient;
+  /** The client, or the factory that creates it on first use (issue 8: a worker's start-up). */
+  #client: CdpClient | (() => CdpClient);
   readonly #note: (message: string) => void;
-  #deadline: number | undefined;
+  #deadline: Deadline | undefined;
   /** Created on first use of `signal` in a cell: most cells never wait on anything. */
   #controller: AbortController | undefined;
 
-  constructor(options: { client: CdpClient; note: (message: string) => void }) {
-    this.client = options.client;
+  constructor(options: { client: CdpClient | (() => CdpClient); note: (message: string) => void }) {
+    this.#client = options.client;
     this.#note = options.note;
   }
 
-  /** Called by the runtime when a cell starts. */
+  get client(): CdpClient {
+    if (typeof this.#client === 'function') this.#client = this.#client();
+    return this.#client;
+  }
+
+  /** Closes the client, if it was ever created. */
+  async closeClient(): Promise<void> {
+    if (typeof this.#client !== 'function') await this.#client.close();
+  }
+
+  /** Called by the runtime when a cell starts; `deadline` is the cell's own (Unix ms). */
   beginCell(deadline: number): void {
-    this.#deadline = deadline;
+    this.#deadline = new Deadline(deadline - DEADLINE_MARGIN_MS);
     this.#controller = undefined;
-    this.client.executionDeadlineMs = deadline;
   }
 
   /** Called when the cell ends: waits it left running are cancelled. */
   endCell(): void {
     this.#deadline = undefined;
-    this.client.executionDeadlineMs = undefined;
     this.#controller?.abort(new Error('Browser REPL execution finished'));
     this.#controller = ENDED;
+  }
+
+  /**
+   * When the running cell's commands and waits must be over: {@link DEADLINE_MARGIN_MS} before the
+   * cell's own deadline. `undefined` between cells.
+   */
+  get deadline(): Deadline | undefined {
+    return this.#deadline;
+  }
+
+  /** Options for one CDP call of a helper: `extra` plus the running cell's deadline. */
+  callOptions<T extends object = Record<never, never>>(extra?: T): T & DeadlineOptions {
+    return { ...extra, deadline: this.#deadline } as T & DeadlineOptions;
   }
 
   /** Aborted when the cell that is running now ends. */
@@ -45,10 +71,10 @@ export class HelperContext {
     return this.#controller.signal;
   }
 
-  /** Absolute time (Unix ms) by which a wait of `timeoutMs` must end: never past the cell's deadline − 500 ms. */
+  /** Absolute time (Unix ms) by which a wait of `timeoutMs` must end: never past the cell's {@link deadline}. */
   waitDeadline(timeoutMs: number): number {
     const own = Date.now() + timeoutMs;
-    return this.#deadline === undefined ? own : Math.min(own, this.#deadline - DEADLINE_MARGIN_MS);
+    return this.#deadline === undefined ? own : Math.min(own, this.#deadline.at);
   }
 
   /** Writes `browser-repl: <message>` to the cell's stderr. */

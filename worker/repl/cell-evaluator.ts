@@ -10,10 +10,16 @@ import vm from 'node:vm';
 import { lowerCell } from '../analyzer/lower-cell.js';
 import { CELL_SYNTAX_ERROR_CODE } from '../analyzer/parse-cell.js';
 import { BindingStore } from './binding-store.js';
-import { importModule as defaultImportModule } from './dynamic-import.js';
 
 import type { ImportAttributes, ImportModule } from './dynamic-import.js';
 import type { RealmErrors } from './binding-store.js';
+
+/**
+ * The default loader, imported on a cell's first `import()`: most workers never run one, and a
+ * fresh worker loads only what its first cell uses (issue 8).
+ */
+const defaultImportModule: ImportModule = async (specifier, referrer, attributes) =>
+  (await import('./dynamic-import.js')).importModule(specifier, referrer, attributes);
 
 /** `import.meta.url` of every cell. */
 export const CELL_IMPORT_META_URL = 'file:///browser-repl-cell.mjs';

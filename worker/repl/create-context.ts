@@ -33,19 +33,44 @@ function nodeGlobals(): Record<string, unknown> {
     structuredClone,
     atob,
     btoa,
-    crypto: globalThis.crypto,
   };
+}
+
+/**
+ * `crypto` the way Node's own global defines it: a replaceable accessor, resolved on first read.
+ * Reading `globalThis.crypto` loads Web Crypto (≈ 2 ms of a worker's start, issue 8), which most
+ * cells never use. The getter returns this thread's own `crypto` object, as the data property did.
+ */
+function defineLazyCrypto(sandbox: Record<string, unknown>): void {
+  let value: unknown;
+  let resolved = false;
+  Object.defineProperty(sandbox, 'crypto', {
+    configurable: true,
+    enumerable: true,
+    get() {
+      if (!resolved) {
+        value = globalThis.crypto;
+        resolved = true;
+      }
+      return value;
+    },
+    set(replacement: unknown) {
+      value = replacement;
+      resolved = true;
+    },
+  });
 }
 
 export function createReplContext(globals: ContextGlobals): Context {
   const browser = Object.freeze({ ...globals.helpers, webmcp: globals.webmcp });
-  const sandbox: Record<string, unknown> = {
-    ...nodeGlobals(),
+  const sandbox: Record<string, unknown> = nodeGlobals();
+  defineLazyCrypto(sandbox);
+  Object.assign(sandbox, {
     console: globals.console,
     repl: globals.repl,
     ...globals.helpers,
     browser,
     webmcp: globals.webmcp,
-  };
+  });
   return createContext(sandbox, { name: 'browser-repl', codeGeneration: { strings: true, wasm: true } });
 }

@@ -1,7 +1,20 @@
 /** Entry of a REPL worker thread: the handshake data arrives as `workerData` (common/protocol/repl-messages.ts `WorkerStartup`). */
+import module from 'node:module';
 import { workerData } from 'node:worker_threads';
 import type { WorkerStartup } from '../../common/protocol/repl-messages.js';
-import { serveRepl } from './serve-repl.js';
+
+// Node >= 22.1: V8 code cache on disk for the runtime's modules (NODE_COMPILE_CACHE, else
+// <os.tmpdir()>/node-compile-cache), enabled before they load: hence the dynamic import (issue 8).
+// Not under coverage collection, which a code cache makes less precise.
+const { enableCompileCache } = module as { enableCompileCache?: () => unknown };
+if (typeof enableCompileCache === 'function' && process.env['NODE_V8_COVERAGE'] === undefined) enableCompileCache();
+const { serveRepl } = await import('./serve-repl.js');
 
 const startup = workerData as WorkerStartup;
-serveRepl({ replId: startup.replId, port: startup.port, browserAvailable: startup.browser.available });
+serveRepl({
+  replId: startup.replId,
+  port: startup.port,
+  browserAvailable: startup.browser.available,
+  name: startup.name,
+  ownsTab: startup.ownsTab,
+});

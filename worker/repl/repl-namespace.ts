@@ -1,13 +1,14 @@
-/** The frozen `repl` object cells see: `id`, `help`, `write`, `emitImage` (contract §6, §12). */
+/** The frozen `repl` object cells see: `id`, `name`, `help`, `write`, `emitImage` (contract §6, §12). */
 import { formatHelpEntry, formatHelpIndex, resolveHelpEntry } from '../../common/help/format-help.js';
 import { WRITE_INSPECT_OPTIONS } from '../../common/limits.js';
 import type { HelpEntry } from '../../common/help/help-registry.js';
-import { normalizeImageInput } from '../output/image-input.js';
 import type { OutputCollector } from '../output/output-collector.js';
 import { ObjectFreeze, utilInspect } from '../output/primordials.js';
 
 export interface ReplNamespace {
   readonly id: string;
+  /** Name of this REPL within its host: `default`, or the `repl` of the request. */
+  readonly name: string;
   help(methodName?: unknown): string;
   write(value: unknown): void;
   emitImage(input: unknown): Promise<void>;
@@ -15,12 +16,14 @@ export interface ReplNamespace {
 
 export function createReplNamespace(options: {
   id: string;
+  name: string;
   collector: OutputCollector;
   help: readonly HelpEntry[];
 }): ReplNamespace {
   const { collector, help } = options;
   return ObjectFreeze({
     id: options.id,
+    name: options.name,
     help(...args: unknown[]): string {
       const text = args.length === 0 || args[0] === undefined
         ? formatHelpIndex(help)
@@ -32,6 +35,8 @@ export function createReplNamespace(options: {
       collector.text('write', typeof value === 'string' ? value : utilInspect(value, WRITE_INSPECT_OPTIONS));
     },
     async emitImage(input: unknown): Promise<void> {
+      // Imported on first use: most workers never emit an image (issue 8: start-up loads only what the first cell uses).
+      const { normalizeImageInput } = await import('../output/image-input.js');
       const image = await normalizeImageInput(input);
       collector.image(image.mimeType, image.bytes);
     },

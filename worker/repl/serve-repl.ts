@@ -1,20 +1,25 @@
 /**
  * The REPL runtime's message loop. Reads top to bottom: build the context → post `ready` → serve
- * `execute` / `env` messages one at a time until the host ends the thread.
+ * `execute` / `env` messages one at a time until the host ends the thread. Every message from the
+ * host is validated first; a malformed one is a host bug and ends this worker (uncaught).
  *
  * Uncaught exceptions are deliberately not handled here: they end the worker, and the host turns
  * its `error`/`exit` events into the contract's destructive outcomes (contract §4).
  */
 import { performance } from 'node:perf_hooks';
 import { HELP_ENTRIES } from '../../common/help/help-registry.js';
+import { ReplError } from '../../common/errors.js';
+import type { SerializedError } from '../../common/errors.js';
 import { PROTOCOL_VERSION } from '../../common/protocol/repl-messages.js';
 import type {
-  EnvMessage, ExecuteMessage, MainToWorkerMessage, WorkerToMainMessage,
+  EnvAppliedMessage, EnvMessage, ExecuteMessage, OutputMessage, ReadyMessage, ResultMessage, StartedMessage,
+  WorkerToMainMessage,
 } from '../../common/protocol/repl-messages.js';
+import { validateReplHostMessage } from '../../common/protocol/validate.js';
 import { EndpointBridge } from '../threads/endpoint-bridge.js';
-import { CdpClient } from '../cdp/cdp-client.js';
+import type { CdpClient } from '../cdp/cdp-client.js';
 import { HelperContext } from '../helpers/helper-context.js';
-import { createBrowserHelpers } from '../helpers/browser-helpers.js';
+import { cdpClientClass, createBrowserHelpers } from '../helpers/browser-helpers.js';
 import { createCapturedConsole } from '../output/captured-console.js';
 import { OutputCollector } from '../output/output-collector.js';
 import { utilInspect } from '../output/primordials.js';
@@ -26,27 +31,49 @@ import { createReplNamespace } from './repl-namespace.js';
 /** What the loop needs of its transport: a MessagePort, or an adapter over child-process IPC. */
 export interface ReplPort {
   postMessage(message: WorkerToMainMessage, transfer?: ArrayBuffer[]): void;
-  on(event: 'message', listener: (message: MainToWorkerMessage) => void): unknown;
+  /** Messages arrive unchecked: the loop validates them. */
+  on(event: 'message', listener: (message: unknown) => void): unknown;
 }
 
-export function serveRepl(startup: { replId: string; port: ReplPort; browserAvailable: boolean }): void {
+export interface ReplStartup {
+  replId: string;
+  port: ReplPort;
+  browserAvailable: boolean;
+  /** Name within the host (`repl.name`); default `default`. */
+  name?: string | undefined;
+  /** The REPL owns a tab of its own: the host names it in every endpoint answer. */
+  ownsTab?: boolean | undefined;
+}
+
+export function serveRepl(startup: ReplStartup): void {
   const { port } = startup;
   const post = (message: WorkerToMainMessage, transfer?: ArrayBuffer[]) => port.postMessage(message, transfer);
 
   const collector = new OutputCollector();
   const endpoints = new EndpointBridge({ post, available: startup.browserAvailable });
-  const client = new CdpClient({
+  // Created on first use (issue 8): a cell that never drives the browser never loads the CDP client.
+  const client = (): CdpClient => new (cdpClientClass())({
+    // The client's notes are complete stderr lines already (they carry the browser-repl: prefix).
+    onNote: (message) => collector.text('stderr', message),
     endpointProvider: async ({ previous }) => {
-      const endpoint = await endpoints.request(previous);
+      const { endpoint } = await endpoints.request(previous);
       // Contract §9: cells find the effective endpoint here (connectOverCDP(process.env.CDP_ENDPOINT)).
       process.env['CDP_ENDPOINT'] = endpoint;
       return endpoint;
     },
+    // The host knows which tabs are whose; it is asked whenever a page is chosen, so a tab another
+    // REPL opened a moment ago is never taken for this one's.
+    foreignTabs: async () => new Set(Object.keys((await endpoints.request()).tabOwners ?? {})),
+    ...(startup.ownsTab === true ? {
+      ownTab: async ({ gone }: { gone?: string | undefined }) => {
+        const { targetId } = await endpoints.request(undefined, { tabGone: gone });
+        if (targetId === undefined) throw new ReplError('REPL_ERR_PROTOCOL', 'the host named no tab for this REPL');
+        return targetId;
+      },
+    } : {}),
   });
   const helperContext = new HelperContext({ client, note: (message) => collector.text('stderr', message) });
-  // The client's notes are complete stderr lines already (they carry the browser-repl: prefix).
-  client.onNote = (message) => collector.text('stderr', message);
-  const repl = createReplNamespace({ id: startup.replId, collector, help: HELP_ENTRIES });
+  const repl = createReplNamespace({ id: startup.replId, name: startup.name ?? 'default', collector, help: HELP_ENTRIES });
   const context = createReplContext({
     console: createCapturedConsole(collector),
     repl,
@@ -62,7 +89,7 @@ export function serveRepl(startup: { replId: string; port: ReplPort; browserAvai
   async function prepareEndpoint(code: string): Promise<void> {
     if (!startup.browserAvailable || !code.includes('CDP_ENDPOINT')) return;
     try {
-      process.env['CDP_ENDPOINT'] = await endpoints.request();
+      process.env['CDP_ENDPOINT'] = (await endpoints.request()).endpoint;
     } catch (error) {
       helperContext.note(`CDP_ENDPOINT is not available: ${(error as Error).message}`);
     }
@@ -78,16 +105,16 @@ export function serveRepl(startup: { replId: string; port: ReplPort; browserAvai
   async function execute(message: ExecuteMessage): Promise<void> {
     const { requestId } = message;
     const started = performance.now();
-    post({ type: 'started', requestId });
-    collector.begin((item, transfer) => post({ type: 'output', requestId, item }, transfer));
+    post({ type: 'started', requestId } satisfies StartedMessage);
+    collector.begin((item, transfer) => post({ type: 'output', requestId, item } satisfies OutputMessage, transfer));
     helperContext.beginCell(message.deadline);
-    let outcome: { success: true } | ({ success: false } & ReturnType<typeof describeError>);
+    let outcome: { success: true } | { success: false; error: SerializedError };
     try {
       await prepareEndpoint(message.code);
       await evaluator.evaluate(message.code);
       outcome = { success: true };
     } catch (thrown) {
-      outcome = { success: false, ...describeError(thrown) };
+      outcome = { success: false, error: serializeThrown(thrown) };
     }
     helperContext.endCell();
     const { contentTruncated } = collector.end();
@@ -97,7 +124,7 @@ export function serveRepl(startup: { replId: string; port: ReplPort; browserAvai
       ...outcome,
       contentTruncated,
       durationMs: Math.round(performance.now() - started),
-    });
+    } satisfies ResultMessage);
   }
 
   function applyEnv(message: EnvMessage): void {
@@ -105,12 +132,15 @@ export function serveRepl(startup: { replId: string; port: ReplPort; browserAvai
       if (value === null) delete process.env[name];
       else process.env[name] = value;
     }
-    post({ type: 'env-applied', requestId: message.requestId });
+    post({ type: 'env-applied', requestId: message.requestId } satisfies EnvAppliedMessage);
   }
 
   // The host already serialises calls; this chain is a second guard so two cells can never interleave.
   let queue: Promise<void> = Promise.resolve();
-  port.on('message', (message: MainToWorkerMessage) => {
+  port.on('message', (raw: unknown) => {
+    const checked = validateReplHostMessage(raw);
+    if (!checked.ok) throw new TypeError(`browser REPL received a malformed message from the host (${checked.error})`);
+    const message = checked.message;
     switch (message.type) {
       case 'execute':
         queue = queue.then(() => execute(message));
@@ -124,12 +154,27 @@ export function serveRepl(startup: { replId: string; port: ReplPort; browserAvai
       case 'shutdown':
         // Let queued work finish first; then close the browser connection cleanly and exit.
         queue = queue.then(async () => {
-          await client.close().catch(() => undefined);
+          await helperContext.closeClient().catch(() => undefined);
           process.exit(0);
         });
         break;
     }
   });
 
-  post({ type: 'ready', protocolVersion: PROTOCOL_VERSION, replId: startup.replId });
+  post({ type: 'ready', protocolVersion: PROTOCOL_VERSION, replId: startup.replId } satisfies ReadyMessage);
+}
+
+/** What a cell threw, as it crosses the port: `describeError`'s guarded reads, plus the name. */
+function serializeThrown(thrown: unknown): SerializedError {
+  const { error, stack, errorCode } = describeError(thrown);
+  let name: unknown;
+  try {
+    name = thrown !== null && typeof thrown === 'object' ? (thrown as { name?: unknown }).name : undefined;
+  } catch {
+    name = undefined;
+  }
+  const serialized: SerializedError = { name: typeof name === 'string' && name.length <= 256 ? name : 'Error', message: error };
+  if (stack !== undefined) serialized.stack = stack;
+  if (errorCode !== undefined) serialized.code = errorCode;
+  return serialized;
 }

@@ -1,12 +1,22 @@
 /**
  * The worker's side of the endpoint protocol: the CDP client asks for the browser's DevTools
- * endpoint, the main thread answers (launching or relaunching Chromium when it owns it).
+ * endpoint, the main thread answers (launching or relaunching Chromium when it owns it), with the
+ * tab this worker owns when it owns one. Replies arrive already validated by the worker's loop.
  */
 import { ReplError, fromSerialized } from '../../common/errors.js';
 import type { EndpointReplyMessage, EndpointRequestMessage } from '../../common/protocol/repl-messages.js';
 
+/** The host's answer to one endpoint request. */
+export interface EndpointGrant {
+  endpoint: string;
+  /** The tab the requesting worker owns, if the host gave one. */
+  targetId?: string;
+  /** Tabs that others own (targetId → owner): never attached automatically. */
+  tabOwners?: Record<string, string>;
+}
+
 interface Pending {
-  resolve: (endpoint: string) => void;
+  resolve: (grant: EndpointGrant) => void;
   reject: (error: Error) => void;
 }
 
@@ -21,8 +31,11 @@ export class EndpointBridge {
     this.#available = options.available;
   }
 
-  /** Asks the host for the current endpoint; `previous` is one that stopped answering (so the host relaunches). */
-  request(previous?: string): Promise<string> {
+  /**
+   * Asks the host for the current endpoint. `previous` is one that stopped answering (so the host
+   * relaunches); `tabGone` is this worker's own tab, found closed (so the host opens another).
+   */
+  request(previous?: string, options: { tabGone?: string | undefined } = {}): Promise<EndpointGrant> {
     if (!this.#available) {
       return Promise.reject(new ReplError('REPL_ERR_BROWSER_NOT_FOUND',
         'this REPL was created without a browser (browser: false); pure JavaScript cells work, browser helpers do not'));
@@ -30,17 +43,25 @@ export class EndpointBridge {
     const requestId = this.#nextId++;
     return new Promise((resolve, reject) => {
       this.#pending.set(requestId, { resolve, reject });
-      this.#post({ type: 'endpoint-request', requestId, ...(previous === undefined ? {} : { previous }) });
+      this.#post({
+        type: 'endpoint-request',
+        requestId,
+        ...(previous === undefined ? {} : { previous }),
+        ...(options.tabGone === undefined ? {} : { tabGone: options.tabGone }),
+      } satisfies EndpointRequestMessage);
     });
   }
 
-  /** Handles the host's answer. */
+  /** Handles the host's (validated) answer; one for a request this bridge did not send is ignored. */
   receive(message: EndpointReplyMessage): void {
     const pending = this.#pending.get(message.requestId);
     if (pending === undefined) return;
     this.#pending.delete(message.requestId);
     if (message.endpoint !== undefined) {
-      pending.resolve(message.endpoint);
+      const grant: EndpointGrant = { endpoint: message.endpoint };
+      if (message.targetId !== undefined) grant.targetId = message.targetId;
+      if (message.tabOwners !== undefined) grant.tabOwners = message.tabOwners;
+      pending.resolve(grant);
     } else {
       pending.reject(fromSerialized(message.error ?? { name: 'ReplError', message: 'no browser endpoint' }));
     }

@@ -1,10 +1,13 @@
-/** `POST /repl` and `/repl/env` for one browser host (contract §1, §2, §9.1). */
+/** `POST /repl`, `/repl/env`, `GET /repls` and `DELETE /repls/{name}` for one browser host (contract §1, §2, §9.1). */
 import { Router } from 'express';
-import type { Request, Response } from 'express';
+import type { NextFunction, Request, Response } from 'express';
 import { ReplError } from '../../../common/errors.js';
 import { LIMITS } from '../../../common/limits.js';
-import type { BrowserHost } from '../../host/browser-host.js';
+import type { BrowserHost, ReplInfo } from '../../host/browser-host.js';
 import { toWireResult } from '../../repl/cell-result.js';
+import type { Repl } from '../../repl/repl.js';
+import { toWireExecutor } from '../../executor/execute-result.js';
+import type { WireExecutor } from '../../executor/execute-result.js';
 import { jsonBody, requestSignal, requireBody } from '../middleware.js';
 import { validateBody } from '../schema-validator.js';
 
@@ -12,12 +15,20 @@ interface ReplRequestBody {
   code?: string;
   timeout_sec?: number;
   reset?: boolean;
+  repl?: string;
+}
+
+/** `ReplInfo` of openapi.json: the fields of an executor's entry, plus the REPL's `repl_id`. */
+export type WireRepl = WireExecutor & { repl_id: string | null };
+
+export function toWireRepl(info: ReplInfo): WireRepl {
+  return { ...toWireExecutor(info), repl_id: info.replId };
 }
 
 export function replRoutes(host: BrowserHost): Router {
   const router = Router();
 
-  router.post('/repl', jsonBody(LIMITS.replBodyBytes), async (req: Request, res: Response) => {
+  router.post('/repl', jsonBody(LIMITS.replBodyBytes), async (req: Request, res: Response, next: NextFunction) => {
     requireBody(req.body);
     validateBody('BrowserReplRequest', req.body);
     const body = req.body as ReplRequestBody;
@@ -30,8 +41,32 @@ export function replRoutes(host: BrowserHost): Router {
       throw new ReplError('REPL_ERR_CODE_TOO_LARGE',
         `code too large: encoded request is ${encoded} bytes, maximum is ${LIMITS.encodedRequestBytes}`);
     }
-    const result = await host.repl().run(code, { timeoutSec, reset, signal: requestSignal(req, res) });
+    let repl: Repl;
+    try {
+      repl = host.repl(body.repl ?? 'default');
+    } catch (error) {
+      // The limit answer carries the REPLs, so the caller can pick one to delete.
+      const listed = error instanceof ReplError && error.code === 'REPL_ERR_CONFLICT' ? error.data?.['repls'] : undefined;
+      if (!Array.isArray(listed)) {
+        next(error);
+        return;
+      }
+      res.status(409).json({ message: (error as ReplError).message, code: 'REPL_ERR_CONFLICT', repls: (listed as ReplInfo[]).map(toWireRepl) });
+      return;
+    }
+    const result = await repl.run(code, { timeoutSec, reset, signal: requestSignal(req, res) });
     res.json(toWireResult(result));
+  });
+
+  router.get('/repls', async (_req: Request, res: Response) => {
+    res.json({ repls: (await host.listRepls()).map(toWireRepl) });
+  });
+
+  router.delete('/repls/:name', async (req: Request, res: Response) => {
+    const name = String(req.params['name']);
+    validateBody('ReplName', name);
+    await host.deleteRepl(name);
+    res.status(204).end();
   });
 
   router.get('/repl/env', (_req: Request, res: Response) => {

@@ -5,7 +5,7 @@
 import { ReplError } from '../../../common/errors.js';
 import { invalidArgument, nonNegativeSeconds, readOptions } from '../helper-options.js';
 
-import type { CdpEvent, CdpMethod } from '../../../common/cdp/cdp-connection.js';
+import type { CdpEvent, CdpMethod } from '../../../common/cdp/cdp-session.js';
 import type { HelperContext } from '../helper-context.js';
 
 /** Methods that `cdp()` sends browser-level when no session argument is given. */
@@ -36,15 +36,15 @@ export function createCdpHelpers(context: HelperContext) {
     // The typed client accepts any protocol method; user input is by nature untyped.
     const name = method as CdpMethod;
     const args = params as never;
-    if (session === null) return client.browserCommand(name, args);
-    if (session !== undefined) return client.send(name, args, { sessionId: session });
-    if (BROWSER_LEVEL_METHOD.test(method)) return client.browserCommand(name, args);
-    return client.sessionCommand(name, args);
+    if (session === null) return client.browserCommand(name, args, context.callOptions());
+    if (session !== undefined) return client.send(name, args, context.callOptions({ sessionId: session }));
+    if (BROWSER_LEVEL_METHOD.test(method)) return client.browserCommand(name, args, context.callOptions());
+    return client.sessionCommand(name, args, context.callOptions());
   }
 
   /** Attaches a page if none is, then returns and clears the connection-wide event buffer. */
   async function drainEvents(): Promise<CdpEvent[]> {
-    await client.ensureAttached();
+    await client.ensureAttached(context.callOptions());
     return client.drainEvents();
   }
 
@@ -68,11 +68,11 @@ export function createCdpHelpers(context: HelperContext) {
     }
     // No cell signal: a waiter the cell did not await resolves null at the (clamped) timeout
     // instead of rejecting into a later cell as an unhandled rejection.
-    return client.waitForEvent(method, {
+    return client.waitForEvent(method, context.callOptions({
       sessionId,
       timeoutMs: timeoutSec * 1000,
       predicate: predicate as ((event: CdpEvent) => boolean) | undefined,
-    });
+    }));
   }
 
   function attachedSession(): string {

@@ -55,11 +55,11 @@ export function createEvaluateHelpers(context: HelperContext) {
     }
     // Another target (an OOPIF, another tab) gets a transient session; the attached one is reused.
     if (targetId !== undefined && targetId !== client.targetId) {
-      return decodeEvaluateResponse(await client.evaluateOnTarget(targetId, expression), mode);
+      return decodeEvaluateResponse(await client.evaluateOnTarget(targetId, expression, context.callOptions()), mode);
     }
-    const sessionId = await client.ensureAttached();
-    if (client.pendingDialog !== null || !client.rendererResponsive) await assertPageResponsive('js', client);
-    const response = await guardDialog('js', context, sessionId, () => client.evaluate(sessionId, expression));
+    const sessionId = await client.ensureAttached(context.callOptions());
+    if (client.pendingDialog !== null || !client.rendererResponsive) await assertPageResponsive('js', context);
+    const response = await guardDialog('js', context, sessionId, () => client.evaluate(sessionId, expression, context.callOptions()));
     return decodeEvaluateResponse(response, mode);
   }
 

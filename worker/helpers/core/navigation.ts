@@ -13,7 +13,6 @@ import { invalidArgument } from '../helper-options.js';
 import { dialogError, raceDialog } from './page-guard.js';
 
 import type { Protocol } from 'devtools-protocol';
-import type { CdpClient } from '../../cdp/cdp-client.js';
 import type { HelperContext } from '../helper-context.js';
 
 /** Budget of the best-effort `Page.getFrameTree` taken before a navigation. */
@@ -63,8 +62,8 @@ export class NavigationTracker {
 }
 
 /** Loader id of the attached page's main frame (`Page.getFrameTree`). */
-export async function mainFrameLoaderId(client: CdpClient, timeoutMs?: number): Promise<string> {
-  const { frameTree } = await client.sessionCommand('Page.getFrameTree', undefined, { timeoutMs });
+export async function mainFrameLoaderId(context: HelperContext, timeoutMs?: number): Promise<string> {
+  const { frameTree } = await context.client.sessionCommand('Page.getFrameTree', undefined, context.callOptions({ timeoutMs }));
   return frameTree.frame.loaderId;
 }
 
@@ -79,13 +78,13 @@ export async function navigateAttached(
   url: string,
 ): Promise<Protocol.Page.NavigateResponse> {
   const { client } = context;
-  const sessionId = await client.ensureAttached();
+  const sessionId = await client.ensureAttached(context.callOptions());
   const targetId = client.targetId;
   let previousLoaderId: string | undefined;
   // A frozen renderer would not answer; the navigation itself does not need it (it even closes
   // an open alert), so skip the probe rather than wait.
   if (client.pendingDialog === null && client.rendererResponsive) {
-    previousLoaderId = await mainFrameLoaderId(client, LOADER_PROBE_TIMEOUT_MS).catch(() => undefined);
+    previousLoaderId = await mainFrameLoaderId(context, LOADER_PROBE_TIMEOUT_MS).catch(() => undefined);
   }
   let result: Protocol.Page.NavigateResponse;
   try {
@@ -121,8 +120,8 @@ export async function navigateAttached(
  */
 async function navigateThroughDialogs(context: HelperContext, helper: string, sessionId: string, url: string): Promise<Protocol.Page.NavigateResponse> {
   const { client } = context;
-  if (client.pendingDialog !== null) return client.sessionCommand('Page.navigate', { url });
-  const navigation = client.sessionCommand('Page.navigate', { url });
+  if (client.pendingDialog !== null) return client.sessionCommand('Page.navigate', { url }, context.callOptions());
+  const navigation = client.sessionCommand('Page.navigate', { url }, context.callOptions());
   const outcome = await raceDialog(context, sessionId, () => navigation);
   if (outcome.dialog === undefined) return outcome.value;
   if (outcome.dialog.type === 'beforeunload') {

@@ -13,7 +13,7 @@
 import { ReplError } from '../../../common/errors.js';
 import { isClosedBeforeResponse } from '../../../common/cdp/cdp-errors.js';
 
-import type { CdpClient, PendingDialog } from '../../cdp/cdp-client.js';
+import type { PendingDialog } from '../../cdp/cdp-client.js';
 import type { HelperContext } from '../helper-context.js';
 
 /** What the user can do about a dialog; part of every dialog error. */
@@ -54,14 +54,15 @@ function unresponsiveError(helper: string, cause: unknown): ReplError {
  * renderer that stayed frozen since attach (checked with a {@link UNRESPONSIVE_PROBE_MS} probe).
  * Costs nothing on the normal path (two field reads).
  */
-export async function assertPageResponsive(helper: string, client: CdpClient): Promise<void> {
+export async function assertPageResponsive(helper: string, context: HelperContext): Promise<void> {
+  const { client } = context;
   const dialog = client.pendingDialog;
   if (dialog !== null) throw dialogError(helper, dialogInfo(dialog));
   if (client.rendererResponsive) return;
   try {
     // A session command also re-runs the domain enables in the background; once they answer,
     // the client marks the renderer responsive again and later calls skip this probe.
-    await client.sessionCommand('Runtime.evaluate', { expression: '0', returnByValue: true }, { timeoutMs: UNRESPONSIVE_PROBE_MS });
+    await client.sessionCommand('Runtime.evaluate', { expression: '0', returnByValue: true }, context.callOptions({ timeoutMs: UNRESPONSIVE_PROBE_MS }));
   } catch (error) {
     const pending = client.pendingDialog;
     if (pending !== null) throw dialogError(helper, dialogInfo(pending));
@@ -100,7 +101,7 @@ class DialogWatch {
         if (this.#sessions.get(sessionId) === armed) this.#sessions.delete(sessionId);
       };
       this.#context.client
-        .waitForEvent('Page.javascriptDialogOpening', { sessionId, timeoutMs: Number.MAX_SAFE_INTEGER })
+        .waitForEvent('Page.javascriptDialogOpening', this.#context.callOptions({ sessionId, timeoutMs: Number.MAX_SAFE_INTEGER }))
         .then(
           (event) => {
             disarm();

@@ -45,7 +45,7 @@ export function createPageInfoHelpers(context: HelperContext) {
 
   async function blocked(dialog: DialogInfo): Promise<BlockedPageInfo> {
     const targetId = client.targetId;
-    const target = targetId === undefined ? undefined : (await client.listTargets()).find((entry) => entry.targetId === targetId);
+    const target = targetId === undefined ? undefined : (await client.listTargets(context.callOptions())).find((entry) => entry.targetId === targetId);
     return { url: target?.url ?? '', title: target?.title ?? '', dialog };
   }
 
@@ -55,17 +55,17 @@ export function createPageInfoHelpers(context: HelperContext) {
   }
 
   async function describe(): Promise<PageInfo | BlockedPageInfo> {
-    const sessionId = await client.ensureAttached();
+    const sessionId = await client.ensureAttached(context.callOptions());
     const known = client.pendingDialog;
     if (known !== null) return blocked(dialogInfo(known));
     try {
-      await assertPageResponsive('pageInfo', client);
+      await assertPageResponsive('pageInfo', context);
     } catch (error) {
       const opened = client.pendingDialog;
       if (opened !== null) return blocked(dialogInfo(opened));
       throw error;
     }
-    const outcome = await raceDialog(context, sessionId, () => client.evaluate(sessionId, PAGE_INFO_EXPRESSION));
+    const outcome = await raceDialog(context, sessionId, () => client.evaluate(sessionId, PAGE_INFO_EXPRESSION, context.callOptions()));
     if (outcome.dialog !== undefined) return blocked(outcome.dialog);
     const response = outcome.value;
     if (response.exceptionDetails !== undefined) throw pageEvaluationError(response.exceptionDetails);

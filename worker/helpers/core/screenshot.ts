@@ -38,7 +38,7 @@ export function createScreenshotHelpers(context: HelperContext) {
   const { client } = context;
 
   async function evaluateNumbers(sessionId: string, expression: string): Promise<number[] | null> {
-    const response = await guardDialog('captureScreenshot', context, sessionId, () => client.evaluate(sessionId, expression));
+    const response = await guardDialog('captureScreenshot', context, sessionId, () => client.evaluate(sessionId, expression, context.callOptions()));
     if (response.exceptionDetails !== undefined) throw pageEvaluationError(response.exceptionDetails);
     return response.result.value as number[] | null;
   }
@@ -56,7 +56,7 @@ export function createScreenshotHelpers(context: HelperContext) {
       case 'fullPage': {
         // Pipelined: one round trip for both. The ratio is only needed to honour maxDim.
         const [metrics, numbers] = await Promise.all([
-          guardDialog('captureScreenshot', context, sessionId, () => client.sessionCommand('Page.getLayoutMetrics')),
+          guardDialog('captureScreenshot', context, sessionId, () => client.sessionCommand('Page.getLayoutMetrics', undefined, context.callOptions())),
           maxDim === undefined ? Promise.resolve([1]) : evaluateNumbers(sessionId, '[devicePixelRatio]'),
         ]);
         const size = metrics.cssContentSize;
@@ -93,8 +93,8 @@ export function createScreenshotHelpers(context: HelperContext) {
   }
 
   async function capture(request: ScreenshotRequest): Promise<Buffer> {
-    const sessionId = await client.ensureAttached();
-    if (client.pendingDialog !== null || !client.rendererResponsive) await assertPageResponsive('captureScreenshot', client);
+    const sessionId = await client.ensureAttached(context.callOptions());
+    if (client.pendingDialog !== null || !client.rendererResponsive) await assertPageResponsive('captureScreenshot', context);
     const params: Protocol.Page.CaptureScreenshotRequest = { format: request.format };
     if (request.quality !== undefined) params.quality = request.quality;
     const region = await regionClip(sessionId, request);
@@ -103,7 +103,7 @@ export function createScreenshotHelpers(context: HelperContext) {
       if (region.beyond) params.captureBeyondViewport = true;
     }
     const { data } = await guardDialog('captureScreenshot', context, sessionId, () =>
-      client.sessionCommand('Page.captureScreenshot', params),
+      client.sessionCommand('Page.captureScreenshot', params, context.callOptions()),
     );
     return Buffer.from(data, 'base64');
   }

@@ -3,7 +3,7 @@
  * `iframeTarget` (browser-helpers.md §3, §5). Listing is browser-level and never attaches.
  */
 import { ReplError } from '../../../common/errors.js';
-import { isInternalUrl } from '../../../common/cdp/internal-url.js';
+import { isInternalUrl } from '../../cdp/page-attachment.js';
 import { invalidArgument } from '../helper-options.js';
 import { navigateAttached } from './navigation.js';
 import { raceDialog } from './page-guard.js';
@@ -51,14 +51,14 @@ export function createTabHelpers(context: HelperContext, tracker: NavigationTrac
   /** Page targets, in Chromium's order; `includeChrome: false` drops internal and about: pages. */
   async function listTabs(includeChrome: unknown = true): Promise<TabInfo[]> {
     if (typeof includeChrome !== 'boolean') throw invalidArgument('listTabs: includeChrome must be a boolean');
-    const targets = await client.listTargets();
+    const targets = await client.listTargets(context.callOptions());
     return targets.filter((target) => target.type === 'page' && (includeChrome || !isInternalUrl(target.url))).map(tabRow);
   }
 
   async function attachedTarget(helper: string): Promise<TargetSummary> {
-    await client.ensureAttached();
+    await client.ensureAttached(context.callOptions());
     const targetId = client.targetId;
-    const target = (await client.listTargets()).find((entry) => entry.targetId === targetId);
+    const target = (await client.listTargets(context.callOptions())).find((entry) => entry.targetId === targetId);
     if (targetId === undefined || target === undefined) {
       throw new ReplError('REPL_ERR_TARGET_NOT_FOUND', `${helper}: attached target no longer exists`, { data: { targetId } });
     }
@@ -72,7 +72,7 @@ export function createTabHelpers(context: HelperContext, tracker: NavigationTrac
 
   /** Attaches `target` (id or tab/frame object); returns its session id. */
   async function switchTab(target: unknown): Promise<string> {
-    return client.attach(readTargetId('switchTab', target));
+    return client.attach(readTargetId('switchTab', target), context.callOptions());
   }
 
   /**
@@ -83,8 +83,8 @@ export function createTabHelpers(context: HelperContext, tracker: NavigationTrac
     const until = Math.min(Date.now() + SETTLE_TIMEOUT_MS, context.waitDeadline(SETTLE_TIMEOUT_MS));
     for (;;) {
       try {
-        const sessionId = await client.ensureAttached();
-        const outcome = await raceDialog(context, sessionId, () => client.evaluate(sessionId, 'location.href', { timeoutMs: 1_000 }));
+        const sessionId = await client.ensureAttached(context.callOptions());
+        const outcome = await raceDialog(context, sessionId, () => client.evaluate(sessionId, 'location.href', context.callOptions({ timeoutMs: 1_000 })));
         if (outcome.dialog !== undefined) return;
         const { value } = outcome.value.result;
         if (typeof value === 'string' && value !== '' && value !== 'about:blank') return;
@@ -112,8 +112,12 @@ export function createTabHelpers(context: HelperContext, tracker: NavigationTrac
     }
     // Created blank and attached before navigating, so dialogs and events of the first document
     // are observed from its start.
-    const { targetId } = await client.browserCommand('Target.createTarget', { url: 'about:blank' });
-    await client.attach(targetId);
+    // A REPL with a tab of its own opens its tabs in windows of their own as well: a plain new tab
+    // joins the most recently activated window and would hide the tab already there.
+    const ownWindow = client.ownsTab;
+    const { targetId } = await client.browserCommand('Target.createTarget', ownWindow ? { url: 'about:blank', newWindow: true } : { url: 'about:blank' }, context.callOptions());
+    if (ownWindow) client.markOwnWindow(targetId);
+    await client.attach(targetId, context.callOptions());
     if (url !== 'about:blank') {
       await navigateAttached(context, tracker, 'newTab', url);
       await waitForCommit();
@@ -128,7 +132,7 @@ export function createTabHelpers(context: HelperContext, tracker: NavigationTrac
       throw new ReplError('REPL_ERR_TARGET_NOT_FOUND', 'closeTab: no tab is attached and no target id was provided');
     }
     try {
-      await client.browserCommand('Target.closeTarget', { targetId });
+      await client.browserCommand('Target.closeTarget', { targetId }, context.callOptions());
     } catch (error) {
       if (/No target with given id/i.test((error as Error).message)) {
         throw new ReplError('REPL_ERR_TARGET_NOT_FOUND', `closeTab: no target with id ${targetId} (already closed?)`, { cause: error, data: { targetId } });
@@ -141,7 +145,7 @@ export function createTabHelpers(context: HelperContext, tracker: NavigationTrac
     for (;;) {
       let listed = false;
       try {
-        listed = (await client.listTargets()).some((entry) => entry.targetId === targetId);
+        listed = (await client.listTargets(context.callOptions())).some((entry) => entry.targetId === targetId);
       } catch {
         return; // A listing error counts as gone (the browser may be restarting).
       }
@@ -160,14 +164,14 @@ export function createTabHelpers(context: HelperContext, tracker: NavigationTrac
     if (first === undefined) return null;
     const current = await currentTab();
     if (!isInternalUrl(current.url)) return current;
-    await client.attach(first.targetId);
+    await client.attach(first.targetId, context.callOptions());
     return first;
   }
 
   /** The first cross-origin iframe target whose URL contains `urlSubstring`, or `null`. */
   async function iframeTarget(urlSubstring: unknown): Promise<FrameTargetInfo | null> {
     if (typeof urlSubstring !== 'string') throw invalidArgument('iframeTarget: urlSubstring must be a string');
-    const frame = (await client.listTargets()).find((target) => target.type === 'iframe' && target.url.includes(urlSubstring));
+    const frame = (await client.listTargets(context.callOptions())).find((target) => target.type === 'iframe' && target.url.includes(urlSubstring));
     return frame === undefined ? null : { targetId: frame.targetId, url: frame.url, title: frame.title, type: frame.type };
   }
 

@@ -73,7 +73,7 @@ export function createUploadHelpers(context: HelperContext) {
   async function uploadToNode(sessionId: string, backendNodeId: number, files: string[]): Promise<void> {
     let node;
     try {
-      ({ node } = await client.send('DOM.describeNode', { backendNodeId }, { sessionId }));
+      ({ node } = await client.send('DOM.describeNode', { backendNodeId }, context.callOptions({ sessionId })));
     } catch (error) {
       throw new ReplError('REPL_ERR_TARGET_NOT_FOUND', `uploadFile: backend node ${backendNodeId} no longer exists (take a new snapshot)`, { cause: error });
     }
@@ -84,7 +84,7 @@ export function createUploadHelpers(context: HelperContext) {
     if (node.localName !== 'input' || type?.toLowerCase() !== 'file') {
       throw invalidArgument(`uploadFile: backend node ${backendNodeId} is a <${node.localName}>, not an <input type=file>`);
     }
-    await client.send('DOM.setFileInputFiles', { backendNodeId, files }, { sessionId });
+    await client.send('DOM.setFileInputFiles', { backendNodeId, files }, context.callOptions({ sessionId }));
   }
 
   async function uploadToSelector(sessionId: string, selector: string, files: string[], timeoutSec: number): Promise<void> {
@@ -94,13 +94,13 @@ export function createUploadHelpers(context: HelperContext) {
     try {
       for (;;) {
         const { result, exceptionDetails } = await guardDialog('uploadFile', context, sessionId, () =>
-          client.send('Runtime.evaluate', { expression, returnByValue: false, objectGroup: OBJECT_GROUP }, { sessionId }),
+          client.send('Runtime.evaluate', { expression, returnByValue: false, objectGroup: OBJECT_GROUP }, context.callOptions({ sessionId })),
         );
         if (exceptionDetails !== undefined) {
           throw invalidArgument(`uploadFile: ${exceptionDetails.exception?.description ?? exceptionDetails.text}`);
         }
         if (result.objectId !== undefined) {
-          await client.send('DOM.setFileInputFiles', { objectId: result.objectId, files }, { sessionId });
+          await client.send('DOM.setFileInputFiles', { objectId: result.objectId, files }, context.callOptions({ sessionId }));
           return;
         }
         status = String(result.value);
@@ -119,7 +119,7 @@ export function createUploadHelpers(context: HelperContext) {
         if (Date.now() >= deadline) break;
       }
     } finally {
-      client.send('Runtime.releaseObjectGroup', { objectGroup: OBJECT_GROUP }, { sessionId }).catch(() => {});
+      client.send('Runtime.releaseObjectGroup', { objectGroup: OBJECT_GROUP }, context.callOptions({ sessionId })).catch(() => {});
     }
     const why = status === 'disabled' ? 'the file input stayed disabled' : `no element matches selector: ${selector}`;
     throw new ReplError('REPL_ERR_TARGET_NOT_FOUND', `uploadFile: ${why} (waited ${timeoutSec}s)`, { data: { selector, status } });
@@ -133,8 +133,8 @@ export function createUploadHelpers(context: HelperContext) {
     const opts = readOptions('uploadFile', options, ['timeoutSec']);
     const timeoutSec = nonNegativeSeconds('uploadFile', opts['timeoutSec'], DEFAULT_TIMEOUT_SEC);
     if (browserIsLocal()) await assertFilesExist(files);
-    const sessionId = await client.ensureAttached();
-    if (client.pendingDialog !== null || !client.rendererResponsive) await assertPageResponsive('uploadFile', client);
+    const sessionId = await client.ensureAttached(context.callOptions());
+    if (client.pendingDialog !== null || !client.rendererResponsive) await assertPageResponsive('uploadFile', context);
     if (element.kind === 'node') await uploadToNode(sessionId, element.backendNodeId, files);
     else await uploadToSelector(sessionId, element.selector, files, timeoutSec);
   }

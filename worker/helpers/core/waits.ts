@@ -46,16 +46,16 @@ export function createWaitHelpers(context: HelperContext, tracker: NavigationTra
 
   /** One check: has the attached page's current document (not the one a navigation replaced) loaded? */
   async function loaded(): Promise<boolean> {
-    const sessionId = await client.ensureAttached();
+    const sessionId = await client.ensureAttached(context.callOptions());
     // A navigation under way, whoever started it (a click, page code): the document that still
     // answers is the one being replaced.
     if (client.mainFrameLoading) return false;
     const pending = tracker.pendingFor(client.targetId);
     if (pending?.previousLoaderId !== undefined) {
-      const loaderId = await guardDialog('waitForLoad', context, sessionId, () => mainFrameLoaderId(client));
+      const loaderId = await guardDialog('waitForLoad', context, sessionId, () => mainFrameLoaderId(context));
       if (loaderId === pending.previousLoaderId) return false;
     }
-    const response = await guardDialog('waitForLoad', context, sessionId, () => client.evaluate(sessionId, 'document.readyState'));
+    const response = await guardDialog('waitForLoad', context, sessionId, () => client.evaluate(sessionId, 'document.readyState', context.callOptions()));
     if (response.exceptionDetails !== undefined) throw pageEvaluationError(response.exceptionDetails);
     // Checked again: a navigation that started while the evaluation ran was reported before its answer.
     if (response.result.value !== 'complete' || client.mainFrameLoading) return false;
@@ -71,8 +71,8 @@ export function createWaitHelpers(context: HelperContext, tracker: NavigationTra
     const seconds = nonNegativeSeconds('waitForLoad', timeoutSec, 15);
     const deadline = context.waitDeadline(seconds * 1000);
     const { signal } = context;
-    await client.ensureAttached();
-    await assertPageResponsive('waitForLoad', client);
+    await client.ensureAttached(context.callOptions());
+    await assertPageResponsive('waitForLoad', context);
     for (;;) {
       try {
         if (await retryIfDisconnected(loaded)) return true;
@@ -97,7 +97,7 @@ export function createWaitHelpers(context: HelperContext, tracker: NavigationTra
     const seconds = nonNegativeSeconds('waitForNetworkIdle', timeoutSec, 30);
     const deadline = context.waitDeadline(seconds * 1000);
     const { signal } = context;
-    await client.ensureAttached();
+    await client.ensureAttached(context.callOptions());
     const stale = tracker.staleRequestsFor(client.targetId);
     const busy = (): boolean => {
       for (const id of client.inFlightRequests) if (!stale.has(id)) return true;

@@ -32,10 +32,10 @@ function childFrameIds(tree: Protocol.Page.FrameTree): string[] {
 export async function accessibilitySnapshot(context: HelperContext, options: unknown): Promise<AccessibilitySnapshot> {
   const request = readSnapshotRequest(options);
   const { client } = context;
-  const sessionId = await client.ensureAttached();
+  const sessionId = await client.ensureAttached(context.callOptions());
   const guard = await DialogGuard.start(context, 'accessibilitySnapshot', sessionId);
   try {
-    const send = { sessionId };
+    const send = context.callOptions({ sessionId });
     const [main, frameTree, location] = await guard.guard(Promise.all([
       client.send('Accessibility.getFullAXTree', {}, send),
       client.send('Page.getFrameTree', undefined, send).catch(() => null),

@@ -5,7 +5,6 @@
  * stale snapshot node) fails at once instead of waiting out the timeout.
  */
 import { ReplError } from '../../../common/errors.js';
-import { COMMAND_DEADLINE_MARGIN_MS } from '../../../common/cdp/cdp-connection.js';
 import { invalidSelectorError, multipleMatchesError, notReadyError, staleNodeError } from './action-errors.js';
 
 import type { HelperContext } from '../helper-context.js';
@@ -69,8 +68,8 @@ export function pause(ms: number, signal: AbortSignal): Promise<void> {
 /** When a wait of `timeoutSec` must stop polling: its own timeout, clamped for the cell (see LAST_PROBE_MS). */
 export function pollDeadline(context: HelperContext, timeoutSec: number): number {
   const own = context.waitDeadline(timeoutSec * 1000);
-  const cell = context.client.executionDeadlineMs;
-  return cell === undefined ? own : Math.min(own, cell - COMMAND_DEADLINE_MARGIN_MS - LAST_PROBE_MS);
+  const cell = context.deadline;
+  return cell === undefined ? own : Math.min(own, cell.at - LAST_PROBE_MS);
 }
 
 /** True for the error of a command that could not start because the cell's time is up. */

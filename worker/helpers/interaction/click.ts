@@ -25,13 +25,13 @@ const READY = new Set(['ready']);
 export async function click(context: HelperContext, target: unknown, options: unknown): Promise<void> {
   const request = readClickRequest(target, options);
   const { client } = context;
-  const sessionId = await client.ensureAttached();
+  const sessionId = await client.ensureAttached(context.callOptions());
   const guard = await DialogGuard.start(context, 'click', sessionId);
   try {
     const point = request.target.kind === 'point' ? request.target : await locate(context, sessionId, guard, request);
     if (request.trial) return;
     const commands = planClick({ x: point.x, y: point.y, button: request.button, clickCount: request.clickCount, modifiers: request.modifiers });
-    const dialog = await guard.settle(sendPipelined(client, sessionId, commands));
+    const dialog = await guard.settle(sendPipelined(client, sessionId, commands, context.callOptions()));
     if (dialog !== null) context.note(dialogOpenedNote('click', dialog));
   } finally {
     guard.dispose();
@@ -40,7 +40,7 @@ export async function click(context: HelperContext, target: unknown, options: un
 
 async function locate(context: HelperContext, sessionId: string, guard: DialogGuard, request: ClickRequest): Promise<{ x: number; y: number }> {
   if (request.target.kind === 'point') return request.target;
-  const probe = new TargetProbe(context.client, sessionId, request.target, 'click');
+  const probe = new TargetProbe(context, sessionId, request.target, 'click');
   try {
     const ready = await pollUntilReady({
       context,

@@ -20,7 +20,7 @@ import type { HelperContext } from '../helper-context.js';
 /** The dialog fields the messages need. */
 export type DialogInfo = Pick<PendingDialog, 'type' | 'message'>;
 
-// Waits last as long as the cell (the client clamps them to its deadline); this is only the cap.
+// Waits last as long as the cell (the cell's deadline, passed with the wait, ends them); this is only the cap.
 const WATCH_LIMIT_MS = 24 * 60 * 60 * 1000;
 
 /** The stderr note of an action that opened a dialog (the action itself succeeded). */
@@ -42,7 +42,7 @@ export class DialogGuard {
    * one waiter, so no dialog can slip in between two steps.
    */
   static async start(context: HelperContext, helper: string, sessionId: string): Promise<DialogGuard> {
-    await assertPageResponsive(helper, context.client);
+    await assertPageResponsive(helper, context);
     return new DialogGuard(context, helper, sessionId);
   }
 
@@ -52,7 +52,7 @@ export class DialogGuard {
     context.signal.addEventListener('abort', stop, { once: true });
     this.#controller.signal.addEventListener('abort', () => context.signal.removeEventListener('abort', stop), { once: true });
     this.#opened = context.client
-      .waitForEvent('Page.javascriptDialogOpening', { sessionId, timeoutMs: WATCH_LIMIT_MS, signal: this.#controller.signal })
+      .waitForEvent('Page.javascriptDialogOpening', context.callOptions({ sessionId, timeoutMs: WATCH_LIMIT_MS, signal: this.#controller.signal }))
       .then(
         (event) => (event === null ? never : { type: event.params.type, message: event.params.message }),
         () => never,

@@ -25,9 +25,9 @@ const DONE = new Set(['ready', 'done', 'rejected']);
 export async function fillInput(context: HelperContext, target: unknown, text: unknown, options: unknown): Promise<void> {
   const request = readFillRequest(target, text, options);
   const { client } = context;
-  const sessionId = await client.ensureAttached();
+  const sessionId = await client.ensureAttached(context.callOptions());
   const guard = await DialogGuard.start(context, 'fillInput', sessionId);
-  const probe = new TargetProbe(client, sessionId, request.target, 'fillInput');
+  const probe = new TargetProbe(context, sessionId, request.target, 'fillInput');
   try {
     const ready = await pollUntilReady({
       context,
@@ -48,7 +48,7 @@ export async function fillInput(context: HelperContext, target: unknown, text: u
     }
     const commands = [...(request.clearFirst && ready['empty'] !== true ? planBackspace() : []), ...planTyping(request.text)];
     for (const batch of batchesOf(commands)) {
-      const dialog = await guard.settle(sendPipelined(client, sessionId, batch));
+      const dialog = await guard.settle(sendPipelined(client, sessionId, batch, context.callOptions()));
       if (dialog !== null) throw dialogError('fillInput', dialog, true);
     }
     const finished = await guard.guard(probe.run(FILL_FINISH, [], { awaitPromise: false, timeoutMs: PROBE_GRACE_MS * 2 }));

@@ -12,7 +12,7 @@
  * §2.2), and the error says so.
  */
 import type { Protocol } from 'devtools-protocol';
-import type { CdpClient } from '../../cdp/cdp-client.js';
+import type { CdpClient, CdpCommandOptions } from '../../cdp/cdp-client.js';
 
 /** One input command. */
 export type InputCommand =
@@ -25,9 +25,9 @@ export async function sendPipelined(
   client: CdpClient,
   sessionId: string,
   commands: readonly InputCommand[],
-  options: { timeoutMs?: number } = {},
+  options: Pick<CdpCommandOptions, 'timeoutMs' | 'deadline'> = {},
 ): Promise<void> {
   const sent = commands.map((command) =>
-    client.send(command.method, command.params as never, { sessionId, timeoutMs: options.timeoutMs }));
+    client.send(command.method, command.params as never, { sessionId, timeoutMs: options.timeoutMs, deadline: options.deadline }));
   await Promise.all(sent);
 }

@@ -12,11 +12,11 @@ import type { InputCommand } from './input-pipeline.js';
 
 async function sendInput(context: HelperContext, helper: string, commands: InputCommand[]): Promise<void> {
   const { client } = context;
-  const sessionId = await client.ensureAttached();
+  const sessionId = await client.ensureAttached(context.callOptions());
   const guard = await DialogGuard.start(context, helper, sessionId);
   try {
     // A key that opens a dialog (Enter submitting into an alert) was still pressed: report, don't fail.
-    const dialog = await guard.settle(sendPipelined(client, sessionId, commands));
+    const dialog = await guard.settle(sendPipelined(client, sessionId, commands, context.callOptions()));
     if (dialog !== null) context.note(dialogOpenedNote(helper, dialog));
   } finally {
     guard.dispose();

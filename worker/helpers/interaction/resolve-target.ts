@@ -13,7 +13,7 @@ import { ReplError } from '../../../common/errors.js';
 import { targetLabel } from './action-errors.js';
 
 import type { Protocol } from 'devtools-protocol';
-import type { CdpClient } from '../../cdp/cdp-client.js';
+import type { HelperContext } from '../helper-context.js';
 import type { ElementTarget } from '../helper-options.js';
 
 /** What one probe run produced. */
@@ -35,13 +35,13 @@ export function isContextGone(error: unknown): boolean {
 /** Runs probes against one target on one session. Call `release()` when the action is over. */
 export class TargetProbe {
   readonly target: ElementTarget;
-  readonly #client: CdpClient;
+  readonly #context: HelperContext;
   readonly #sessionId: string;
   readonly #helper: string;
   #objectId: string | undefined;
 
-  constructor(client: CdpClient, sessionId: string, target: ElementTarget, helper: string) {
-    this.#client = client;
+  constructor(context: HelperContext, sessionId: string, target: ElementTarget, helper: string) {
+    this.#context = context;
     this.#sessionId = sessionId;
     this.target = target;
     this.#helper = helper;
@@ -49,16 +49,16 @@ export class TargetProbe {
 
   /**
    * Runs `source` (a function declaration whose first parameter is the selector) with `args`
-   * after the selector. `timeoutMs` bounds the CDP command (the client also clamps it to the
-   * cell's deadline).
+   * after the selector. `timeoutMs` bounds the CDP command (the cell's deadline, passed along,
+   * also does).
    */
   async run(source: string, args: readonly unknown[], options: { awaitPromise: boolean; timeoutMs: number }): Promise<ProbeOutcome> {
     const { awaitPromise, timeoutMs } = options;
-    const send = { sessionId: this.#sessionId, timeoutMs };
+    const send = this.#context.callOptions({ sessionId: this.#sessionId, timeoutMs });
     if (this.target.kind === 'selector') {
       const call = [this.target.selector, ...args].map((value) => JSON.stringify(value)).join(', ');
       try {
-        const response = await this.#client.send('Runtime.evaluate', { expression: `(${source})(${call})`, returnByValue: true, awaitPromise }, send);
+        const response = await this.#context.client.send('Runtime.evaluate', { expression: `(${source})(${call})`, returnByValue: true, awaitPromise }, send);
         return { kind: 'value', value: this.#decode(response) };
       } catch (error) {
         if (isContextGone(error)) return { kind: 'transient', reason: 'navigating' };
@@ -67,7 +67,7 @@ export class TargetProbe {
     }
     if (this.#objectId === undefined) {
       try {
-        const { object } = await this.#client.send('DOM.resolveNode', { backendNodeId: this.target.backendNodeId, objectGroup: OBJECT_GROUP }, send);
+        const { object } = await this.#context.client.send('DOM.resolveNode', { backendNodeId: this.target.backendNodeId, objectGroup: OBJECT_GROUP }, send);
         if (object.objectId === undefined) return { kind: 'stale' };
         this.#objectId = object.objectId;
       } catch (error) {
@@ -78,7 +78,7 @@ export class TargetProbe {
     }
     const callArguments: Protocol.Runtime.CallArgument[] = [{ value: null }, ...args.map((value) => ({ value }))];
     try {
-      const response = await this.#client.send('Runtime.callFunctionOn', {
+      const response = await this.#context.client.send('Runtime.callFunctionOn', {
         objectId: this.#objectId,
         functionDeclaration: source,
         arguments: callArguments,
@@ -101,7 +101,7 @@ export class TargetProbe {
     if (this.#objectId === undefined) return;
     const objectId = this.#objectId;
     this.#objectId = undefined;
-    this.#client.send('Runtime.releaseObject', { objectId }, { sessionId: this.#sessionId, timeoutMs: 5_000 }).catch(() => {});
+    this.#context.client.send('Runtime.releaseObject', { objectId }, this.#context.callOptions({ sessionId: this.#sessionId, timeoutMs: 5_000 })).catch(() => {});
   }
 
   #decode(response: Protocol.Runtime.EvaluateResponse | Protocol.Runtime.CallFunctionOnResponse): unknown {

@@ -17,11 +17,11 @@ export const WHEEL_TIMEOUT_MS = 5_000;
 export async function scroll(context: HelperContext, x: unknown, y: unknown, dy: unknown, dx: unknown): Promise<void> {
   const request = readScrollRequest(x, y, dy, dx);
   const { client } = context;
-  const sessionId = await client.ensureAttached();
+  const sessionId = await client.ensureAttached(context.callOptions());
   const guard = await DialogGuard.start(context, 'scroll', sessionId);
   try {
     const wheel = planWheel(request.x, request.y, request.dy, request.dx);
-    await guard.guard(client.send('Input.dispatchMouseEvent', wheel, { sessionId, timeoutMs: WHEEL_TIMEOUT_MS }));
+    await guard.guard(client.send('Input.dispatchMouseEvent', wheel, context.callOptions({ sessionId, timeoutMs: WHEEL_TIMEOUT_MS })));
   } finally {
     guard.dispose();
   }

@@ -22,9 +22,9 @@ export async function waitForElement(context: HelperContext, target: unknown, op
   const request = readWaitRequest(target, options);
   const deadline = pollDeadline(context, request.timeoutSec);
   const { client } = context;
-  const sessionId = await client.ensureAttached();
+  const sessionId = await client.ensureAttached(context.callOptions());
   const guard = await DialogGuard.start(context, 'waitForElement', sessionId);
-  const probe = new TargetProbe(client, sessionId, request.target, 'waitForElement');
+  const probe = new TargetProbe(context, sessionId, request.target, 'waitForElement');
   const goneMeans = request.state === 'detached' || request.state === 'hidden';
   try {
     for (let first = true; ; first = false) {

@@ -1,0 +1,430 @@
+/**
+ * One worker thread as the main thread sees it, whatever its kind (REPL, Playwright executor):
+ * the thread over a dedicated MessageChannel, the startup handshake with a deadline, one request
+ * at a time, the worker's endpoint requests, validation of everything the worker posts, and the
+ * ways the thread ends. What callers are told, and when a worker is replaced, belongs to the kinds
+ * (lib/repl/repl-worker.ts, lib/executor/executor-worker.ts) and their owners.
+ *
+ * ```
+ * new WorkerHandle ─► starting ──ready (protocol version and id match)──► ready
+ *   starting: deadline, bad handshake, exit or malformed message ─► `ready` rejects once exited
+ * starting | ready ──close()──► closing (the kind's shutdown message; exit within graceMs) ─► destroy()
+ * any ──destroy(reason?)──► closing ──'exit'──► closed        (destroy resolves after 'exit')
+ * starting | ready ──the thread ends by itself──► closed       (the pending request is settled)
+ * ```
+ *
+ * A message that fails the kind's validator, carries another request's id, or comes with no
+ * request pending is protocol corruption: the pending request is answered `protocol` and only this
+ * worker is destroyed. Nothing a worker posts can make the main thread throw.
+ */
+import { MessageChannel, Worker } from 'node:worker_threads';
+import type { MessagePort, WorkerOptions } from 'node:worker_threads';
+import { toSerialized } from '../../common/errors.js';
+import type { ReplError } from '../../common/errors.js';
+import { TIMEOUTS } from '../../common/limits.js';
+import type { EndpointReplyMessage, EndpointRequestMessage } from '../../common/protocol/repl-messages.js';
+import type { Validation } from '../../common/protocol/validate.js';
+
+/** `ws`-style ready state: `closing` from the first `close()`/`destroy()` until the thread's 'exit'. */
+export type WorkerState = 'starting' | 'ready' | 'closing' | 'closed';
+
+export interface WorkerMessage {
+  type: string;
+}
+
+/** Why the thread ended, before the kind puts it into words. */
+export type ExitCause =
+  /** `ERR_WORKER_OUT_OF_MEMORY`: the `heapMb` cap was reached. */
+  | { cause: 'out-of-memory'; heapMb: number; detail: string }
+  /** An uncaught exception (or a failed handshake) ended the thread. */
+  | { cause: 'uncaught'; detail: string; stack?: string }
+  /** `close()` or `destroy(reason)` ended it; `reason` defaults to the kind's `destroyedReason`. */
+  | { cause: 'destroyed'; reason: string }
+  /** It exited by itself (`process.exit()`, end of its event loop). */
+  | { cause: 'exit-code'; exitCode: number };
+
+export type WorkerExit = ExitCause & {
+  exitCode: number;
+  /** `close()` or `destroy()` had been called when the thread ended. */
+  deliberate: boolean;
+  /** The kind's description: what callers are told. */
+  message: string;
+};
+
+/** How one request ended; exactly one per request. */
+export type RequestOutcome<R> =
+  | { kind: 'answered'; value: R }
+  /** The thread ended first; `started` is what the request handler had recorded. */
+  | { kind: 'exited'; exit: WorkerExit; started: boolean }
+  /** No answer within `responseDeadlineMs`: the thread was destroyed. */
+  | { kind: 'unresponsive'; waitedMs: number }
+  /** The worker broke the protocol; the thread was destroyed. */
+  | { kind: 'protocol'; message: string };
+
+/** What a request's handler makes of one message carrying its `requestId`: answer, violation, or keep waiting. */
+export type RequestStep<R> = { answer: R } | { violation: string } | undefined;
+
+/** The running request, as its handler sees it. */
+export interface PendingRequest {
+  readonly requestId: number;
+  /** Set by the handler once the worker acknowledged that it began (the REPL's `started`). */
+  started: boolean;
+}
+
+/** What `onEndpointRequest` may answer beyond the bare endpoint. */
+export interface EndpointAnswer {
+  endpoint: string;
+  /** The tab the requesting worker owns. */
+  targetId?: string;
+  /** Tabs that others own (targetId → owner), so the worker never attaches them by itself. */
+  tabOwners?: Record<string, string>;
+}
+
+/** Everything that differs between kinds of worker: declared once per kind, as a constant. */
+export interface WorkerKind<ToWorker extends WorkerMessage, FromWorker extends WorkerMessage> {
+  /** Key of {@link liveThreadCount}. */
+  readonly thread: string;
+  readonly url: URL;
+  readonly protocolVersion: number;
+  /** Validates one message from the worker (common/protocol/validate.ts). */
+  readonly validate: (message: unknown) => Validation<FromWorker>;
+  /** Protocol version and id of a validated `ready` message. */
+  readonly identify: (ready: FromWorker) => { protocolVersion: number; id: string };
+  /** Posted by `close()`, which then waits for the thread to exit by itself; absent: `close()` is `destroy()`. */
+  readonly shutdownMessage?: ToWorker;
+  /** The reason of a `close()`, or of a `destroy()` without one. */
+  readonly destroyedReason: string;
+  readonly describeExit: (exit: ExitCause) => string;
+  /** The error `ready` rejects with. */
+  readonly startFailed: (failure: { timeoutMs: number } | { exit: WorkerExit }) => ReplError;
+  /** What the pending request is told about a message that failed validation. */
+  readonly malformed: (problem: string) => string;
+}
+
+export interface WorkerHandleOptions {
+  /** The id the `ready` message must repeat. */
+  id: string;
+  /** Thread name (shown in inspectors and heap snapshots). */
+  name: string;
+  /** The thread's `workerData`, given the worker's end of the channel (it is transferred). */
+  workerData: (port: MessagePort) => unknown;
+  /** V8 old-space cap (`resourceLimits.maxOldGenerationSizeMb`). */
+  heapMb: number;
+  execArgv?: string[] | undefined;
+  /** The thread's `process.env`; default: a copy of this process's. */
+  env?: Record<string, string> | undefined;
+  startupTimeoutMs: number;
+  /** Answers the worker's `endpoint-request`s; a rejection is sent back as a `SerializedError`. */
+  onEndpointRequest: (message: EndpointRequestMessage) => Promise<string | EndpointAnswer>;
+  /** Test seam: another worker script speaking the kind's protocol. */
+  url?: URL | undefined;
+}
+
+interface Pending<FromWorker> extends PendingRequest {
+  handle: (message: FromWorker, request: PendingRequest) => RequestStep<unknown>;
+  settle: (outcome: RequestOutcome<unknown>) => void;
+}
+
+const live = new Map<string, Set<Worker>>();
+
+/** Threads of that kind (`'repl'`, `'executor'`) that have not emitted 'exit' yet (diagnostics, leak tests). */
+export function liveThreadCount(thread: string): number {
+  return live.get(thread)?.size ?? 0;
+}
+
+/** One worker thread; see the module comment. */
+export class WorkerHandle<ToWorker extends WorkerMessage, FromWorker extends WorkerMessage> {
+  /** The handshake id: unique per thread (a replacement gets a new one). */
+  readonly id: string;
+  /** Resolves once the worker answered the handshake; rejects with the kind's start error once the thread has exited. */
+  readonly ready: Promise<void>;
+  /** Resolves with how the thread ended, once it has emitted 'exit'. Never rejects. */
+  readonly exited: Promise<WorkerExit>;
+  readonly #kind: WorkerKind<ToWorker, FromWorker>;
+  readonly #worker: Worker;
+  readonly #port: MessagePort;
+  readonly #heapMb: number;
+  readonly #onEndpointRequest: WorkerHandleOptions['onEndpointRequest'];
+  #state: WorkerState = 'starting';
+  #nextRequestId = 1;
+  #pending: Pending<FromWorker> | null = null;
+  #lastError: unknown;
+  #exit: WorkerExit | undefined;
+  #destroyReason: string | undefined;
+  #startFailure: ReplError | undefined;
+  #readySettled = false;
+  #readyTimer: NodeJS.Timeout | undefined;
+  #resolveReady: () => void = () => {};
+  #closing: Promise<void> | undefined;
+  #destroying: Promise<void> | undefined;
+
+  constructor(kind: WorkerKind<ToWorker, FromWorker>, options: WorkerHandleOptions) {
+    this.#kind = kind;
+    this.id = options.id;
+    this.#heapMb = options.heapMb;
+    this.#onEndpointRequest = options.onEndpointRequest;
+    const { port1, port2 } = new MessageChannel();
+    this.#port = port1;
+    const workerOptions: WorkerOptions = {
+      name: options.name,
+      workerData: options.workerData(port2),
+      transferList: [port2],
+      resourceLimits: { maxOldGenerationSizeMb: options.heapMb },
+    };
+    if (options.execArgv !== undefined) workerOptions.execArgv = options.execArgv;
+    if (options.env !== undefined) workerOptions.env = options.env;
+    this.#worker = new Worker(options.url ?? kind.url, workerOptions);
+    // Counted first, so that every later 'exit' listener already sees the thread gone.
+    let threads = live.get(kind.thread);
+    if (threads === undefined) live.set(kind.thread, threads = new Set());
+    threads.add(this.#worker);
+    this.#worker.once('exit', () => threads.delete(this.#worker));
+
+    let rejectReady: (error: ReplError) => void = () => {};
+    this.ready = new Promise<void>((resolve, reject) => {
+      this.#resolveReady = resolve;
+      rejectReady = reject;
+    });
+    // Owners that never await `ready` (a spare destroyed early) must not see an unhandled rejection.
+    this.ready.catch(() => {});
+    const startTimer = setTimeout(() => {
+      this.#startFailure = kind.startFailed({ timeoutMs: options.startupTimeoutMs });
+      void this.destroy();
+    }, options.startupTimeoutMs);
+
+    this.#worker.on('error', (error) => {
+      this.#lastError = error;
+    });
+    this.exited = new Promise((resolve) => {
+      this.#worker.once('exit', (exitCode) => {
+        clearTimeout(startTimer);
+        this.#state = 'closed';
+        this.#port.close();
+        const exit = this.#describeExit(exitCode);
+        this.#exit = exit;
+        const pending = this.#pending;
+        pending?.settle({ kind: 'exited', exit, started: pending.started });
+        if (!this.#readySettled) {
+          this.#readySettled = true;
+          rejectReady(this.#startFailure ?? kind.startFailed({ exit }));
+        }
+        resolve(exit);
+      });
+    });
+    this.#port.on('message', (message: unknown) => this.#onMessage(message));
+    this.#port.on('messageerror', (error: Error) => {
+      this.#violation(kind.malformed(`a message could not be deserialized: ${error.message}`));
+    });
+    this.#readyTimer = startTimer;
+  }
+
+  get state(): WorkerState {
+    return this.#state;
+  }
+
+  /** `starting` or `ready`: neither ended nor asked to end. */
+  get alive(): boolean {
+    return this.#state === 'starting' || this.#state === 'ready';
+  }
+
+  /** A request is pending. */
+  get busy(): boolean {
+    return this.#pending !== null;
+  }
+
+  /** The reason given to the first `close()`/`destroy()` (the kind's `destroyedReason` without one); undefined before. */
+  get destroyReason(): string | undefined {
+    return this.#destroyReason;
+  }
+
+  /**
+   * Posts the message `build(requestId)` and resolves with the outcome. Every
+   * message of the worker that carries `requestId` goes to `handle` until it answers; one request
+   * at a time (a second one while this is pending is a programming error and throws). With
+   * `responseDeadlineMs`, a worker that has not answered by then is destroyed (`unresponsive`).
+   * Rejects only when the message cannot be posted (it is not cloneable).
+   */
+  request<R>(
+    build: (requestId: number) => ToWorker,
+    handle: (message: FromWorker, request: PendingRequest) => RequestStep<R>,
+    options: { responseDeadlineMs?: number | undefined } = {},
+  ): Promise<RequestOutcome<R>> {
+    if (this.#pending !== null) throw new Error(`WorkerHandle.request called while request ${this.#pending.requestId} is pending`);
+    const requestId = this.#nextRequestId++;
+    return new Promise<RequestOutcome<R>>((resolve) => {
+      if (this.#exit !== undefined) {
+        resolve({ kind: 'exited', exit: this.#exit, started: false });
+        return;
+      }
+      let timer: NodeJS.Timeout | undefined;
+      let settled = false;
+      const pending: Pending<FromWorker> = {
+        requestId,
+        started: false,
+        handle,
+        settle: (outcome) => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(timer);
+          if (this.#pending === pending) this.#pending = null;
+          resolve(outcome as RequestOutcome<R>);
+        },
+      };
+      this.#pending = pending;
+      const waitedMs = options.responseDeadlineMs;
+      if (waitedMs !== undefined) {
+        timer = setTimeout(() => {
+          pending.settle({ kind: 'unresponsive', waitedMs });
+          void this.destroy();
+        }, waitedMs);
+      }
+      try {
+        this.#post(build(requestId));
+      } catch (error) {
+        // Only a message that cannot be cloned gets here: the caller's bug, not the worker's.
+        clearTimeout(timer);
+        this.#pending = null;
+        throw error;
+      }
+    });
+  }
+
+  /**
+   * Graceful end: posts the kind's shutdown message (if it has one and the thread runs), waits up
+   * to `graceMs` (default 2 s) for the thread to exit by itself, then `destroy()`. Resolves once
+   * the thread has exited. Idempotent.
+   */
+  close(options: { graceMs?: number } = {}): Promise<void> {
+    this.#closing ??= this.#closeGracefully(options.graceMs ?? TIMEOUTS.shutdownGraceMs);
+    return this.#closing;
+  }
+
+  /**
+   * Ends the thread at once (running code is interrupted, even a busy loop) and resolves once it
+   * has emitted 'exit'. `reason` is what a pending request is told when the kind reports the exit.
+   * Idempotent: the first reason counts.
+   */
+  destroy(reason?: string): Promise<void> {
+    this.#destroyReason ??= reason ?? this.#kind.destroyedReason;
+    if (this.#state !== 'closed') this.#state = 'closing';
+    this.#destroying ??= (async () => {
+      if (this.#exit === undefined) await this.#worker.terminate();
+      await this.exited;
+    })();
+    return this.#destroying;
+  }
+
+  /** Same as {@link WorkerHandle.close}. */
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+
+  async #closeGracefully(graceMs: number): Promise<void> {
+    const shutdown = this.#kind.shutdownMessage;
+    if (shutdown !== undefined && this.#exit === undefined && this.#destroying === undefined) {
+      this.#destroyReason ??= this.#kind.destroyedReason;
+      this.#state = 'closing';
+      this.#post(shutdown);
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([this.exited, new Promise<void>((resolve) => { timer = setTimeout(resolve, graceMs); })]);
+      clearTimeout(timer);
+    }
+    await this.destroy();
+  }
+
+  #post(message: ToWorker | EndpointReplyMessage): void {
+    if (this.#exit === undefined) this.#port.postMessage(message);
+  }
+
+  #describeExit(exitCode: number): WorkerExit {
+    const error = this.#lastError as { code?: unknown; message?: unknown; stack?: unknown } | null | undefined;
+    let cause: ExitCause;
+    if (error?.code === 'ERR_WORKER_OUT_OF_MEMORY') {
+      cause = { cause: 'out-of-memory', heapMb: this.#heapMb, detail: String(error.message) };
+    } else if (error !== undefined) {
+      cause = { cause: 'uncaught', detail: typeof error?.message === 'string' ? error.message : String(error) };
+      if (typeof error?.stack === 'string') cause.stack = error.stack;
+    } else if (this.#destroyReason !== undefined) {
+      cause = { cause: 'destroyed', reason: this.#destroyReason };
+    } else {
+      cause = { cause: 'exit-code', exitCode };
+    }
+    return { ...cause, exitCode, deliberate: this.#destroyReason !== undefined, message: this.#kind.describeExit(cause) };
+  }
+
+  #onMessage(raw: unknown): void {
+    // A thread being terminated has nothing more to say.
+    if (this.#exit !== undefined || this.#destroying !== undefined) return;
+    const checked = this.#kind.validate(raw);
+    if (!checked.ok) {
+      this.#violation(this.#kind.malformed(checked.error));
+      return;
+    }
+    const message = checked.message;
+    try {
+      if (message.type === 'ready') this.#onReady(message);
+      else if (message.type === 'endpoint-request') void this.#answerEndpoint(message as unknown as EndpointRequestMessage);
+      else this.#route(message);
+    } catch (error) {
+      // A request handler failed on a message that passed validation: still this worker's end only.
+      this.#violation(`failed to handle a ${message.type} message: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  #onReady(message: FromWorker): void {
+    if (this.#readySettled) {
+      this.#violation(this.#kind.malformed('a second ready message'));
+      return;
+    }
+    const { protocolVersion, id } = this.#kind.identify(message);
+    if (protocolVersion !== this.#kind.protocolVersion || id !== this.id) {
+      this.#lastError = new Error(`worker handshake mismatch (protocol ${protocolVersion}, id ${id})`);
+      void this.destroy();
+      return;
+    }
+    this.#readySettled = true;
+    clearTimeout(this.#readyTimer);
+    if (this.#state === 'starting') this.#state = 'ready';
+    this.#resolveReady();
+  }
+
+  #route(message: FromWorker): void {
+    const pending = this.#pending;
+    const requestId = (message as { requestId?: unknown }).requestId;
+    if (pending === null || requestId !== pending.requestId) {
+      this.#violation(`response ID mismatch: expected ${pending?.requestId ?? 'none'}, got ${String(requestId)}`);
+      return;
+    }
+    const step = pending.handle(message, pending);
+    if (step === undefined) return;
+    if ('violation' in step) this.#violation(step.violation);
+    else pending.settle({ kind: 'answered', value: step.answer });
+  }
+
+  async #answerEndpoint(message: EndpointRequestMessage): Promise<void> {
+    const { requestId } = message;
+    let reply: EndpointReplyMessage;
+    try {
+      const answer = await this.#onEndpointRequest(message);
+      reply = typeof answer === 'string'
+        ? { type: 'endpoint-reply', requestId, endpoint: answer }
+        : {
+          type: 'endpoint-reply',
+          requestId,
+          endpoint: answer.endpoint,
+          ...(answer.targetId === undefined ? {} : { targetId: answer.targetId }),
+          ...(answer.tabOwners === undefined ? {} : { tabOwners: answer.tabOwners }),
+        };
+    } catch (error) {
+      reply = { type: 'endpoint-reply', requestId, error: toSerialized(error) };
+    }
+    this.#post(reply satisfies EndpointReplyMessage);
+  }
+
+  /** Protocol corruption: the pending request is told why, and only this worker ends. */
+  #violation(reason: string): void {
+    if (this.#exit !== undefined || this.#destroying !== undefined) return;
+    this.#pending?.settle({ kind: 'protocol', message: reason });
+    void this.destroy(reason);
+  }
+}

@@ -1,0 +1,151 @@
+// The message guards of common/protocol/validate.ts, both protocols and both directions, and the
+// one serialised-error shape (toSerialized / fromSerialized).
+import t from 'tap';
+import {
+  validateExecutorHostMessage, validateExecutorWorkerMessage, validateReplHostMessage, validateReplWorkerMessage,
+} from '../../dist/common/protocol/validate.js';
+import { ReplError, fromSerialized, toSerialized } from '../../dist/common/errors.js';
+import { LIMITS } from '../../dist/common/limits.js';
+
+const error = { name: 'Error', message: 'boom', code: 'E_X', stack: 'Error: boom\n    at x' };
+const text = { type: 'text', channel: 'stdout', text: 'hello' };
+const image = { type: 'image', mimeType: 'image/png', bytes: new ArrayBuffer(4) };
+
+const VALID = {
+  replWorker: [
+    { type: 'ready', protocolVersion: 2, replId: 'abc' },
+    { type: 'started', requestId: 1 },
+    { type: 'output', requestId: 1, item: text },
+    { type: 'output', requestId: 1, item: image },
+    { type: 'result', requestId: 1, success: true, contentTruncated: false, durationMs: 3 },
+    { type: 'result', requestId: 1, success: false, error, contentTruncated: true, durationMs: 0 },
+    { type: 'env-applied', requestId: 2 },
+    { type: 'endpoint-request', requestId: 1 },
+    { type: 'endpoint-request', requestId: 2, previous: 'ws://old' },
+  ],
+  replHost: [
+    { type: 'execute', requestId: 1, code: '1', timeoutMs: 1000, deadline: Date.now() + 1000 },
+    { type: 'env', requestId: 2, set: { A: 'b', C: null } },
+    { type: 'endpoint-reply', requestId: 1, endpoint: 'ws://x' },
+    { type: 'endpoint-reply', requestId: 1, endpoint: 'ws://x', targetId: 'T1' },
+    { type: 'endpoint-reply', requestId: 1, error: { name: 'ReplError', message: 'no', code: 'REPL_ERR_BROWSER_NOT_FOUND', data: { a: 1 } } },
+    { type: 'shutdown' },
+  ],
+  executorWorker: [
+    { type: 'ready', protocolVersion: 2, workerId: 'w' },
+    { type: 'reply', requestId: 1, success: true, resultJson: '1', stdout: '', stderr: '' },
+    { type: 'reply', requestId: 1, success: false, error, stdout: 'a', stderr: 'b', tab: { targetId: 'T', created: true }, timedOut: true, tabMissing: false },
+    { type: 'endpoint-request', requestId: 3 },
+  ],
+  executorHost: [
+    { type: 'run', requestId: 1, code: 'return 1', timeoutMs: 5000 },
+    { type: 'run', requestId: 2, code: 'return 1', timeoutMs: 5000, targetId: 'T', tabCreated: true },
+    { type: 'endpoint-reply', requestId: 1, endpoint: 'ws://x' },
+  ],
+};
+
+const GUARDS = {
+  replWorker: validateReplWorkerMessage,
+  replHost: validateReplHostMessage,
+  executorWorker: validateExecutorWorkerMessage,
+  executorHost: validateExecutorHostMessage,
+};
+
+t.test('every direction accepts its own well-formed messages and returns them as they are', async (t) => {
+  for (const [direction, messages] of Object.entries(VALID)) {
+    for (const message of messages) {
+      const checked = GUARDS[direction](message);
+      t.same(checked, { ok: true, message }, `${direction} ${message.type}`);
+      t.equal(checked.message, message, 'no copy');
+    }
+  }
+});
+
+t.test('a message of the other direction or the other protocol is an unknown type', async (t) => {
+  t.same(validateReplWorkerMessage({ type: 'execute', requestId: 1, code: '', timeoutMs: 1, deadline: 1 }),
+    { ok: false, error: 'unknown message type "execute"' });
+  t.same(validateReplHostMessage({ type: 'result', requestId: 1 }), { ok: false, error: 'unknown message type "result"' });
+  t.same(validateExecutorWorkerMessage({ type: 'output', requestId: 1, item: text }), { ok: false, error: 'unknown message type "output"' });
+  t.same(validateExecutorHostMessage({ type: 'shutdown' }), { ok: false, error: 'unknown message type "shutdown"' });
+  t.same(validateReplWorkerMessage({ type: 'toString' }), { ok: false, error: 'unknown message type "toString"' }, 'no prototype lookups');
+});
+
+t.test('validateReplWorkerMessage names what is wrong', async (t) => {
+  const cases = [
+    [42, 'expected a message object, got number'],
+    ['output', 'expected a message object, got string'],
+    [null, 'expected a message object, got null'],
+    [undefined, 'expected a message object, got undefined'],
+    [[1], 'expected a message object, got an array'],
+    [{}, 'message type must be a string, got undefined'],
+    [{ type: 7 }, 'message type must be a string, got number'],
+    [{ type: 'bogus' }, 'unknown message type "bogus"'],
+    [{ type: 'started' }, 'started message: requestId must be a positive integer, got undefined'],
+    [{ type: 'started', requestId: '1' }, 'started message: requestId must be a positive integer, got string'],
+    [{ type: 'started', requestId: 1.5 }, 'started message: requestId must be a positive integer, got number'],
+    [{ type: 'started', requestId: 0 }, 'started message: requestId must be a positive integer, got number'],
+    [{ type: 'output', requestId: 1 }, 'output message: item must be an output item object, got undefined'],
+    [{ type: 'output', requestId: 1, item: 'hi' }, 'output message: item must be an output item object, got string'],
+    [{ type: 'output', requestId: 1, item: { type: 'text', text: 'x' } }, 'output message: item.channel must be write, stdout or stderr'],
+    [{ type: 'output', requestId: 1, item: { type: 'text', channel: 'write' } }, 'output message: item.text must be a string, got undefined'],
+    [{ type: 'output', requestId: 1, item: { type: 'video' } }, 'output message: item.type must be "text" or "image"'],
+    [{ type: 'output', requestId: 1, item: { type: 'image', mimeType: 'image/png', bytes: new Uint8Array(2) } }, 'output message: item.bytes must be an ArrayBuffer, got an object'],
+    [{ type: 'output', requestId: 1, item: { type: 'image', mimeType: 'image/png', bytes: new ArrayBuffer(LIMITS.imageBytes + 1) } }, `output message: item.bytes exceed ${LIMITS.imageBytes} bytes`],
+    [{ type: 'result', requestId: 1, success: 'yes', contentTruncated: false, durationMs: 0 }, 'result message: success must be a boolean, got string'],
+    [{ type: 'result', requestId: 1, success: false, error: 'boom', contentTruncated: false, durationMs: 0 }, 'result message: error must be a serialized error object, got string'],
+    [{ type: 'result', requestId: 1, success: false, error: { name: 'Error' }, contentTruncated: false, durationMs: 0 }, 'result message: error.message must be a string, got undefined'],
+    [{ type: 'result', requestId: 1, success: false, error: { name: 'E', message: 'm', data: 1 }, contentTruncated: false, durationMs: 0 }, 'result message: error.data must be an object, got number'],
+    [{ type: 'result', requestId: 1, success: true, contentTruncated: false, durationMs: -1 }, 'result message: durationMs must be a number ≥ 0'],
+    [{ type: 'result', requestId: 1, success: true, contentTruncated: false, durationMs: Number.NaN }, 'result message: durationMs must be a number ≥ 0'],
+    [{ type: 'ready', protocolVersion: '2', replId: 'a' }, 'ready message: protocolVersion must be an integer ≥ 0, got string'],
+    [{ type: 'ready', protocolVersion: 2 }, 'ready message: replId must be a string, got undefined'],
+    [{ type: 'endpoint-request', requestId: 1, previous: 5 }, 'endpoint-request message: previous must be a string, got number'],
+  ];
+  for (const [message, reason] of cases) {
+    t.same(validateReplWorkerMessage(message), { ok: false, error: reason }, reason);
+  }
+});
+
+t.test('validateReplHostMessage checks what the worker reads', async (t) => {
+  const cases = [
+    [{ type: 'execute', requestId: 1, timeoutMs: 1, deadline: 1 }, 'execute message: code must be a string, got undefined'],
+    [{ type: 'execute', requestId: 1, code: '', timeoutMs: 0, deadline: 1 }, 'execute message: timeoutMs must be an integer ≥ 1, got number'],
+    [{ type: 'env', requestId: 1, set: null }, 'env message: set must be an object, got null'],
+    [{ type: 'env', requestId: 1, set: { A: 1 } }, 'env message: set.A must be a string or null'],
+    [{ type: 'endpoint-reply', requestId: 1 }, 'endpoint-reply message: exactly one of endpoint and error must be set'],
+    [{ type: 'endpoint-reply', requestId: 1, endpoint: 'ws://x', error: { name: 'E', message: 'm' } }, 'endpoint-reply message: exactly one of endpoint and error must be set'],
+    [{ type: 'endpoint-reply', requestId: 1, endpoint: 'ws://x', targetId: 3 }, 'endpoint-reply message: targetId must be a string, got number'],
+  ];
+  for (const [message, reason] of cases) t.same(validateReplHostMessage(message), { ok: false, error: reason }, reason);
+});
+
+t.test('the executor guards check replies and runs', async (t) => {
+  const reply = { type: 'reply', requestId: 1, success: false, stdout: '', stderr: '' };
+  t.same(validateExecutorWorkerMessage({ ...reply, error: 'boom' }), { ok: false, error: 'reply message: error must be a serialized error object, got string' });
+  t.same(validateExecutorWorkerMessage({ ...reply, stdout: undefined }), { ok: false, error: 'reply message: stdout must be a string, got undefined' });
+  t.same(validateExecutorWorkerMessage({ ...reply, tab: 'T' }), { ok: false, error: 'reply message: tab must be an object, got string' });
+  t.same(validateExecutorWorkerMessage({ ...reply, tab: { targetId: 'T' } }), { ok: false, error: 'reply message: tab.created must be a boolean, got undefined' });
+  t.same(validateExecutorWorkerMessage({ ...reply, timedOut: 'yes' }), { ok: false, error: 'reply message: timedOut must be a boolean, got string' });
+  t.same(validateExecutorWorkerMessage({ type: 'ready', protocolVersion: 2 }), { ok: false, error: 'ready message: workerId must be a string, got undefined' });
+  t.same(validateExecutorHostMessage({ type: 'run', requestId: 1, code: 'x', timeoutMs: 5, tabCreated: 1 }), { ok: false, error: 'run message: tabCreated must be a boolean, got number' });
+});
+
+t.test('toSerialized is the one shape of an error on the port, and fromSerialized rebuilds it', async (t) => {
+  const original = new ReplError('REPL_ERR_CDP_TIMEOUT', 'slow', { data: { method: 'Page.navigate' } });
+  const serialized = toSerialized(original);
+  t.same(Object.keys(serialized).sort(), ['code', 'data', 'message', 'name', 'stack']);
+  t.match(serialized, { name: 'ReplError', message: 'slow', code: 'REPL_ERR_CDP_TIMEOUT', data: { method: 'Page.navigate' } });
+  t.same(validateReplHostMessage({ type: 'endpoint-reply', requestId: 1, error: serialized }).ok, true);
+  const rebuilt = fromSerialized(structuredClone(serialized));
+  t.equal(rebuilt.code, 'REPL_ERR_CDP_TIMEOUT');
+  t.same(rebuilt.data, { method: 'Page.navigate' });
+  t.equal(rebuilt.stack, original.stack);
+
+  const plain = toSerialized(Object.assign(new TypeError('bad'), { code: 'ERR_X' }));
+  t.match(plain, { name: 'TypeError', message: 'bad', code: 'ERR_X' });
+  t.equal(fromSerialized(plain).code, 'REPL_ERR_PROTOCOL', 'unknown codes become REPL_ERR_PROTOCOL');
+  t.same(toSerialized('text'), { name: 'Error', message: 'text' });
+  t.same(toSerialized(undefined), { name: 'Error', message: 'undefined' });
+  const hostile = { get message() { throw new Error('no'); }, toString() { throw new Error('no'); } };
+  t.same(toSerialized(hostile), { name: 'Error', message: '[object Object]' }, 'never throws');
+});

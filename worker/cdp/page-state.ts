@@ -1,0 +1,140 @@
+/**
+ * What the attached page's events say about it right now, for helpers to read without a round
+ * trip: the open JavaScript dialog, the requests in flight (and the document each belongs to),
+ * the time of the last network activity, and whether the main frame is loading a new document.
+ * `PageAttachment` feeds it every event of the attached session and starts it over on each
+ * attach, detach and dropped connection.
+ *
+ * Main-frame loading lets `waitForLoad` see navigations it did not start (a link clicked, a form
+ * submitted, `location.href = …` in page code): while one is under way, the old document's
+ * `readyState === "complete"` must not count as loaded. Chromium pairs `Page.frameStartedLoading`
+ * with `Page.frameStoppedLoading` for every frame; the stop comes after the load event, or when
+ * the navigation was cancelled, failed or turned into a download. `Page.frameRequestedNavigation`
+ * is deliberately not used: a request can be dropped before it starts loading, with no stop to
+ * end it, and waitForLoad would then wait for nothing. (Chromium also holds an evaluation sent to
+ * a frame with a navigation under way until the new document commits; this state does not rely
+ * on that.)
+ */
+import type { Protocol } from 'devtools-protocol';
+import type { CdpEvent } from '../../common/cdp/cdp-session.js';
+
+/** The JavaScript dialog open on the attached page. */
+export interface PendingDialog {
+  type: Protocol.Page.DialogType;
+  message: string;
+  /** Unix ms when the dialog was reported. */
+  since: number;
+}
+
+/** State of the attached page, from its session's events; see the module comment. */
+export class PageState {
+  readonly #inFlight = new Set<string>();
+  /** Loader (document) of each in-flight request, to forget requests of a replaced document. */
+  readonly #requestLoaders = new Map<string, string>();
+  #pendingDialog: PendingDialog | null = null;
+  #lastNetworkActivity = Date.now();
+  #mainFrameId: string | undefined;
+  #mainFrameLoading = false;
+
+  /** The dialog open on the page (from `Page.javascriptDialogOpening/Closed`), or null. */
+  get pendingDialog(): PendingDialog | null {
+    return this.#pendingDialog;
+  }
+
+  /** True between a main-frame load's start and its stop. */
+  get mainFrameLoading(): boolean {
+    return this.#mainFrameLoading;
+  }
+
+  /** Request ids that have started and not finished or failed (live view). */
+  get inFlightRequests(): ReadonlySet<string> {
+    return this.#inFlight;
+  }
+
+  /** Loader (document) that an in-flight request belongs to, when Chromium named one. */
+  requestLoader(requestId: string): string | undefined {
+    return this.#requestLoaders.get(requestId);
+  }
+
+  /** Unix ms of the last `Network.*` event (or of the last attach). */
+  get lastNetworkActivity(): number {
+    return this.#lastNetworkActivity;
+  }
+
+  /**
+   * Starts over for a newly attached page target, whose main frame id is its target id. Attaching
+   * counts as network activity, so a first idle wait always observes one full quiet interval.
+   */
+  attached(mainFrameId: string, now: number = Date.now()): void {
+    this.clear();
+    this.#mainFrameId = mainFrameId;
+    this.#lastNetworkActivity = now;
+  }
+
+  /** Forgets everything observed (the page detached or the connection dropped); keeps the last activity time. */
+  clear(): void {
+    this.#pendingDialog = null;
+    this.#inFlight.clear();
+    this.#requestLoaders.clear();
+    this.#mainFrameId = undefined;
+    this.#mainFrameLoading = false;
+  }
+
+  /** The dialog was handled outside the event stream (dismissed on attach). */
+  dialogHandled(): void {
+    this.#pendingDialog = null;
+  }
+
+  /** Feeds one event of the attached session. */
+  observe(event: CdpEvent): void {
+    const { method } = event;
+    switch (method) {
+      case 'Page.frameStartedLoading':
+        if (this.#isMainFrame((event.params as Partial<Protocol.Page.FrameStartedLoadingEvent>).frameId)) this.#mainFrameLoading = true;
+        return;
+      case 'Page.frameStoppedLoading':
+        if (this.#isMainFrame((event.params as Partial<Protocol.Page.FrameStoppedLoadingEvent>).frameId)) this.#mainFrameLoading = false;
+        return;
+      case 'Page.javascriptDialogOpening': {
+        const params = event.params as Partial<Protocol.Page.JavascriptDialogOpeningEvent>;
+        this.#pendingDialog = { type: params.type ?? 'alert', message: params.message ?? '', since: event.time };
+        return;
+      }
+      case 'Page.javascriptDialogClosed':
+        this.#pendingDialog = null;
+        return;
+      case 'Page.frameNavigated': {
+        // Chromium sends no loadingFailed for requests of a document that was navigated away, so
+        // requests of other loaders are dropped when the main frame commits a new document.
+        const { frame } = event.params as Protocol.Page.FrameNavigatedEvent;
+        if (frame.parentId !== undefined) return;
+        for (const [requestId, loaderId] of this.#requestLoaders) {
+          if (loaderId !== frame.loaderId) {
+            this.#inFlight.delete(requestId);
+            this.#requestLoaders.delete(requestId);
+          }
+        }
+        return;
+      }
+      default:
+        if (method.startsWith('Network.')) this.#observeNetwork(event);
+    }
+  }
+
+  #isMainFrame(frameId: string | undefined): boolean {
+    return this.#mainFrameId !== undefined && frameId === this.#mainFrameId;
+  }
+
+  #observeNetwork(event: CdpEvent): void {
+    this.#lastNetworkActivity = event.time;
+    const { requestId, loaderId } = event.params as { requestId?: unknown; loaderId?: unknown };
+    if (typeof requestId !== 'string') return;
+    if (event.method === 'Network.requestWillBeSent') {
+      this.#inFlight.add(requestId);
+      if (typeof loaderId === 'string') this.#requestLoaders.set(requestId, loaderId);
+    } else if (event.method === 'Network.loadingFinished' || event.method === 'Network.loadingFailed') {
+      this.#inFlight.delete(requestId);
+      this.#requestLoaders.delete(requestId);
+    }
+  }
+}
