@@ -20,10 +20,6 @@ export interface WorkerStartup {
   port: MessagePort;
   /** Whether the host can provide a browser endpoint (pure-Node REPLs get a clear error instead). */
   browser: { available: boolean };
-  /** Name of the REPL within its host (`repl.name` in cells). */
-  name: string;
-  /** True for a REPL that owns a tab of its own (a named REPL of a host); its endpoint replies name it. */
-  ownsTab: boolean;
 }
 
 // ----- main → worker -------------------------------------------------------------------------
@@ -56,12 +52,24 @@ export interface EndpointReplyMessage {
   error?: SerializedError;
 }
 
+/**
+ * Tells a worker which REPL it serves, once, before its first cell. Workers are started unnamed so
+ * that one warm spare can serve any REPL of a host; the one that takes it names it.
+ */
+export interface ConfigureMessage {
+  type: 'configure';
+  /** Name of the REPL within its host (`repl.name` in cells). */
+  name: string;
+  /** True for a REPL that owns a tab of its own (a named REPL of a host); its endpoint replies name it. */
+  ownsTab: boolean;
+}
+
 /** Asks the worker to end by itself: close its browser connection and exit (graceful close). */
 export interface ShutdownMessage {
   type: 'shutdown';
 }
 
-export type MainToWorkerMessage = ExecuteMessage | EnvMessage | EndpointReplyMessage | ShutdownMessage;
+export type MainToWorkerMessage = ConfigureMessage | ExecuteMessage | EnvMessage | EndpointReplyMessage | ShutdownMessage;
 
 // ----- worker → main -------------------------------------------------------------------------
 

@@ -184,6 +184,7 @@ const REPL_HOST_MESSAGES: Readonly<Record<MainToWorkerMessage['type'], FieldChec
     return undefined;
   },
   'endpoint-reply': endpointReply,
+  'configure': (message) => first(string(message, 'name', MAX_ID_LENGTH), boolean(message, 'ownsTab')),
   'shutdown': () => undefined,
 };
 

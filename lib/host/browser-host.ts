@@ -9,7 +9,8 @@ import type { BrowserManagerOptions } from '../browser/browser-manager.js';
 import { TabRegistry } from '../browser/tab-registry.js';
 import { ReplError } from '../../common/errors.js';
 import { LIMITS, NAME_PATTERN } from '../../common/limits.js';
-import { Repl } from '../repl/repl.js';
+import { Repl, replWorkerSettings } from '../repl/repl.js';
+import { ReplSpares } from '../repl/repl-spares.js';
 import type { ReplOptions } from '../repl/repl.js';
 import { PlaywrightExecutors } from '../executor/executor-registry.js';
 import type { PlaywrightExecutorsOptions } from '../executor/executor-registry.js';
@@ -62,6 +63,8 @@ export class BrowserHost {
   readonly #tabs: TabRegistry | null;
   readonly #executors: PlaywrightExecutors | null;
   readonly #maxNamedRepls: number;
+  /** One warm spare for all REPLs of the host, not one per REPL: an idle named REPL is one thread. */
+  readonly #spares: ReplSpares;
   #env: Record<string, string>;
   #closed = false;
 
@@ -80,6 +83,11 @@ export class BrowserHost {
     this.#tabs = manager === null ? null : new TabRegistry({
       endpoint: () => manager.endpoint(),
       reachable: () => !manager.closed && (manager.mode === 'attach' || manager.launched),
+    });
+    this.#spares = new ReplSpares({
+      settings: replWorkerSettings(options, manager !== null),
+      env: this.#env,
+      enabled: options.warmSpare,
     });
     this.#executors = manager === null || this.#tabs === null
       ? null
@@ -129,6 +137,7 @@ export class BrowserHost {
         name,
         env: this.#env,
         browser: this.#browser ?? false,
+        spares: this.#spares,
         ...(this.#tabs === null ? {} : { tabs: this.#tabs }),
       });
       const now = new Date();
@@ -184,6 +193,7 @@ export class BrowserHost {
   async setEnv(env: Record<string, string>, options: { signal?: AbortSignal } = {}): Promise<{ replTerminated: boolean }> {
     validateEnv(env);
     this.#env = { ...env };
+    await this.#spares.setEnv(this.#env);
     const outcomes = await Promise.all([...this.#repls.values()]
       .filter(({ repl }) => !repl.closed)
       .map(({ repl }) => repl.setEnv(this.#env, options)));
@@ -193,14 +203,14 @@ export class BrowserHost {
   async close(): Promise<void> {
     this.#closed = true;
     // REPLs and executors release their tabs, so they end before the registry and the browser do.
-    await Promise.all([...this.#repls.values()].map(({ repl }) => repl.close()).concat(this.#executors?.close() ?? []));
+    await Promise.all([...this.#repls.values()].map(({ repl }) => repl.close()).concat(this.#executors?.close() ?? [], this.#spares.close()));
     await this.#tabs?.close();
     if (this.#ownsBrowser) await this.#browser?.close();
   }
 
   async destroy(): Promise<void> {
     this.#closed = true;
-    await Promise.all([...this.#repls.values()].map(({ repl }) => repl.destroy()).concat(this.#executors?.close() ?? []));
+    await Promise.all([...this.#repls.values()].map(({ repl }) => repl.destroy()).concat(this.#executors?.close() ?? [], this.#spares.close()));
     await this.#tabs?.close();
     if (this.#ownsBrowser) await this.#browser?.close();
   }

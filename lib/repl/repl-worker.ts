@@ -7,7 +7,7 @@ import { ReplError } from '../../common/errors.js';
 import { LIMITS } from '../../common/limits.js';
 import { PROTOCOL_VERSION } from '../../common/protocol/repl-messages.js';
 import type {
-  EndpointRequestMessage, EnvMessage, ExecuteMessage, MainToWorkerMessage, OutputItem, ReadyMessage, ResultMessage,
+  ConfigureMessage, EndpointRequestMessage, EnvMessage, ExecuteMessage, MainToWorkerMessage, OutputItem, ReadyMessage, ResultMessage,
   ShutdownMessage, WorkerStartup, WorkerToMainMessage,
 } from '../../common/protocol/repl-messages.js';
 import { validateReplWorkerMessage } from '../../common/protocol/validate.js';
@@ -25,12 +25,6 @@ export interface ReplWorkerOptions {
   env: Record<string, string>;
   startupTimeoutMs: number;
   browserAvailable: boolean;
-  /** Name of the REPL within its host (`repl.name` in cells). */
-  name: string;
-  /** The REPL owns a tab of its own: endpoint answers name it (`EndpointAnswer.targetId`). */
-  ownsTab: boolean;
-  /** Answers the worker's requests for the browser endpoint (default: "this REPL has no browser"). */
-  onEndpointRequest?: ((message: EndpointRequestMessage) => Promise<string | EndpointAnswer>) | undefined;
   /** Test seam: another worker script speaking the same protocol. */
   workerUrl?: URL | undefined;
 }
@@ -89,9 +83,28 @@ function death(exit: WorkerExit): WorkerDeath {
 
 const noBrowser = (): Promise<string> => Promise.reject(new ReplError('REPL_ERR_BROWSER_NOT_FOUND', 'this REPL has no browser'));
 
-/** One REPL worker thread. Await `ready` before the first request. */
+/** Answers a worker's endpoint requests on behalf of the REPL it serves. */
+export type EndpointAnswerer = (message: EndpointRequestMessage) => Promise<string | EndpointAnswer>;
+
+/** Which REPL a worker serves; see {@link ReplWorker.configure}. */
+export interface ReplIdentity {
+  name: string;
+  /** The REPL owns a tab of its own: endpoint answers name it (`EndpointAnswer.targetId`). */
+  ownsTab: boolean;
+  /** Answers the worker's requests for the browser endpoint (default: "this REPL has no browser"). */
+  onEndpointRequest?: EndpointAnswerer | undefined;
+}
+
+/**
+ * One REPL worker thread. Await `ready`, then `configure()` it for the REPL it serves, before the
+ * first request. Workers start unnamed, so one warm spare can serve any REPL of a host.
+ */
 export class ReplWorker extends WorkerHandle<MainToWorkerMessage, WorkerToMainMessage> {
+  readonly #answerer: { answer: EndpointAnswerer };
+  #configured = false;
+
   constructor(options: ReplWorkerOptions) {
+    const answerer: { answer: EndpointAnswerer } = { answer: noBrowser };
     super(REPL_KIND, {
       id: options.replId,
       name: `browser-repl ${options.replId}`,
@@ -100,20 +113,28 @@ export class ReplWorker extends WorkerHandle<MainToWorkerMessage, WorkerToMainMe
         replId: options.replId,
         port,
         browser: { available: options.browserAvailable },
-        name: options.name,
-        ownsTab: options.ownsTab,
       } satisfies WorkerStartup),
       heapMb: options.heapMb,
       execArgv: ['--experimental-vm-modules', '--disable-warning=ExperimentalWarning'],
       env: { ...options.env, BROWSER_REPL_ID: options.replId },
       startupTimeoutMs: options.startupTimeoutMs,
-      onEndpointRequest: options.onEndpointRequest ?? noBrowser,
+      // Answered by the REPL that took this worker (see `configure`); a spare has no one to ask yet.
+      onEndpointRequest: (message) => answerer.answer(message),
       url: options.workerUrl,
     });
+    this.#answerer = answerer;
   }
 
   get replId(): string {
     return this.id;
+  }
+
+  /** Names the REPL this worker serves (once: a worker never changes hands) and who answers its endpoint requests. */
+  configure(identity: ReplIdentity): void {
+    if (this.#configured) throw new Error('ReplWorker.configure called twice');
+    this.#configured = true;
+    if (identity.onEndpointRequest !== undefined) this.#answerer.answer = identity.onEndpointRequest;
+    this.notify({ type: 'configure', name: identity.name, ownsTab: identity.ownsTab } satisfies ConfigureMessage);
   }
 
   /** Sends one cell; resolves with its result or with how the worker died. Never rejects. */

@@ -10,10 +10,10 @@ import { ReplError } from '../../common/errors.js';
 import { LIMITS, TIMEOUTS } from '../../common/limits.js';
 import type { EndpointRequestMessage, OutputItem } from '../../common/protocol/repl-messages.js';
 import type { CellContent, CellResult } from './cell-result.js';
-import { init as initCuid } from '@paralleldrive/cuid2';
-import { ReplWorker } from './repl-worker.js';
+import { ReplSpares } from './repl-spares.js';
+import type { ReplWorkerSettings } from './repl-spares.js';
+import type { ExecutionOutcome, ReplWorker } from './repl-worker.js';
 import type { EndpointAnswer } from '../threads/worker-handle.js';
-import type { ExecutionOutcome } from './repl-worker.js';
 import { SerialQueue, abortError } from '../threads/serial-queue.js';
 
 export interface ReplOptions {
@@ -39,11 +39,27 @@ export interface ReplOptions {
   /** Name within its host (default `default`); set by `BrowserHost.repl(name)`. */
   name?: string;
   /**
+   * Where workers come from: `BrowserHost` passes one pool shared by its REPLs. Default: this
+   * REPL's own (with `warmSpare`), closed with it.
+   */
+  spares?: ReplSpares;
+  /**
    * The registry of the browser's tabs. With one, a REPL not named `default` owns a tab of its
    * own (opened on its first browser helper, closed when it is reset or closed), and `default`
    * never attaches a tab that someone else owns. Set by `BrowserHost`.
    */
   tabs?: TabRegistry;
+}
+
+/** The worker settings of a REPL (or of every REPL of a host) from its options. */
+export function replWorkerSettings(options: ReplOptions, browserAvailable: boolean): ReplWorkerSettings {
+  const settings: ReplWorkerSettings = {
+    heapMb: options.heapMb ?? (Number(process.env['BROWSER_REPL_HEAP_MB']) || LIMITS.heapMbDefault),
+    startupTimeoutMs: options.startupTimeoutMs ?? TIMEOUTS.workerStartupMs,
+    browserAvailable,
+  };
+  if (options.workerUrl !== undefined) settings.workerUrl = options.workerUrl;
+  return settings;
 }
 
 export interface RunOptions {
@@ -57,9 +73,6 @@ export interface RunOptions {
 
 export type ReplState = 'idle' | 'starting' | 'ready' | 'busy' | 'closing' | 'closed';
 
-/** REPL ids are CUID2s, like the hosted product's, so clients that validate them keep working. */
-const createReplId: () => string = initCuid({ length: 24 });
-
 const NOT_STARTED = Symbol('not started');
 
 export class Repl {
@@ -69,7 +82,9 @@ export class Repl {
   readonly #ownsBrowser: boolean;
   #env: Record<string, string>;
   #worker: ReplWorker | null = null;
-  #spare: Promise<ReplWorker> | null = null;
+  /** Where workers come from: the host's pool, shared by its REPLs, or this REPL's own. */
+  readonly #spares: ReplSpares;
+  readonly #ownsSpares: boolean;
   #state: ReplState = 'idle';
   #closing: Promise<void> | null = null;
   /** Set when this REPL owns a tab of its own (a named REPL of a host). */
@@ -85,6 +100,12 @@ export class Repl {
     const browser = options.browser ?? {};
     this.#ownsBrowser = browser !== false && !(browser instanceof BrowserManager);
     this.#browser = browser === false ? null : browser instanceof BrowserManager ? browser : new BrowserManager(browser);
+    this.#ownsSpares = options.spares === undefined;
+    this.#spares = options.spares ?? new ReplSpares({
+      settings: replWorkerSettings(options, this.#browser !== null),
+      env: this.#env,
+      enabled: options.warmSpare,
+    });
   }
 
   /** The browser this REPL's helpers drive, or null. */
@@ -157,10 +178,8 @@ export class Repl {
         if (this.#env[name] !== value) diff[name] = value;
       }
       this.#env = { ...env };
-      if (Object.keys(diff).length > 0 && this.#spare !== null) {
-        await this.#discardSpare();
-        this.#refillSpare();
-      }
+      // A host's pool follows the host's environment (BrowserHost.setEnv); this REPL's own follows it here.
+      if (this.#ownsSpares) await this.#spares.setEnv(env);
       const worker = this.#worker;
       if (worker === null || !worker.alive || Object.keys(diff).length === 0) return { replTerminated: false };
       if (await worker.setEnv(diff, TIMEOUTS.envApplyMs)) return { replTerminated: false };
@@ -182,15 +201,10 @@ export class Repl {
         new Promise<void>((resolve) => { timer = setTimeout(resolve, timeoutMs); }),
       ]);
       clearTimeout(timer);
-      // Graceful first: workers close their browser connections and exit by themselves.
+      // Graceful first: the worker closes its browser connection and exits by itself.
       const worker = this.#worker;
-      const spare = this.#spare;
       this.#worker = null;
-      this.#spare = null;
-      await Promise.all([
-        worker?.close({ graceMs: TIMEOUTS.shutdownGraceMs }),
-        spare?.then((ready) => ready.close({ graceMs: TIMEOUTS.shutdownGraceMs }), () => undefined),
-      ]);
+      await worker?.close({ graceMs: TIMEOUTS.shutdownGraceMs });
       await this.destroy();
     })();
     return this.#closing;
@@ -199,7 +213,7 @@ export class Repl {
   /** Terminates the worker at once; running and queued calls end with the REPL destroyed. Idempotent. */
   async destroy(): Promise<void> {
     this.#state = 'closed';
-    await Promise.all([this.#discardWorker(), this.#discardSpare()]);
+    await Promise.all([this.#discardWorker(), this.#ownsSpares ? this.#spares.close() : undefined]);
     await this.#releaseTab();
     if (this.#ownsBrowser) await this.#browser?.close();
   }
@@ -309,31 +323,21 @@ export class Repl {
     if (this.#worker?.alive) return this.#worker;
     this.#worker = null;
     this.#state = 'starting';
+    let worker: ReplWorker | null = null;
     try {
-      this.#worker = await this.#takeSpare() ?? await this.#startWorker();
+      worker = await this.#spares.take(this.#env) ?? await this.#spares.start(this.#env);
     } finally {
-      if (this.#state === 'starting') this.#state = this.#worker === null ? 'idle' : 'ready';
+      if (this.#state === 'starting') this.#state = worker === null ? 'idle' : 'ready';
     }
-    this.#refillSpare();
-    return this.#worker;
-  }
-
-  #startWorker(): Promise<ReplWorker> {
-    const heapMb = this.#options.heapMb ?? (Number(process.env['BROWSER_REPL_HEAP_MB']) || LIMITS.heapMbDefault);
     const browser = this.#browser;
-    const worker = new ReplWorker({
-      replId: createReplId(),
-      heapMb,
-      env: { ...(process.env as Record<string, string>), ...this.#env },
-      startupTimeoutMs: this.#options.startupTimeoutMs ?? TIMEOUTS.workerStartupMs,
-      browserAvailable: browser !== null,
+    worker.configure({
       name: this.name,
       ownsTab: this.#tabOwner !== undefined,
-      ...(browser === null ? {} : { onEndpointRequest: (message: EndpointRequestMessage) => this.#answerEndpoint(browser, message) }),
-      ...(this.#options.workerUrl === undefined ? {} : { workerUrl: this.#options.workerUrl }),
+      onEndpointRequest: browser === null ? undefined : (message) => this.#answerEndpoint(browser, message),
     });
-    // `ready` rejects only once the thread has exited: nothing is left to clean up.
-    return worker.ready.then(() => worker);
+    this.#worker = worker;
+    this.#spares.refill();
+    return worker;
   }
 
   /**
@@ -347,34 +351,6 @@ export class Repl {
     const answer: EndpointAnswer = { endpoint, tabOwners: tabs.ownersExcept(this.#tabOwner) };
     if (this.#tabOwner !== undefined) answer.targetId = await tabs.tabFor(this.#tabOwner, { gone: message.tabGone });
     return answer;
-  }
-
-  /** The spare worker if it started and is still alive; a failed spare falls back to a normal start. */
-  async #takeSpare(): Promise<ReplWorker | null> {
-    const spare = this.#spare;
-    this.#spare = null;
-    if (spare === null) return null;
-    // The next spare starts now, not once this one is ready: back-to-back resets overlap two starts.
-    this.#refillSpare();
-    const worker = await spare.catch(() => null);
-    if (worker?.alive) return worker;
-    await worker?.destroy();
-    return null;
-  }
-
-  #refillSpare(): void {
-    if (this.#options.warmSpare === false || this.#spare !== null || this.closed) return;
-    const spare = this.#startWorker();
-    spare.catch(() => undefined);
-    this.#spare = spare;
-  }
-
-  /** Ends the spare (it was started with an environment that is no longer current, or we are closing). */
-  async #discardSpare(): Promise<void> {
-    const spare = this.#spare;
-    this.#spare = null;
-    const worker = await spare?.catch(() => null);
-    await worker?.destroy();
   }
 
   /** Closes the tab this REPL owns, if any; one that cannot be closed now (browser gone) is only forgotten. */

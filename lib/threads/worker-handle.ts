@@ -332,6 +332,11 @@ export class WorkerHandle<ToWorker extends WorkerMessage, FromWorker extends Wor
     await this.destroy();
   }
 
+  /** Posts a message that expects no answer (a kind's configuration), unless the thread has exited. */
+  protected notify(message: ToWorker): void {
+    this.#post(message);
+  }
+
   #post(message: ToWorker | EndpointReplyMessage): void {
     if (this.#exit === undefined) this.#port.postMessage(message);
   }

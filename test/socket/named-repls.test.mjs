@@ -58,3 +58,30 @@ t.test('library: host.repl(name) runs names concurrently and deleteRepl frees th
   await t.rejects(host.deleteRepl('a'), { code: 'REPL_ERR_NOT_FOUND' });
   t.not(host.repl('c'), undefined, 'the freed slot is usable');
 });
+
+t.test('library: one warm spare for all REPLs of a host, named on take, following the host environment', async (t) => {
+  const { liveWorkerThreads } = await import('../../dist/lib/index.js');
+  const before = liveWorkerThreads();
+  const host = new BrowserHost({ browser: false });
+  t.teardown(() => host.close());
+  const names = ['a', 'b', 'c', 'd'];
+  for (const name of names) {
+    const result = await host.repl(name).run('repl.write(repl.name)');
+    t.same(result.content.map((item) => item.text), [name], `the worker serves ${name} (configured after it started)`);
+  }
+  // Four REPLs, each one thread, plus one spare for the whole host (it refills in the background).
+  let spareUp = false;
+  for (let i = 0; i < 100 && !spareUp; i++) {
+    spareUp = liveWorkerThreads() - before === names.length + 1;
+    if (!spareUp) await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  t.ok(spareUp, 'four REPLs and one shared spare');
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  t.equal(liveWorkerThreads() - before, names.length + 1, 'and no second spare');
+
+  await host.setEnv({ SHARED_SPARE_CHECK: 'new' });
+  const fresh = await host.repl('e').run('repl.write(`${repl.name}:${process.env.SHARED_SPARE_CHECK}`)');
+  t.same(fresh.content.map((item) => item.text), ['e:new'], 'a REPL made after the change gets the new environment');
+  const old = await host.repl('a').run('repl.write(String(process.env.SHARED_SPARE_CHECK))');
+  t.same(old.content.map((item) => item.text), ['new'], 'a running REPL got it live');
+});

@@ -16,14 +16,17 @@ export interface ReplNamespace {
 
 export function createReplNamespace(options: {
   id: string;
-  name: string;
+  /** Read on every access: the host names a worker after it started (a warm spare). */
+  name: () => string;
   collector: OutputCollector;
   help: readonly HelpEntry[];
 }): ReplNamespace {
   const { collector, help } = options;
   return ObjectFreeze({
     id: options.id,
-    name: options.name,
+    get name(): string {
+      return options.name();
+    },
     help(...args: unknown[]): string {
       const text = args.length === 0 || args[0] === undefined
         ? formatHelpIndex(help)

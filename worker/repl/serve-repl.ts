@@ -39,16 +39,15 @@ export interface ReplStartup {
   replId: string;
   port: ReplPort;
   browserAvailable: boolean;
-  /** Name within the host (`repl.name`); default `default`. */
-  name?: string | undefined;
-  /** The REPL owns a tab of its own: the host names it in every endpoint answer. */
-  ownsTab?: boolean | undefined;
 }
 
 export function serveRepl(startup: ReplStartup): void {
   const { port } = startup;
   const post = (message: WorkerToMainMessage, transfer?: ArrayBuffer[]) => port.postMessage(message, transfer);
 
+  // Which REPL this worker serves: set once by a `configure` message before the first cell (a warm
+  // spare is started unnamed, for whichever REPL of the host takes it).
+  const identity = { name: 'default', ownsTab: false };
   const collector = new OutputCollector();
   const endpoints = new EndpointBridge({ post, available: startup.browserAvailable });
   // Created on first use (issue 8): a cell that never drives the browser never loads the CDP client.
@@ -64,7 +63,7 @@ export function serveRepl(startup: ReplStartup): void {
     // The host knows which tabs are whose; it is asked whenever a page is chosen, so a tab another
     // REPL opened a moment ago is never taken for this one's.
     foreignTabs: async () => new Set(Object.keys((await endpoints.request()).tabOwners ?? {})),
-    ...(startup.ownsTab === true ? {
+    ...(identity.ownsTab ? {
       ownTab: async ({ gone }: { gone?: string | undefined }) => {
         const { targetId } = await endpoints.request(undefined, { tabGone: gone });
         if (targetId === undefined) throw new ReplError('REPL_ERR_PROTOCOL', 'the host named no tab for this REPL');
@@ -73,7 +72,7 @@ export function serveRepl(startup: ReplStartup): void {
     } : {}),
   });
   const helperContext = new HelperContext({ client, note: (message) => collector.text('stderr', message) });
-  const repl = createReplNamespace({ id: startup.replId, name: startup.name ?? 'default', collector, help: HELP_ENTRIES });
+  const repl = createReplNamespace({ id: startup.replId, name: () => identity.name, collector, help: HELP_ENTRIES });
   const context = createReplContext({
     console: createCapturedConsole(collector),
     repl,
@@ -147,6 +146,12 @@ export function serveRepl(startup: ReplStartup): void {
         break;
       case 'env':
         queue = queue.then(() => applyEnv(message));
+        break;
+      case 'configure':
+        // Before any cell by the host's order, and before the CDP client exists (it is created by
+        // the first browser helper), so the client is built for the right REPL.
+        identity.name = message.name;
+        identity.ownsTab = message.ownsTab;
         break;
       case 'endpoint-reply':
         endpoints.receive(message);
