@@ -5,7 +5,7 @@ import os from 'node:os';
 import { ms } from './stats.mjs';
 
 const quick = process.argv.includes('--quick');
-const suites = ['./suites/repl-core.mjs', './suites/playwright.mjs', './suites/interaction.mjs', './suites/browser-core.mjs'];
+const suites = ['./suites/repl-core.mjs', './suites/named-repls.mjs', './suites/playwright.mjs', './suites/interaction.mjs', './suites/browser-core.mjs'];
 const sections = [];
 for (const path of suites) {
   const suite = await import(path);
@@ -37,7 +37,9 @@ for (const section of sections) {
   lines.push(`## ${section.title}`, '', `Baseline: ${section.baselineName}.`, '',
     '| Measure | Stat | browser-repl | Baseline | Ratio | Target |', '|---|---|---|---|---|---|');
   for (const row of section.rows) {
-    lines.push(`| ${row.name} | ${row.unit} | ${ms(row.ours)} | ${ms(row.baseline)} | ${(row.ours / row.baseline).toFixed(2)}× | ${verdict(row)} |`);
+    // A row may measure something other than time (`format: 'MiB'`).
+    const value = row.format === 'MiB' ? (v) => `${v.toFixed(1)} MiB` : ms;
+    lines.push(`| ${row.name} | ${row.unit} | ${value(row.ours)} | ${value(row.baseline)} | ${(row.ours / row.baseline).toFixed(2)}× | ${verdict(row)} |`);
   }
   if (section.notes) lines.push('', ...section.notes);
   lines.push('');

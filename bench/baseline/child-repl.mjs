@@ -28,6 +28,11 @@ export class ChildRepl {
     this.replId = replId;
   }
 
+  /** Process id of the running child, if any (memory measurements). */
+  get pid() {
+    return this.#child?.pid;
+  }
+
   async run(code, { reset = false } = {}) {
     if (reset) await this.close();
     if (this.#child === null) await this.#start();

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { Pool } from 'undici';
 import { BrowserManager, PlaywrightExecutors, startServer } from '../../dist/lib/index.js';
-import { BrowserTabs } from '../../dist/lib/executor/browser-tabs.js';
+import { TabRegistry } from '../../dist/lib/browser/tab-registry.js';
 import { summarize } from '../stats.mjs';
 
 const CHILD_FLAG = 'BROWSER_REPL_BENCH_EXECUTOR_CHILD';
@@ -40,13 +40,13 @@ async function childFirstCall(manager, tabs) {
       child.send({ type: 'endpoint-reply', requestId: message.requestId, endpoint: await manager.endpoint() });
     }
   });
-  const [targetId] = await Promise.all([tabs.create(), ready]);
+  const [targetId] = await Promise.all([tabs.openTab(), ready]);
   child.send({ type: 'run', requestId: 1, code: 'return 1', timeoutMs: 60_000, targetId, tabCreated: true });
   const reply = await replied;
   if (!reply.success) throw new Error(`baseline call failed: ${reply.error}`);
   child.kill('SIGKILL');
   await exited;
-  await tabs.close(targetId);
+  await tabs.closeTab(targetId);
 }
 
 async function ourFirstCall(executors) {
@@ -93,7 +93,7 @@ export async function run({ quick }) {
 
   const manager = new BrowserManager({ cdpEndpoint: null });
   await manager.endpoint();
-  const tabs = new BrowserTabs(() => manager.endpoint());
+  const tabs = new TabRegistry({ endpoint: () => manager.endpoint() });
   const warm = new PlaywrightExecutors({ browser: manager });
   const cold = new PlaywrightExecutors({ browser: manager, warmSpare: false });
   await warm.execute({ code: 'return 1' }); // starts the warm spare
@@ -114,7 +114,7 @@ export async function run({ quick }) {
   const [baseline, withSpare, withoutSpare] = [times.baseline, times.withSpare, times.withoutSpare].map(summarize);
   rows.push({ name: 'new named executor, first call (tab + worker + connect)', unit: 'p50', ours: withSpare.p50, baseline: baseline.p50, target: { ratio: 0.6 } });
   rows.push({ name: 'same, without the warm spare (thread start + Playwright import)', unit: 'p50', ours: withoutSpare.p50, baseline: baseline.p50 });
-  await Promise.all([warm.close(), cold.close(), tabs.dispose()]);
+  await Promise.all([warm.close(), cold.close(), tabs.close()]);
   await manager.close();
 
   return {

@@ -56,9 +56,17 @@ export async function run({ quick }) {
   const coldBaseline = await sample(coldIterations, () => child.run(CELL, { reset: true }), { warmup: 2, pauseMs: 300 });
   rows.push({ name: 'cold start (reset → first result)', unit: 'p50', ours: cold.p50, baseline: coldBaseline.p50, target: { ratio: 0.6 } });
 
+  // Issue 8: a thread's own start-up (thread + runtime modules + context + first cell), the spare
+  // out of the picture; the child process pays process start + the same runtime.
   const noSpare = createRepl({ warmSpare: false });
   const coldNoSpare = await sample(coldIterations, () => noSpare.run(CELL, { reset: true }), { warmup: 2, pauseMs: 300 });
-  rows.push({ name: 'cold start without the warm spare (thread start)', unit: 'p50', ours: coldNoSpare.p50, baseline: coldBaseline.p50 });
+  rows.push({ name: 'start → first result without the spare', unit: 'p50', ours: coldNoSpare.p50, baseline: coldBaseline.p50, target: { absoluteMs: 100 } });
+
+  // Issue 8: resets with no pause in between: the spare taken by one reset is still starting when
+  // the next one arrives, so this is bounded by the start-up above, not by the spare's hand-over.
+  const backToBack = await sample(coldIterations, () => repl.run(CELL, { reset: true }), { warmup: 2 });
+  const backToBackBaseline = await sample(coldIterations, () => child.run(CELL, { reset: true }), { warmup: 2 });
+  rows.push({ name: '`reset: true` back to back', unit: 'p50', ours: backToBack.p50, baseline: backToBackBaseline.p50, target: { absoluteMs: 120 } });
 
   // Issue 2: 20 timed-out busy loops in a row must each answer within timeout_sec + 0.5 s.
   const drill = [];
