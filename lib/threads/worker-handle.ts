@@ -17,7 +17,7 @@
  * request pending is protocol corruption: the pending request is answered `protocol` and only this
  * worker is destroyed. Nothing a worker posts can make the main thread throw.
  */
-import { MessageChannel, Worker } from 'node:worker_threads';
+import { MessageChannel, Worker, receiveMessageOnPort } from 'node:worker_threads';
 import type { MessagePort, WorkerOptions } from 'node:worker_threads';
 import { toSerialized } from '../../common/errors.js';
 import type { ReplError } from '../../common/errors.js';
@@ -198,6 +198,15 @@ export class WorkerHandle<ToWorker extends WorkerMessage, FromWorker extends Wor
     this.exited = new Promise((resolve) => {
       this.#worker.once('exit', (exitCode) => {
         clearTimeout(startTimer);
+        // What the thread posted just before it ended (a cell's `started` and its output before a
+        // `process.exit()`) may still wait in the port's queue, behind the 'exit' event: read it
+        // first, or a cell that began would look as if it never ran, and run a second time.
+        // Guarded by test/socket/repl-lifecycle.test.mjs ("process.exit … exactly once").
+        if (this.#destroying === undefined) {
+          for (let queued = receiveMessageOnPort(this.#port); queued !== undefined; queued = receiveMessageOnPort(this.#port)) {
+            this.#onMessage(queued.message);
+          }
+        }
         this.#state = 'closed';
         this.#port.close();
         const exit = this.#describeExit(exitCode);

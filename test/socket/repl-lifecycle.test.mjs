@@ -277,3 +277,25 @@ t.test('startup failures give the contract messages', async (t) => {
   });
   await Promise.all([dies.close(), silent.close()]);
 });
+
+t.test('process.exit() right after output: the cell ran exactly once and its output is kept (25×)', async (t) => {
+  // The thread's last messages (`started`, the output) can wait in the port behind its 'exit'
+  // event; read too late, the cell looked unstarted and ran again on a fresh worker.
+  const { mkdtempSync, readFileSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const dir = mkdtempSync(join(tmpdir(), 'browser-repl-exit-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const runs = join(dir, 'runs');
+  const repl = createRepl({ browser: false });
+  t.teardown(() => repl.close());
+  const rounds = 25;
+  for (let round = 0; round < rounds; round++) {
+    const before = await repl.run('repl.write("x")');
+    const result = await repl.run(`(await import("node:fs")).appendFileSync(${JSON.stringify(runs)}, "x"); repl.write("bye"); process.exit(7)`);
+    t.equal(result.replId, before.replId, `round ${round}: the worker that began the cell is the one reported`);
+    t.equal(result.error, 'browser REPL process terminated during execution (exit code 7)');
+    t.same(result.content.map((item) => item.text), ['bye'], 'the output before the exit is kept');
+  }
+  t.equal(readFileSync(runs, 'utf8').length, rounds, 'every cell ran exactly once');
+});
