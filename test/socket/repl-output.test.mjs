@@ -1,6 +1,6 @@
 // Contract §3 and §6: ordered typed output, every emitImage input form, limits, stray output, pollution.
 import t from 'tap';
-import { writeFileSync, mkdtempSync } from 'node:fs';
+import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -74,6 +74,7 @@ t.test('output through the library', async (t) => {
 
   t.test('emitImage accepts every documented input form', async (t) => {
     const dir = mkdtempSync(join(tmpdir(), 'browser-repl-test-'));
+    t.teardown(() => rmSync(dir, { recursive: true, force: true }));
     const path = join(dir, 'shot.png');
     writeFileSync(path, PNG);
     const result = await run(`
@@ -120,6 +121,7 @@ t.test('output through the library', async (t) => {
       t.equal(result.replId, first.replId);
     }
     const dir = mkdtempSync(join(tmpdir(), 'browser-repl-test-'));
+    t.teardown(() => rmSync(dir, { recursive: true, force: true }));
     const notImage = join(dir, 'notes.txt');
     writeFileSync(notImage, 'hello, not an image');
     const fromPath = await run(`await repl.emitImage({ path: ${JSON.stringify(notImage)} })`);
