@@ -43,7 +43,7 @@ async function childFirstCall(manager, tabs) {
   const [targetId] = await Promise.all([tabs.openTab(), ready]);
   child.send({ type: 'run', requestId: 1, code: 'return 1', timeoutMs: 60_000, targetId, tabCreated: true });
   const reply = await replied;
-  if (!reply.success) throw new Error(`baseline call failed: ${reply.error}`);
+  if (!reply.success) throw new Error(`baseline call failed: ${reply.error?.message ?? "no error"}`);
   child.kill('SIGKILL');
   await exited;
   await tabs.closeTab(targetId);
