@@ -74,7 +74,7 @@ export const CORE_BROWSER_HELP: readonly HelpEntry[] = [
     group: 'Browser control',
     signature: 'switchTab(target: string | { targetId: string }): Promise<string>',
     description:
-      'Attaches the given target (an id, or an object from listTabs, currentTab or iframeTarget) and resolves its session id. Page helpers then act on it. It brings the tab to the foreground (headless Chromium cancels dialogs of background tabs) and detaches the previous session; switching to the attached target is a no-op returning the same session id. Unknown ids throw REPL_ERR_TARGET_NOT_FOUND.',
+      'Attaches the given target (an id, or an object from listTabs, currentTab or iframeTarget) and resolves its session id. Page helpers then act on it. It brings the tab to the foreground (headless Chromium cancels dialogs of background tabs) and detaches the previous session; switching to the attached target is a no-op returning the same session id. Unknown ids throw REPL_ERR_TARGET_NOT_FOUND; a tab that a named REPL or executor owns (another one than this REPL) throws REPL_ERR_INVALID_ARGUMENT naming its owner.',
     example: 'const [first] = await listTabs(false);\nawait switchTab(first);',
   },
   {

@@ -102,6 +102,9 @@ t.test('DELETE /repls/{name} ends the REPL and closes its tab', async (t) => {
   const listed = await api.call('GET', '/repls');
   const gamma = listed.json.repls.find((repl) => repl.name === 'gamma');
   t.type(gamma.target_id, 'string');
+  const refused = await api.repl(`await switchTab(${JSON.stringify(gamma.target_id)})`, { repl: 'beta' });
+  t.equal(refused.success, false, 'beta may not attach gamma\'s tab');
+  t.equal(refused.error, `switchTab: tab ${gamma.target_id} belongs to repl gamma; each REPL and executor keeps its own tab, so use that one, or open a tab of yours with newTab()`);
   const deleted = await api.call('DELETE', '/repls/gamma');
   t.equal(deleted.status, 204);
   const tabs = await json(t, 'repl.write(JSON.stringify((await listTabs()).map((tab) => tab.targetId)))');

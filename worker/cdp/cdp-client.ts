@@ -173,6 +173,11 @@ export class CdpClient {
     return this.#attachment.ownsTab;
   }
 
+  /** Who owns `targetId` (`repl:<name>`, `executor:<name>`), when another REPL or executor does. */
+  ownerOf(targetId: string): Promise<string | undefined> {
+    return this.#attachment.ownerOf(targetId);
+  }
+
   /** Records a tab this REPL opened in a window of its own: attaching it never activates it. */
   markOwnWindow(targetId: string): void {
     this.#attachment.markOwnWindow(targetId);

@@ -54,13 +54,13 @@ export function isInternalUrl(url: string): boolean {
   return INTERNAL_URL_PREFIXES.some((prefix) => lower.startsWith(prefix));
 }
 
-const NO_FOREIGN_TABS: ReadonlySet<string> = new Set();
+const NO_FOREIGN_TABS: ReadonlyMap<string, string> = new Map();
 
 /** Returns the target id of the REPL's own tab; `gone` names one that no longer exists. */
 export type OwnTabProvider = (request: { gone?: string | undefined }) => Promise<string>;
 
-/** Returns the target ids of tabs that others own (named REPLs, executors): never chosen automatically. */
-export type ForeignTabsProvider = () => Promise<ReadonlySet<string>>;
+/** Returns the tabs that others own (targetId → owner, e.g. `repl:search`): never chosen automatically. */
+export type ForeignTabsProvider = () => Promise<ReadonlyMap<string, string>>;
 
 /** Options of {@link PageAttachment}. */
 export interface PageAttachmentOptions {
@@ -116,6 +116,11 @@ export class PageAttachment {
   /** True when the REPL has a tab of its own (`ownTab`): the tabs it opens get windows of their own too. */
   get ownsTab(): boolean {
     return this.#ownTab !== undefined;
+  }
+
+  /** Who owns `targetId`, when someone other than this REPL does (asked of the host each time). */
+  async ownerOf(targetId: string): Promise<string | undefined> {
+    return (await this.#foreignTabs?.())?.get(targetId);
   }
 
   /** Records that `targetId` is alone in its window, so attaching it never activates it. */

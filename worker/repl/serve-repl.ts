@@ -62,7 +62,7 @@ export function serveRepl(startup: ReplStartup): void {
     },
     // The host knows which tabs are whose; it is asked whenever a page is chosen, so a tab another
     // REPL opened a moment ago is never taken for this one's.
-    foreignTabs: async () => new Set(Object.keys((await endpoints.request()).tabOwners ?? {})),
+    foreignTabs: async () => new Map(Object.entries((await endpoints.request()).tabOwners ?? {})),
     ...(identity.ownsTab ? {
       ownTab: async ({ gone }: { gone?: string | undefined }) => {
         const { targetId } = await endpoints.request(undefined, { tabGone: gone });

@@ -72,7 +72,13 @@ export function createTabHelpers(context: HelperContext, tracker: NavigationTrac
 
   /** Attaches `target` (id or tab/frame object); returns its session id. */
   async function switchTab(target: unknown): Promise<string> {
-    return client.attach(readTargetId('switchTab', target), context.callOptions());
+    const targetId = readTargetId('switchTab', target);
+    // Another REPL's or executor's tab: attaching it would mix its dialogs and events with ours.
+    const owner = await client.ownerOf(targetId);
+    if (owner !== undefined) {
+      throw invalidArgument(`switchTab: tab ${targetId} belongs to ${owner.replace(':', ' ')}; each REPL and executor keeps its own tab, so use that one, or open a tab of yours with newTab()`);
+    }
+    return client.attach(targetId, context.callOptions());
   }
 
   /**
