@@ -69,11 +69,6 @@ export class TabRegistry {
     return [...this.#owned].map(([owner, targetId]) => ({ owner, targetId }));
   }
 
-  /** Target ids owned by anyone but `owner` (all of them when `owner` is omitted). */
-  ownedByOthers(owner?: TabOwner): string[] {
-    return [...this.#owned].filter(([key]) => key !== owner).map(([, targetId]) => targetId);
-  }
-
   /** targetId → owner of every tab that `owner` does not own (all of them when omitted). */
   ownersExcept(owner?: TabOwner): Record<string, string> {
     const owners: Record<string, string> = {};
@@ -165,23 +160,27 @@ export class TabRegistry {
   }
 
   /**
-   * Closes every owned tab (within {@link TIMEOUTS.tabCloseBudgetMs}) and the connection. Later
-   * calls fail with `REPL_ERR_CLOSED`. Idempotent.
+   * Releases the tabs of `owners` (default: every owner) at once, within
+   * {@link TIMEOUTS.tabCloseBudgetMs}: shutdown must not wait on a browser that does not answer. A
+   * tab that fails to close is logged, not thrown.
    */
+  async releaseAll(owners: readonly TabOwner[] = [...this.#owned.keys()]): Promise<void> {
+    const releasing = owners.filter((owner) => this.#owned.has(owner) || this.#opening.has(owner));
+    if (releasing.length === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.all(releasing.map((owner) => this.release(owner).catch((error: unknown) => debug('closing the tab of %s failed: %o', owner, error)))),
+      new Promise<void>((resolve) => { timer = setTimeout(resolve, TIMEOUTS.tabCloseBudgetMs); }),
+    ]);
+    clearTimeout(timer);
+  }
+
+  /** Releases every owned tab ({@link TabRegistry.releaseAll}) and closes the connection. Later calls fail with `REPL_ERR_CLOSED`. Idempotent. */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    const targets = [...this.#owned.values()];
-    this.#owned.clear();
+    await this.releaseAll();
     this.#opening.clear();
-    if (targets.length > 0 && this.#reachable()) {
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([
-        Promise.all(targets.map((targetId) => this.closeTab(targetId).catch((error: unknown) => debug('closing tab %s failed: %o', targetId, error)))),
-        new Promise<void>((resolve) => { timer = setTimeout(resolve, TIMEOUTS.tabCloseBudgetMs); }),
-      ]);
-      clearTimeout(timer);
-    }
     await this.#link.close();
   }
 

@@ -237,15 +237,8 @@ export class PlaywrightExecutors {
     this.#named.clear();
     await Promise.all([...executors.map((executor) => executor.retire(SHUTTING_DOWN)), this.#workers.close()]);
     await Promise.all([...this.#live].map((worker) => worker.destroy(SHUTTING_DOWN)));
-    const owners = executors.filter((executor) => executor.targetId !== undefined).map((executor) => executor.tabOwner);
-    if (owners.length > 0 && this.#browserReachable()) {
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([
-        Promise.all(owners.map((owner) => this.#tabs.release(owner).catch((error: unknown) => debug('closing the tab of %s failed: %o', owner, error)))),
-        new Promise<void>((resolve) => { timer = setTimeout(resolve, TIMEOUTS.tabCloseBudgetMs); }),
-      ]);
-      clearTimeout(timer);
-    }
+    // The tabs of named executors only: a shared registry also holds the tabs of named REPLs.
+    await this.#tabs.releaseAll(executors.map((executor) => executor.tabOwner));
     if (this.#ownsTabs) await this.#tabs.close();
   }
 

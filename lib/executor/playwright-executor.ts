@@ -188,7 +188,7 @@ export class PlaywrightExecutor {
   #runRequest(code: string, timeoutMs: number, tab: PlaywrightTab | undefined): RunRequest {
     if (tab !== undefined) return { code, timeoutMs, targetId: tab.targetId, tabCreated: tab.created };
     // The default executor drives whatever tab is active, but never one that someone else owns.
-    const foreign = this.#options.tabs.ownedByOthers(this.tabOwner);
+    const foreign = Object.keys(this.#options.tabs.ownersExcept(this.tabOwner));
     return foreign.length === 0 ? { code, timeoutMs } : { code, timeoutMs, foreignTargetIds: foreign };
   }
 
