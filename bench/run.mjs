@@ -35,7 +35,7 @@ const lines = [
 ];
 for (const section of sections) {
   lines.push(`## ${section.title}`, '', `Baseline: ${section.baselineName}.`, '',
-    '| Measure | Stat | browser-repl | Baseline | Ratio | Target |', '|---|---|---|---|---|---|');
+    '| Measure | Stat | chromium-repl | Baseline | Ratio | Target |', '|---|---|---|---|---|---|');
   for (const row of section.rows) {
     // A row may measure something other than time (`format: 'MiB'`).
     const value = row.format === 'MiB' ? (v) => `${v.toFixed(1)} MiB` : ms;

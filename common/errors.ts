@@ -39,7 +39,7 @@ export const ERROR_CODES = {
   REPL_ERR_OUTPUT_LIMIT: { status: 200, meaning: 'An output call was rejected by a size limit (for example an image above 8 MiB).', fix: 'Emit smaller images (captureScreenshot maxDim) or less text.' },
   REPL_ERR_INVALID_ARGUMENT: { status: 200, meaning: 'A helper was called with an invalid argument or option.', fix: 'Read repl.help("<helper>") for the signature.' },
   // --- browser and CDP ---
-  REPL_ERR_BROWSER_NOT_FOUND: { status: 500, meaning: 'No Chromium executable was found and no CDP_ENDPOINT was given.', fix: 'Install one (`npx browser-repl install-browser`), or set BROWSER_REPL_CHROME / CHROME_PATH / CDP_ENDPOINT.' },
+  REPL_ERR_BROWSER_NOT_FOUND: { status: 500, meaning: 'No Chromium executable was found and no CDP_ENDPOINT was given.', fix: 'Install one (`npx chromium-repl install-browser`), or set BROWSER_REPL_CHROME / CHROME_PATH / CDP_ENDPOINT.' },
   REPL_ERR_BROWSER_LAUNCH_FAILED: { status: 500, meaning: 'Chromium was found but did not start or did not expose a DevTools endpoint.', fix: 'Read the captured browser output in the message; check sandbox flags.' },
   REPL_ERR_CDP_CONNECT_FAILED: { status: 200, meaning: 'The DevTools WebSocket could not be opened.', fix: 'Check CDP_ENDPOINT and that the browser is running.' },
   REPL_ERR_CDP_COMMAND_FAILED: { status: 200, meaning: 'Chromium answered a CDP command with an error.', fix: 'Read the CDP message; check the method name and parameters.' },

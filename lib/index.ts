@@ -1,5 +1,5 @@
 /**
- * browser-repl's public API. Everything importable from the package is exported here; nothing
+ * chromium-repl's public API. Everything importable from the package is exported here; nothing
  * else is reachable (package.json `exports`).
  */
 export { Repl } from './repl/repl.js';

@@ -1,5 +1,5 @@
 /**
- * `browser-repl install-browser`: report the browser discovery would use, or install one where
+ * `chromium-repl install-browser`: report the browser discovery would use, or install one where
  * that is a single, well-known package-manager command. It only ever runs something because a
  * person typed this command; nothing else in the package installs software.
  */
@@ -65,7 +65,7 @@ export async function installBrowser(options: InstallBrowserOptions = {}): Promi
 
   const existing = tryFind(find);
   if (existing !== undefined) {
-    write(`browser-repl: found ${existing.executable} (via ${existing.source}); nothing to install.\n`);
+    write(`chromium-repl: found ${existing.executable} (via ${existing.source}); nothing to install.\n`);
     return { status: 'found', ...existing };
   }
 
@@ -75,22 +75,22 @@ export async function installBrowser(options: InstallBrowserOptions = {}): Promi
     const isRoot = options.isRoot ?? process.getuid?.() === 0;
     const commands = DEBIAN_COMMANDS.map((command) => command.join(' '));
     if (!isRoot) {
-      throw notInstalled(`No Chromium found. On Debian, install it with:\n  sudo ${commands.join(' && sudo ')}\nthen run \`npx browser-repl install-browser\` again to check.`);
+      throw notInstalled(`No Chromium found. On Debian, install it with:\n  sudo ${commands.join(' && sudo ')}\nthen run \`npx chromium-repl install-browser\` again to check.`);
     }
     if (options.dryRun === true) {
-      write(`browser-repl: no Chromium found; would run:\n  ${commands.join('\n  ')}\n`);
+      write(`chromium-repl: no Chromium found; would run:\n  ${commands.join('\n  ')}\n`);
       return { status: 'dry-run', commands };
     }
     const run = options.runCommand ?? runInherited;
     for (const [command, ...args] of DEBIAN_COMMANDS) {
       if (command === undefined) continue;
-      write(`browser-repl: no Chromium found; running: ${[command, ...args].join(' ')}\n`);
+      write(`chromium-repl: no Chromium found; running: ${[command, ...args].join(' ')}\n`);
       const code = await run(command, args);
       if (code !== 0) throw notInstalled(`\`${[command, ...args].join(' ')}\` exited with code ${code}; Chromium was not installed.`);
     }
     const installed = tryFind(find);
     if (installed === undefined) throw notInstalled('apt-get finished, but no Chromium executable was found afterwards.');
-    write(`browser-repl: installed ${installed.executable}.\n`);
+    write(`chromium-repl: installed ${installed.executable}.\n`);
     return { status: 'installed', ...installed };
   }
 
@@ -104,7 +104,7 @@ export async function installBrowser(options: InstallBrowserOptions = {}): Promi
     lines.push(`  - Chrome for Testing: ${PLAYWRIGHT_COMMAND}`, '  - Google Chrome, Chromium or Microsoft Edge from their usual installers');
   }
   lines.push(
-    '  - or point browser-repl at an executable (BROWSER_REPL_CHROME / CHROME_PATH / the `executable` option) or a running browser (CDP_ENDPOINT).',
+    '  - or point chromium-repl at an executable (BROWSER_REPL_CHROME / CHROME_PATH / the `executable` option) or a running browser (CDP_ENDPOINT).',
   );
   throw notInstalled(lines.join('\n'));
 }

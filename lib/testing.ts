@@ -3,7 +3,7 @@
  *
  * ```js
  * import { test } from 'node:test';
- * import { replFixture } from 'browser-repl/testing';
+ * import { replFixture } from 'chromium-repl/testing';
  * const repl = replFixture(test);
  * test('adds', async () => assert.equal(await repl.text('repl.write(1 + 1)'), '2'));
  * ```

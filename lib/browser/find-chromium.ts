@@ -56,7 +56,7 @@ export const PATH_NAMES: readonly string[] = [
 const WINDOWS_PATH_NAMES: readonly string[] = ['chrome.exe', 'msedge.exe', 'chromium.exe'];
 
 /** Install hint shared by every "no browser" message. */
-export const INSTALL_HINT = 'install one with `npx browser-repl install-browser` (`npm run install-browser` in a checkout; on Debian/Ubuntu: `apt-get install chromium`)';
+export const INSTALL_HINT = 'install one with `npx chromium-repl install-browser` (`npm run install-browser` in a checkout; on Debian/Ubuntu: `apt-get install chromium`)';
 
 /**
  * Finds a browser, in this order: the `executable` option; `BROWSER_REPL_CHROME`, then

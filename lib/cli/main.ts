@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 /**
- * `browser-repl` command line: `serve` (default) starts the HTTP server; `install-browser` finds
+ * `chromium-repl` command line: `serve` (default) starts the HTTP server; `install-browser` finds
  * or installs a Chromium. Kept thin: everything it does is available from the library.
  */
 import { parseArgs } from 'node:util';
 import { startServer } from '../http/server.js';
 
-const USAGE = `Usage: browser-repl [serve] [--port N] [--host ADDRESS]
-       browser-repl install-browser
+const USAGE = `Usage: chromium-repl [serve] [--port N] [--host ADDRESS]
+       chromium-repl install-browser
 
 Commands:
   serve             Start the HTTP API (default). PORT/HOST env vars work too; default 127.0.0.1:10001.
@@ -29,9 +29,9 @@ async function serve(args: string[]): Promise<void> {
     ...(port === undefined ? {} : { port }),
     ...(values.host === undefined ? {} : { host: values.host }),
   });
-  process.stdout.write(`browser-repl listening on ${server.url}\n`);
+  process.stdout.write(`chromium-repl listening on ${server.url}\n`);
   const shutdown = (signal: string) => {
-    process.stdout.write(`browser-repl: ${signal}, shutting down\n`);
+    process.stdout.write(`chromium-repl: ${signal}, shutting down\n`);
     server.close().then(() => process.exit(0), () => process.exit(1));
   };
   process.once('SIGINT', () => shutdown('SIGINT'));
@@ -50,12 +50,12 @@ async function main(argv: string[]): Promise<void> {
     const { installBrowser } = await import('../install-browser.js');
     await installBrowser();
   } else {
-    process.stderr.write(`browser-repl: unknown command "${command}"\n\n${USAGE}`);
+    process.stderr.write(`chromium-repl: unknown command "${command}"\n\n${USAGE}`);
     process.exitCode = 2;
   }
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
-  process.stderr.write(`browser-repl: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(`chromium-repl: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(1);
 });

@@ -265,7 +265,7 @@ t.test('no Chromium: the first browser command fails with REPL_ERR_BROWSER_NOT_F
   t.teardown(() => client.close());
   const error = await client.sessionCommand('Runtime.evaluate', { expression: '1' }).catch((e) => e);
   t.equal(error.code, 'REPL_ERR_BROWSER_NOT_FOUND');
-  for (const needle of ['`executable` option', 'BROWSER_REPL_CHROME', 'CHROME_PATH', 'CDP_ENDPOINT', 'npx browser-repl install-browser', 'apt-get install chromium']) {
+  for (const needle of ['`executable` option', 'BROWSER_REPL_CHROME', 'CHROME_PATH', 'CDP_ENDPOINT', 'npx chromium-repl install-browser', 'apt-get install chromium']) {
     t.ok(error.message.includes(needle), `the message mentions ${needle}`);
   }
   t.equal(nothing.launched, false);

@@ -1,7 +1,7 @@
 // Using browser-repl from a plain `node --test` suite (run by `npm run test:node`).
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { replFixture } from 'browser-repl/testing';
+import { replFixture } from 'chromium-repl/testing';
 
 const repl = replFixture({ after });
 

@@ -16,7 +16,7 @@ t.test('an executable that does not exist', async (t) => {
   const helper = await api.repl('await gotoUrl("http://127.0.0.1:9/")');
   t.equal(helper.success, false);
   t.match(helper.error, /^No Chromium-based browser found \(the `executable` option is "\/nonexistent\/chromium", which is not an executable file\)\./);
-  t.match(helper.error, /npx browser-repl install-browser/);
+  t.match(helper.error, /npx chromium-repl install-browser/);
   t.notOk(helper.repl_terminated);
   t.equal(helper.repl_id, pure.repl_id);
 

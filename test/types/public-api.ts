@@ -1,8 +1,8 @@
 // Type tier: compiles against the published declarations (dist/lib/*.d.ts) the way a user would.
 // `npm run test:types` runs tsc on this file; it never executes.
-import { BrowserHost, createApp, createRepl, MAX_NAMED_REPLS, ReplError, startServer, TabRegistry, toWireResult } from 'browser-repl';
-import type { CellResult, ErrorCode, Repl, ReplInfo, ReplOptions, WireCellResult } from 'browser-repl';
-import { createTestRepl, replFixture } from 'browser-repl/testing';
+import { BrowserHost, createApp, createRepl, MAX_NAMED_REPLS, ReplError, startServer, TabRegistry, toWireResult } from 'chromium-repl';
+import type { CellResult, ErrorCode, Repl, ReplInfo, ReplOptions, WireCellResult } from 'chromium-repl';
+import { createTestRepl, replFixture } from 'chromium-repl/testing';
 
 async function usage(): Promise<void> {
   const options: ReplOptions = { heapMb: 128, browser: false, warmSpare: false };

@@ -90,7 +90,7 @@ t.test('importModule', async (t) => {
 
   t.test('passes import attributes through', async (t) => {
     const manifest = await importModule('./package.json', 'c.mjs', { type: 'json' });
-    t.equal(manifest.default.name, 'browser-repl');
+    t.equal(manifest.default.name, 'chromium-repl');
   });
 
   t.test('rejects with Node\'s resolution error when nothing resolves', async (t) => {

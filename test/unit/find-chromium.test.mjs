@@ -125,7 +125,7 @@ t.test('findChromium', async (t) => {
       }
     })();
     t.equal(error.code, 'REPL_ERR_BROWSER_NOT_FOUND');
-    for (const needle of ['`executable` option', 'BROWSER_REPL_CHROME', 'CHROME_PATH', 'CDP_ENDPOINT', 'npx browser-repl install-browser', 'apt-get install chromium', 'ms-playwright', 'puppeteer']) {
+    for (const needle of ['`executable` option', 'BROWSER_REPL_CHROME', 'CHROME_PATH', 'CDP_ENDPOINT', 'npx chromium-repl install-browser', 'apt-get install chromium', 'ms-playwright', 'puppeteer']) {
       t.ok(error.message.includes(needle), `mentions ${needle}`);
     }
   });
