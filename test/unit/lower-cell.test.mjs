@@ -69,6 +69,11 @@ const golden = [
     'try { throw "caught" } catch (catchShadow) { var catchShadow = "inner"; repl.write(JSON.stringify(catchShadow)) }',
     '\ntry { throw "caught" } catch (catchShadow) { catchShadow = "inner"; repl.write(JSON.stringify(catchShadow)) }',
   ],
+  // Annex B also lets a `for-of` var head redeclare a simple catch parameter (V8 agrees).
+  ['try {} catch (e) { for (var e of []) {} }', '\ntry {} catch (e) { for (e of []) {} }'],
+  // --- a var only conflicts with lexical declarations of the blocks it hoists through
+  ['{ var f; } { let f; }', '\n{ void 0; } { let f; }'],
+  ['label: { let f; } var f;', '\nlabel: { let f; } void 0;'],
   // --- class: assigned when its statement runs (TDZ until then)
   ['class C extends B { static x = C }', '\nT["C"] = (class C extends B { static x = C });'],
   ['class C {}\n[1].forEach(f)', '\nT["C"] = (class C {});\n[1].forEach(f)'],
@@ -174,6 +179,74 @@ t.test('lowerCell', async (t) => {
     fail(t, 'x = 1 +', "[1:6-1:7]: Unexpected token: 'end of source'");
     fail(t, 'interface A { x: string }', "[1:0-1:9]: Unexpected token: 'interface'");
     fail(t, 'let a = 1\nlet b = <div/>', "[2:8-2:9]: Unexpected token: '<'");
+  });
+
+  t.test('rejects a var conflicting with a lexical declaration of an enclosing block', async (t) => {
+    // The lowering deletes `var` keywords, so V8 never sees these; frames are where
+    // `node --input-type=module -e` points (test/unit/early-errors.test.mjs checks them against V8).
+    for (const [code, name, frame] of [
+      ['{ let f; var f; }', 'f', '1 | { let f; var f; }\n                 ^'],
+      ['{ { var f; } let f; }', 'f', '1 | { { var f; } let f; }\n            ^'],
+      ['{ let f;; { var f; } }', 'f', '1 | { let f;; { var f; } }\n                    ^'],
+      ['{ var f = 1, f; const f = 2; }', 'f', '1 | { var f = 1, f; const f = 2; }\n          ^'],
+      ['{ class f {} var [g, {h: f}] = o; }', 'f', '1 | { class f {} var [g, {h: f}] = o; }\n                             ^'],
+      ['{ function* f() {}\n  for (var f in o); }', 'f', '2 |   for (var f in o); }\n               ^'],
+      ['for (let x of []) { var x; }', 'x', '1 | for (let x of []) { var x; }\n                            ^'],
+      ['for (const x of []) var x;', 'x', '1 | for (const x of []) var x;\n                            ^'],
+      ['for (let x in o) { { var x } }', 'x', '1 | for (let x in o) { { var x } }\n                             ^'],
+      ['for (let [x] = []; ;) { var x }', 'x', '1 | for (let [x] = []; ;) { var x }\n                                ^'],
+      ['for await (const x of s) { var x }', 'x', '1 | for await (const x of s) { var x }\n                                   ^'],
+      ['switch (0) { case 1: let f; default: var f; }', 'f', '1 | switch (0) { case 1: let f; default: var f; }\n                                             ^'],
+      ['try {} catch ([e]) { var e; }', 'e', '1 | try {} catch ([e]) { var e; }\n                             ^'],
+      ['try {} catch ({e}) { for (var e of []) {} }', 'e', '1 | try {} catch ({e}) { for (var e of []) {} }\n                                  ^'],
+      ['{ let e; try {} catch (e) { var e; } }', 'e', '1 | { let e; try {} catch (e) { var e; } }\n                                    ^'],
+      ['l: { let f; m: var f; }', 'f', '1 | l: { let f; m: var f; }\n                       ^'],
+      ['if (x) { const f = 1; var f }', 'f', '1 | if (x) { const f = 1; var f }\n                              ^'],
+    ]) {
+      fail(t, code, `Identifier '${name}' has already been declared`, frame);
+    }
+  });
+
+  t.test('rejects every lexical kind redeclared by a var, in either order', async (t) => {
+    const lexicalKinds = ['let f;', 'const f = 0;', 'class f {}', 'function f() {}', 'function* f() {}', 'async function f() {}', 'async function* f() {}'];
+    for (const lexical of lexicalKinds) {
+      for (const code of [`{ ${lexical} var f; }`, `{ var f; ${lexical} }`, `{ { var f; } ${lexical} }`, `{ ${lexical} { var f; } }`]) {
+        fail(t, code, "Identifier 'f' has already been declared");
+      }
+    }
+  });
+
+  t.test('reports the first conflict in source order, like V8', async (t) => {
+    fail(t, '{ let a; let a; } { let b; var b; }', "Identifier 'a' has already been declared", '1 | { let a; let a; } { let b; var b; }\n                 ^');
+    fail(t, '{ { var f; } let a; let a; let f; }', "Identifier 'a' has already been declared");
+    fail(t, '{ { var f; } { var f; } let f; }', "Identifier 'f' has already been declared", '1 | { { var f; } { var f; } let f; }\n            ^');
+    fail(t, 'try {} catch (e) { function e() {} }', "Identifier 'e' has already been declared", '1 | try {} catch (e) { function e() {} }\n                       ^');
+    fail(t, '{ let b; var b; } var a; let a;', "Identifier 'b' has already been declared");
+  });
+
+  t.test('leaves top-level redeclarations to the binding store', async (t) => {
+    // Script-like global rules: var/function pairs pass, lexical ones are REPL_ERR_BINDING later.
+    for (const code of ['var f; function f() {}', 'function f() {} { var f; }', 'let x; { var x; }', 'var a; let a; { let b; var b; }']) {
+      t.doesNotThrow(() => lower(code), code);
+    }
+    t.same(lower('let x; { var x; }').bindings.map(({ name, kind }) => `${kind} ${name}`), ['let x', 'var x']);
+  });
+
+  t.test('accepts the redeclarations Annex B and block scoping allow', async (t) => {
+    for (const code of [
+      'try {} catch (e) { var e; }',
+      'try {} catch (e) { { var e = 1; } }',
+      'try {} catch (e) { for (var e in o); for (var e; false;); for (var e of []); }',
+      'try {} catch (e) { try {} catch (f) { var e, f; } }',
+      '{ let f; { let f; } }',
+      'for (let x of []) { let x; }',
+      'for (var x of []) { let x; }',
+      '{ let f; (function () { var f; }); }',
+      '{ let f; class C { static { var f; } } }',
+      'let g = () => { var g; };',
+    ]) {
+      pass(t, code);
+    }
   });
 
   t.test('accepts import.meta, dynamic import(), top-level await and regexps', async (t) => {

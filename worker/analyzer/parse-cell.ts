@@ -1,8 +1,11 @@
 /**
  * Parses one REPL cell as an ES module and applies the parse-level rejections of the cell contract
- * (repl-contract §7.1): parse errors, top-level `return`, static `import`/`export`.
+ * (repl-contract §7.1): parse errors, redeclarations in nested blocks, top-level `return`, static
+ * `import`/`export`.
  */
 import { parseModule } from 'meriyah';
+
+import { blockRedeclarationMessage, findBlockRedeclaration } from './check-redeclarations.js';
 
 import type { ESTree } from 'meriyah';
 import type { ErrorCode } from '../../common/errors.js';
@@ -52,10 +55,15 @@ export function createCellSyntaxError(
  * Parses `code` with meriyah as a module (strict mode, top-level await, `import.meta`, dynamic
  * `import()`), JavaScript only.
  *
+ * meriyah's `lexical` option stays off (its module-goal top-level rules would reject what cells
+ * allow, e.g. `var f; function f() {}`); redeclarations below the top level, which the lowering
+ * would otherwise hide from V8, are found by {@link findBlockRedeclaration} instead.
+ *
  * @throws SyntaxError with the parser's message (meriyah's own `ParseError`, a SyntaxError) for
- *   invalid input, including TypeScript syntax; {@link TOP_LEVEL_RETURN_MESSAGE} for a top-level
- *   `return`; {@link STATIC_MODULE_SYNTAX_MESSAGE} for static `import`/`export`. All carry
- *   `code === 'REPL_ERR_CELL_SYNTAX'`.
+ *   invalid input, including TypeScript syntax; V8's `Identifier '<name>' has already been
+ *   declared` for a redeclaration in a nested block (`{ let f; var f; }`); {@link
+ *   TOP_LEVEL_RETURN_MESSAGE} for a top-level `return`; {@link STATIC_MODULE_SYNTAX_MESSAGE} for
+ *   static `import`/`export`. All carry `code === 'REPL_ERR_CELL_SYNTAX'`.
  */
 export function parseCell(code: string, options: ParseCellOptions = {}): ESTree.Program {
   const fileName = options.fileName ?? DEFAULT_CELL_FILE_NAME;
@@ -76,6 +84,11 @@ export function parseCell(code: string, options: ParseCellOptions = {}): ESTree.
         column: start.column,
       });
     }
+  }
+  const redeclaration = findBlockRedeclaration(program);
+  if (redeclaration !== undefined) {
+    const { name, line, column } = redeclaration;
+    throw createCellSyntaxError(blockRedeclarationMessage(name), CELL_SYNTAX_ERROR_CODE, { fileName, line, column });
   }
   return program;
 }
