@@ -2,6 +2,10 @@
 // in the same run:
 // - `await click("#btn")` as a whole REPL call over the library (createRepl().run) vs
 //   playwright-core `page.locator("#btn").click()` over connectOverCDP, on the same button;
+// - `await click({role: "button", name: "Press"})` (issue 9: the role and name are computed in
+//   the page, inside the one probe call) vs `await click("#btn")`, the same button again, as a
+//   pair interleaved on its own: whichever REPL click follows Playwright's is about 2 ms slower
+//   (measured both ways round), which would bias a three-way rotation;
 // - `await fillInput("#field", <20 characters>)` as a whole REPL call vs the raw key-event floor:
 //   20 × Input.dispatchKeyEvent keyDown (with text) + keyUp, each awaited, sent over a WebSocket
 //   and session the benchmark opens itself (the field is focused and emptied beforehand, untimed).
@@ -34,12 +38,14 @@ export async function run({ quick }) {
   const { repl, raw, sessionId, page } = bench;
   const button = page.locator('#btn');
 
-  const [clickOurs, clickPlaywright] = await interleaved(clickIterations, 10, [
-    () => repl.run('await click("#btn")').then(check),
-    () => button.click(),
+  const clickBySelector = () => repl.run('await click("#btn")').then(check);
+  const [clickOurs, clickPlaywright] = await interleaved(clickIterations, 10, [clickBySelector, () => button.click()]);
+  const [clickCss, clickByRole] = await interleaved(clickIterations, 10, [
+    clickBySelector,
+    () => repl.run('await click({ role: "button", name: "Press" })').then(check),
   ]);
   const presses = await page.evaluate('window.presses');
-  if (presses !== (clickIterations + 10) * 2) throw new Error(`expected ${(clickIterations + 10) * 2} clicks, the page counted ${presses}`);
+  if (presses !== (clickIterations + 10) * 4) throw new Error(`expected ${(clickIterations + 10) * 4} clicks, the page counted ${presses}`);
 
   const fillCell = `await fillInput("#field", ${JSON.stringify(TEXT)})`;
   const focusAndClear = () => raw.send('Runtime.evaluate', { expression: 'document.getElementById("field").value = ""; document.getElementById("field").focus()' }, sessionId);
@@ -63,6 +69,18 @@ export async function run({ quick }) {
       rows: [
         { name: 'click("#btn"), whole REPL call (library)', unit: 'p50', ours: clickOurs.p50, baseline: clickPlaywright.p50, target: { ratio: 0.6 } },
         { name: 'click("#btn"), whole REPL call (library)', unit: 'p99', ours: clickOurs.p99, baseline: clickPlaywright.p99 },
+      ],
+    },
+    {
+      title: 'Interaction helpers (issue 9): click by role and name vs by selector',
+      baselineName: '`click("#btn")` as a whole REPL call (library), same button of the same page, the two interleaved with each other',
+      rows: [
+        { name: 'click({role: "button", name: "Press"}), whole REPL call (library)', unit: 'p50', ours: clickByRole.p50, baseline: clickCss.p50, target: { ratio: 1.2 } },
+        { name: 'click({role: "button", name: "Press"}), whole REPL call (library)', unit: 'p99', ours: clickByRole.p99, baseline: clickCss.p99 },
+      ],
+      notes: [
+        'The role and accessible name are computed page-side inside the same single probe call as a selector\'s match',
+        '(`Accessibility.queryAXTree` would add a call of its own, about 17 ms on a small page).',
       ],
     },
     {

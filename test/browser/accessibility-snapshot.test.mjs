@@ -46,7 +46,7 @@ t.test('maxNodes bounds the list; interactiveOnly keeps the widgets', async (t) 
   t.ok(small.totalNodes > 3);
   const widgets = await value('accessibilitySnapshot({ interactiveOnly: true })');
   t.ok(widgets.nodes.length > 0);
-  t.ok(widgets.nodes.every((node) => ['textbox', 'checkbox', 'button'].includes(node.role)), widgets.nodes.map((node) => node.role).join());
+  t.ok(widgets.nodes.every((node) => ['textbox', 'checkbox', 'button', 'file input'].includes(node.role)), widgets.nodes.map((node) => node.role).join());
   t.equal((await failure('await accessibilitySnapshot({ maxNodes: 0 })')).message,
     'accessibilitySnapshot: maxNodes must be a positive integer (or Infinity)');
   t.equal((await failure('await accessibilitySnapshot({ depth: 1 })')).message, 'accessibilitySnapshot: unknown option: depth');
@@ -83,9 +83,12 @@ t.test('a node clicked after the DOM was replaced fails at once, telling the age
   await ok(`globalThis.oldSearch = (await accessibilitySnapshot()).nodes.find((node) => node.name === 'Search flights'); await js('rerender()')`);
   const caught = await failure('await click(oldSearch, { timeoutSec: 30 })');
   t.equal(caught.code, 'REPL_ERR_TARGET_NOT_FOUND');
+  // The node is named by its role and name, not only its number.
   t.equal(caught.message,
-    `click: backend node ${await value('oldSearch.backendNodeId')} is stale: it is no longer in the document (the page navigated or re-rendered); take a new accessibilitySnapshot() and use its nodes`);
-  t.match((await failure(`await fillInput(oldSearch, 'x')`)).message, /^fillInput: backend node \d+ is stale: .* take a new accessibilitySnapshot\(\)/);
+    `click: node ${await value('oldSearch.backendNodeId')} (button "Search flights") is stale: it is no longer in the document (the page navigated or re-rendered); take a new accessibilitySnapshot() and use its nodes`);
+  t.match((await failure(`await fillInput(oldSearch, 'x')`)).message, /^fillInput: node \d+ \(button "Search flights"\) is stale: .* take a new accessibilitySnapshot\(\)/);
+  // A bare id has nothing else to name it by.
+  t.match((await failure(`await click({ backendNodeId: oldSearch.backendNodeId })`)).message, /^click: backend node \d+ is stale: /);
   t.same(await value(`[await waitForElement(oldSearch, { state: 'detached', timeoutSec: 1 }), await waitForElement(oldSearch, { state: 'hidden', timeoutSec: 1 })]`), [true, true]);
   // After a navigation the node id resolves to nothing at all: the same error.
   await open('interaction-waits.html');
@@ -101,4 +104,26 @@ t.test('a closed shadow root is reachable through its snapshot node', async (t) 
     return js('clicks');
   })()`);
   t.same(clicks, [{ id: 'closed-button' }]);
+});
+
+t.test('labels, date inputs and file inputs read cleanly', async (t) => {
+  await open('semantic-targets.html');
+  const { nodes } = await value('accessibilitySnapshot()');
+  const labels = nodes.filter((node) => node.role === 'LabelText');
+  // Labels of listed controls are said by the controls' names. What stays is named: the label of
+  // a hidden control (a styled upload: the label is all there is to see) and the label of nothing.
+  t.same(labels.map(({ name, text }) => ({ name, text })), [{ name: 'Styled upload', text: undefined }, { name: 'Terms apply', text: undefined }]);
+  t.notOk(nodes.some((node) => node.name !== '' && /^(.+) \1$/.test(node.name)), 'no doubled names');
+  const date = nodes.find((node) => node.role === 'Date');
+  t.match(date, { name: 'Departure date' });
+  const segments = nodes.filter((node) => node.depth === date.depth + 1 && nodes.indexOf(node) > nodes.indexOf(date)).slice(0, 4);
+  t.same(segments.map(({ role, name }) => [role, name]), [['spinbutton', 'Month'], ['spinbutton', 'Day'], ['spinbutton', 'Year'], ['button', 'Show date picker']],
+    'segments sit right under the date input, without wrappers, named once');
+  t.match(nodes.find((node) => node.name === 'Passport scan'), { role: 'file input', fileInput: true, value: 'No file chosen' });
+  t.notOk('multiple' in nodes.find((node) => node.name === 'Passport scan'));
+  t.match(nodes.find((node) => node.name === 'Extra documents'), { role: 'file input', fileInput: true, multiple: true });
+  t.notOk(nodes.some((node) => node.role === 'button' && node.value === 'No file chosen'), 'no file input is left as a button');
+  const nickname = nodes.find((node) => node.name === 'Nickname');
+  t.equal(nickname.depth, nodes.find((node) => node.name === 'Email address').depth, 'a control inside its label moves up to the label\'s place');
+  t.match(nodes.find((node) => node.role === 'form'), { depth: nickname.depth - 1 });
 });

@@ -3,7 +3,7 @@
 // shaped like Chromium 156's Accessibility.getFullAXTree answers.
 import t from 'tap';
 
-import { projectAxTree } from '../../dist/worker/helpers/interaction/ax-projection.js';
+import { fileInputCandidates, projectAxTree } from '../../dist/worker/helpers/interaction/ax-projection.js';
 
 const options = { maxNodes: Infinity, interactiveOnly: false };
 let nextBackendId = 100;
@@ -114,4 +114,65 @@ t.test('long text is cut to 200 characters', async (t) => {
   const [paragraph] = projectAxTree(tree, [], options).nodes;
   t.equal(paragraph.text.length, 200);
   t.ok(paragraph.text.endsWith('…'));
+});
+
+t.test('a label of a control is dropped (the control is named by it); a label of nothing is named by its text', async (t) => {
+  // Chromium's relation from a control to the elements that label it.
+  const labelledBy = (label) => ({ name: 'labelledby', value: { type: 'nodeList', relatedNodes: [{ backendDOMNodeId: label, text: '' }] } });
+  const tree = [
+    ax(1, 'RootWebArea', { children: [2, 4, 6], b: 1 }),
+    ax(2, 'LabelText', { parent: 1, children: [3, 5], name: '', b: 2 }),
+    ax(3, 'StaticText', { parent: 2, name: 'Nickname ', b: 3 }),
+    ax(5, 'textbox', { parent: 2, name: 'Nickname', b: 5 }),
+    ax(4, 'LabelText', { parent: 1, children: [7], name: '', b: 4 }),
+    ax(7, 'StaticText', { parent: 4, name: 'Terms apply', b: 7 }),
+    ax(6, 'checkbox', { parent: 1, name: 'Agree', b: 6 }),
+  ];
+  tree[3].properties.push(labelledBy(2));
+  t.same(projectAxTree(tree, [], options).nodes, [
+    { backendNodeId: 5, role: 'textbox', name: 'Nickname', depth: 0 },
+    { backendNodeId: 4, role: 'LabelText', name: 'Terms apply', depth: 0 },
+    { backendNodeId: 6, role: 'checkbox', name: 'Agree', depth: 0 },
+  ]);
+});
+
+t.test('date and time segments are named once and lose their wrappers; a real "Bora Bora" keeps its name', async (t) => {
+  const tree = [
+    ax(1, 'RootWebArea', { children: [2, 9], b: 1 }),
+    ax(2, 'Date', { parent: 1, children: [3, 8], name: 'Departure', b: 2, props: { focusable: true } }),
+    ax(3, 'generic', { parent: 2, children: [4], name: '', b: 3 }),
+    ax(4, 'generic', { parent: 3, children: [5, 6, 7], name: '', b: 4 }),
+    ax(5, 'spinbutton', { parent: 4, name: 'Month Month', value: '0', b: 5 }),
+    ax(6, 'StaticText', { parent: 4, name: '/', b: 6 }),
+    ax(7, 'spinbutton', { parent: 4, name: 'Day Day', b: 7 }),
+    ax(8, 'button', { parent: 2, name: 'Show date picker Show date picker', b: 8 }),
+    ax(9, 'button', { parent: 1, children: [10], name: 'Bora Bora', b: 9 }),
+    ax(10, 'StaticText', { parent: 9, name: 'Bora Bora', b: 10 }),
+  ];
+  t.same(projectAxTree(tree, [], options).nodes.map(({ role, name, depth }) => [role, name, depth]), [
+    ['Date', 'Departure', 0],
+    ['spinbutton', 'Month', 1],
+    ['spinbutton', 'Day', 1],
+    ['button', 'Show date picker', 1],
+    ['button', 'Bora Bora', 0],
+  ]);
+});
+
+t.test('file inputs: the candidates are childless buttons with a value; the DOM facts make them file inputs', async (t) => {
+  const tree = [
+    ax(1, 'RootWebArea', { children: [2, 3, 4], b: 1 }),
+    ax(2, 'button', { parent: 1, name: 'Passport', value: 'No file chosen', b: 2 }),
+    ax(3, 'button', { parent: 1, children: [5], name: 'Send', b: 3 }),
+    ax(4, 'button', { parent: 1, name: 'Extras', value: 'a.pdf, b.pdf', b: 4 }),
+    ax(5, 'StaticText', { parent: 3, name: 'Send', b: 5 }),
+  ];
+  const frameTree = [ax(1, 'RootWebArea', { children: [2], b: 60 }), ax(2, 'button', { parent: 1, name: 'Inner', value: 'x', b: 61 })];
+  t.same(fileInputCandidates([tree, frameTree]), [2, 4, 61]);
+  const fileInputs = new Map([[2, { multiple: false }], [4, { multiple: true }]]);
+  t.same(projectAxTree(tree, [], options, { fileInputs }).nodes, [
+    { backendNodeId: 2, role: 'file input', name: 'Passport', depth: 0, value: 'No file chosen', fileInput: true },
+    { backendNodeId: 3, role: 'button', name: 'Send', depth: 0 },
+    { backendNodeId: 4, role: 'file input', name: 'Extras', depth: 0, value: 'a.pdf, b.pdf', fileInput: true, multiple: true },
+  ]);
+  t.equal(projectAxTree(tree, [], options).nodes[0].role, 'button', 'without DOM facts a button stays a button');
 });

@@ -2,44 +2,83 @@
  * `uploadFile(target, pathOrPaths, {timeoutSec = 10}?)`: sets the files of an `<input type=file>`
  * with `DOM.setFileInputFiles` (Chromium then fires `input` and `change` itself).
  *
- * Better than the hosted product (browser-helpers.md §12, §18): a selector waits until it matches
- * (instead of failing at once), must match a file input (a clear error names what it matched
+ * Better than the hosted product (browser-helpers.md §12, §18): a selector or semantic target
+ * (`{label}`, `{role, name}`, `{text}`; a label stands for its control) waits until it matches
+ * (instead of failing at once), is searched in open shadow roots and same-origin iframes as the
+ * interaction helpers search, must match a file input (a clear error names what it matched
  * instead), and several file inputs resolve to the one visible match or fail rather than silently
- * taking the first, possibly hidden, one. Paths are made absolute and, when the browser runs on
- * this machine, checked to exist, so a typo fails here and not as a silent empty upload.
+ * taking the first, possibly hidden, one. Hidden file inputs are the common case (a styled label
+ * or button stands in for them), so a single match counts whether visible or not. Paths are made
+ * absolute and, when the browser runs on this machine, checked to exist, so a typo fails here and
+ * not as a silent empty upload.
  */
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 
 import { ReplError } from '../../../common/errors.js';
-import { invalidArgument, nonNegativeSeconds, readElementTarget, readOptions } from '../helper-options.js';
+import { invalidArgument, nonNegativeSeconds, readOptions } from '../helper-options.js';
+import { invalidSelectorError } from '../interaction/action-errors.js';
+import { readTarget, targetLabel } from '../interaction/element-target.js';
+import { PAGE_LIBRARY } from '../interaction/page-library.js';
 import { assertPageResponsive, guardDialog } from './page-guard.js';
 import { delay } from './timing.js';
 
 import type { HelperContext } from '../helper-context.js';
+import type { ElementTarget } from '../interaction/element-target.js';
 
 const DEFAULT_TIMEOUT_SEC = 10;
 const POLL_MS = 50;
 const OBJECT_GROUP = 'browser-repl-upload';
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
 
-// Returns the input element, or a status string. Runs in the page; keep it self-contained.
-const RESOLVE_UPLOAD_TARGET = `(function resolveUploadTarget(selector, fileCount) {
-  const matches = Array.from(document.querySelectorAll(selector));
-  if (matches.length === 0) return 'not found';
-  const inputs = matches.filter((element) => element.localName === 'input' && element.type === 'file');
-  if (inputs.length === 0) return 'wrong element:' + matches[0].localName + (matches[0].type ? '[type=' + matches[0].type + ']' : '');
+/** Why the page-side resolver found no file input to use (its JSON answer). */
+interface UploadStatus {
+  status: 'not found' | 'wrong element' | 'multiple' | 'disabled' | 'single' | 'invalid selector';
+  element?: string;
+  count?: number;
+  candidates?: string[];
+  message?: string;
+}
+
+/**
+ * Page side: the file input of a selector or semantic query as a remote object, or a JSON
+ * `UploadStatus` string (a string comes back by value, the element as an object id).
+ */
+const RESOLVE_UPLOAD_TARGET = String.raw`function resolveUploadTarget(target, fileCount) {
+  'use strict';
+  ${PAGE_LIBRARY}
+  const matches = allMatches(target);
+  if (matches.invalid !== undefined) return JSON.stringify({ status: 'invalid selector', message: matches.invalid });
+  const elements = [];
+  for (let i = 0; i < matches.length; i++) {
+    // A label (a {text} or {label} match, or a selector) stands for its control.
+    const el = matches[i].localName === 'label' && matches[i].control ? matches[i].control : matches[i];
+    if (elements.indexOf(el) === -1) elements.push(el);
+  }
+  if (elements.length === 0) return JSON.stringify({ status: 'not found' });
+  const inputs = [];
+  for (let i = 0; i < elements.length; i++) if (elements[i].localName === 'input' && elements[i].type === 'file') inputs.push(elements[i]);
+  if (inputs.length === 0) return JSON.stringify({ status: 'wrong element', element: elements[0].localName + (elements[0].type ? '[type=' + elements[0].type + ']' : '') });
   let input = inputs[0];
   if (inputs.length > 1) {
-    const visible = inputs.filter((element) => element.getClientRects().length > 0 &&
-      (typeof element.checkVisibility !== 'function' || element.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true })));
-    if (visible.length !== 1) return 'multiple:' + inputs.length;
+    const visible = [];
+    for (let i = 0; i < inputs.length; i++) if (isVisible(inputs[i])) visible.push(inputs[i]);
+    if (visible.length !== 1) {
+      const candidates = [];
+      for (let i = 0; i < inputs.length && i < MAX_LISTED_MATCHES; i++) candidates.push(describeMatch(inputs[i]));
+      return JSON.stringify({ status: 'multiple', count: inputs.length, candidates: candidates });
+    }
     input = visible[0];
   }
-  if (input.disabled) return 'disabled';
-  if (fileCount > 1 && !input.multiple) return 'single';
+  if (input.disabled) return JSON.stringify({ status: 'disabled' });
+  if (fileCount > 1 && !input.multiple) return JSON.stringify({ status: 'single' });
   return input;
-})`;
+}`;
+
+/** A selector as the upload messages always quoted it (JSON), any other target by its label. */
+function uploadLabel(target: ElementTarget): string {
+  return target.kind === 'selector' ? `selector ${JSON.stringify(target.selector)}` : targetLabel(target);
+}
 
 function readPaths(value: unknown): string[] {
   const paths = typeof value === 'string' ? [value] : value;
@@ -70,49 +109,59 @@ async function assertFilesExist(paths: readonly string[]): Promise<void> {
 export function createUploadHelpers(context: HelperContext) {
   const { client } = context;
 
-  async function uploadToNode(sessionId: string, backendNodeId: number, files: string[]): Promise<void> {
+  async function uploadToNode(sessionId: string, backendNodeId: number, label: string, files: string[]): Promise<void> {
     let node;
     try {
       ({ node } = await client.send('DOM.describeNode', { backendNodeId }, context.callOptions({ sessionId })));
     } catch (error) {
-      throw new ReplError('REPL_ERR_TARGET_NOT_FOUND', `uploadFile: backend node ${backendNodeId} no longer exists (take a new snapshot)`, { cause: error });
+      throw new ReplError('REPL_ERR_TARGET_NOT_FOUND', `uploadFile: ${label} no longer exists (take a new snapshot)`, { cause: error });
     }
     // Attributes come as a flat [name, value, name, value, …] list.
     const attributes = node.attributes ?? [];
     let type: string | undefined;
     for (let i = 0; i + 1 < attributes.length; i += 2) if (attributes[i]?.toLowerCase() === 'type') type = attributes[i + 1];
     if (node.localName !== 'input' || type?.toLowerCase() !== 'file') {
-      throw invalidArgument(`uploadFile: backend node ${backendNodeId} is a <${node.localName}>, not an <input type=file>`);
+      throw invalidArgument(`uploadFile: ${label} is a <${node.localName}>, not an <input type=file>`);
     }
     await client.send('DOM.setFileInputFiles', { backendNodeId, files }, context.callOptions({ sessionId }));
   }
 
-  async function uploadToSelector(sessionId: string, selector: string, files: string[], timeoutSec: number): Promise<void> {
+  /** Throws the error of a status that waiting cannot fix; returns for those worth polling again. */
+  function failFast(target: ElementTarget, status: UploadStatus, files: readonly string[]): void {
+    const label = uploadLabel(target);
+    switch (status.status) {
+      case 'invalid selector': // Only a selector has a syntax the page can reject.
+        throw invalidSelectorError('uploadFile', target.kind === 'selector' ? target.selector : label, String(status.message));
+      case 'wrong element':
+        throw invalidArgument(`uploadFile: ${label} matches a <${String(status.element)}>, not an <input type=file>`);
+      case 'multiple':
+        if (target.kind === 'selector') throw invalidArgument(`uploadFile: ${label} matches ${status.count} file inputs; use a more specific selector`);
+        throw invalidArgument(`uploadFile: ${label} matches ${status.count} file inputs (${(status.candidates ?? []).join(', ')}) and not exactly one of them is visible; use a more specific target`);
+      case 'single':
+        throw invalidArgument(`uploadFile: the file input matching ${target.kind === 'selector' ? JSON.stringify(target.selector) : label} accepts one file (no "multiple" attribute), got ${files.length}`);
+      default:
+    }
+  }
+
+  async function uploadToMatch(sessionId: string, target: ElementTarget, files: string[], timeoutSec: number): Promise<void> {
     const deadline = context.waitDeadline(timeoutSec * 1000);
-    const expression = `${RESOLVE_UPLOAD_TARGET}(${JSON.stringify(selector)}, ${files.length})`;
-    let status = 'not found';
+    const first = target.kind === 'selector' ? target.selector : target.kind === 'semantic' ? target.query : null;
+    const expression = `(${RESOLVE_UPLOAD_TARGET})(${JSON.stringify(first)}, ${files.length})`;
+    let status: UploadStatus = { status: 'not found' };
     try {
       for (;;) {
         const { result, exceptionDetails } = await guardDialog('uploadFile', context, sessionId, () =>
           client.send('Runtime.evaluate', { expression, returnByValue: false, objectGroup: OBJECT_GROUP }, context.callOptions({ sessionId })),
         );
         if (exceptionDetails !== undefined) {
-          throw invalidArgument(`uploadFile: ${exceptionDetails.exception?.description ?? exceptionDetails.text}`);
+          throw new ReplError('REPL_ERR_PAGE_EVALUATION', `uploadFile: the page-side search for ${uploadLabel(target)} failed: ${exceptionDetails.exception?.description ?? exceptionDetails.text}`);
         }
         if (result.objectId !== undefined) {
           await client.send('DOM.setFileInputFiles', { objectId: result.objectId, files }, context.callOptions({ sessionId }));
           return;
         }
-        status = String(result.value);
-        if (status.startsWith('wrong element:')) {
-          throw invalidArgument(`uploadFile: selector ${JSON.stringify(selector)} matches a <${status.slice('wrong element:'.length)}>, not an <input type=file>`);
-        }
-        if (status.startsWith('multiple:')) {
-          throw invalidArgument(`uploadFile: selector ${JSON.stringify(selector)} matches ${status.slice('multiple:'.length)} file inputs; use a more specific selector`);
-        }
-        if (status === 'single') {
-          throw invalidArgument(`uploadFile: the file input matching ${JSON.stringify(selector)} accepts one file (no "multiple" attribute), got ${files.length}`);
-        }
+        status = JSON.parse(String(result.value)) as UploadStatus;
+        failFast(target, status, files);
         const left = deadline - Date.now();
         if (left <= 0 || !(await delay(Math.min(POLL_MS, left), context.signal))) break;
         // A clamped deadline is also where CDP commands stop being sent: no check past it.
@@ -121,13 +170,16 @@ export function createUploadHelpers(context: HelperContext) {
     } finally {
       client.send('Runtime.releaseObjectGroup', { objectGroup: OBJECT_GROUP }, context.callOptions({ sessionId })).catch(() => {});
     }
-    const why = status === 'disabled' ? 'the file input stayed disabled' : `no element matches selector: ${selector}`;
-    throw new ReplError('REPL_ERR_TARGET_NOT_FOUND', `uploadFile: ${why} (waited ${timeoutSec}s)`, { data: { selector, status } });
+    const what = target.kind === 'selector' ? `selector: ${target.selector}` : uploadLabel(target);
+    const why = status.status === 'disabled' ? 'the file input stayed disabled' : `no element matches ${what}`;
+    throw new ReplError('REPL_ERR_TARGET_NOT_FOUND', `uploadFile: ${why} (waited ${timeoutSec}s)`, {
+      data: { ...(target.kind === 'selector' ? { selector: target.selector } : { target: uploadLabel(target) }), status: status.status },
+    });
   }
 
-  /** Puts `pathOrPaths` into the file input `target` (selector or accessibility node). */
+  /** Puts `pathOrPaths` into the file input `target` (selector, accessibility node or semantic target). */
   async function uploadFile(target: unknown, pathOrPaths: unknown, options?: unknown): Promise<void> {
-    const element = readElementTarget('uploadFile', target);
+    const element = readTarget('uploadFile', target);
     if (element === null) throw invalidArgument('uploadFile: target must be a selector or accessibility node');
     const files = readPaths(pathOrPaths);
     const opts = readOptions('uploadFile', options, ['timeoutSec']);
@@ -135,8 +187,8 @@ export function createUploadHelpers(context: HelperContext) {
     if (browserIsLocal()) await assertFilesExist(files);
     const sessionId = await client.ensureAttached(context.callOptions());
     if (client.pendingDialog !== null || !client.rendererResponsive) await assertPageResponsive('uploadFile', context);
-    if (element.kind === 'node') await uploadToNode(sessionId, element.backendNodeId, files);
-    else await uploadToSelector(sessionId, element.selector, files, timeoutSec);
+    if (element.kind === 'node') await uploadToNode(sessionId, element.backendNodeId, targetLabel(element, target), files);
+    else await uploadToMatch(sessionId, element, files, timeoutSec);
   }
 
   return { uploadFile };

@@ -3,15 +3,17 @@
  * truncated?, totalNodes?}`. One `Accessibility.getFullAXTree` for the page plus one per
  * same-process frame (with `DOM.getFrameOwner` to place it), all in parallel; the projection is
  * `ax-projection.ts`. Cross-site frames are their own targets: `iframeTarget()` + `switchTab()`.
- * url and title are the document's (`location.href`, `document.title`), read alongside.
+ * url and title are the document's (`location.href`, `document.title`), read alongside. The few
+ * buttons that may be file inputs (`fileInputCandidates`) get one `DOM.describeNode` each, in
+ * parallel, so the snapshot can report them as file inputs.
  */
 import { DialogGuard } from './dialog-guard.js';
-import { projectAxTree } from './ax-projection.js';
+import { fileInputCandidates, projectAxTree } from './ax-projection.js';
 import { readSnapshotRequest } from './interaction-options.js';
 
 import type { Protocol } from 'devtools-protocol';
 import type { HelperContext } from '../helper-context.js';
-import type { FrameTree, SnapshotNode } from './ax-projection.js';
+import type { DomFacts, FrameTree, SnapshotNode } from './ax-projection.js';
 
 /** What `accessibilitySnapshot()` resolves to. */
 export interface AccessibilitySnapshot {
@@ -26,6 +28,26 @@ export interface AccessibilitySnapshot {
 
 function childFrameIds(tree: Protocol.Page.FrameTree): string[] {
   return (tree.childFrames ?? []).flatMap((child) => [child.frame.id, ...childFrameIds(child)]);
+}
+
+/** Which of `candidates` are file inputs (a node that went away meanwhile is simply not one). */
+async function readDomFacts(context: HelperContext, send: ReturnType<HelperContext['callOptions']>, candidates: readonly number[]): Promise<DomFacts> {
+  const fileInputs = new Map<number, { multiple: boolean }>();
+  await Promise.all(candidates.map(async (backendNodeId) => {
+    const described = await context.client.send('DOM.describeNode', { backendNodeId }, send).catch(() => null);
+    if (described === null || described.node.localName !== 'input') return;
+    const attributes = described.node.attributes ?? [];
+    let type = '';
+    let multiple = false;
+    // Attributes come as a flat [name, value, name, value, …] list.
+    for (let i = 0; i + 1 < attributes.length; i += 2) {
+      const name = attributes[i]?.toLowerCase();
+      if (name === 'type') type = (attributes[i + 1] ?? '').toLowerCase();
+      if (name === 'multiple') multiple = true;
+    }
+    if (type === 'file') fileInputs.set(backendNodeId, { multiple });
+  }));
+  return { fileInputs };
 }
 
 /** `accessibilitySnapshot(options?)` of the attached page. */
@@ -53,7 +75,9 @@ export async function accessibilitySnapshot(context: HelperContext, options: unk
         return null; // A cross-site frame lives in another target, or the frame went away meanwhile.
       }
     })));
-    const projection = projectAxTree(main.nodes, frames.filter((frame): frame is FrameTree => frame !== null), request);
+    const found = frames.filter((frame): frame is FrameTree => frame !== null);
+    const facts = await guard.guard(readDomFacts(context, send, fileInputCandidates([main.nodes, ...found.map((frame) => frame.nodes)])));
+    const projection = projectAxTree(main.nodes, found, request, facts);
     const [url, title] = Array.isArray(location?.result.value) ? (location.result.value as unknown[]) : [];
     const snapshot: AccessibilitySnapshot = {
       url: typeof url === 'string' ? url : '',

@@ -1,20 +1,17 @@
 /**
  * The errors an element action ends with. Texts follow the contract (browser-helpers.md §5–§6):
  * `<helper>: selector "<s>" was not actionable within <t>s (<last status>)`, the
- * multiple-visible-matches message, and so on; tests match them verbatim.
+ * multiple-visible-matches message, and so on; tests match them verbatim. Targets are named by
+ * `targetLabel` (`element-target.ts`).
  */
 import { ReplError } from '../../../common/errors.js';
 
-import type { ElementTarget } from '../helper-options.js';
-
-/** `selector "<s>"` (as written, like the contract's messages) or `backend node <id>`. */
-export function targetLabel(target: ElementTarget): string {
-  return target.kind === 'selector' ? `selector "${target.selector}"` : `backend node ${target.backendNodeId}`;
-}
-
-/** `REPL_ERR_ACTION_FAILED`: the target never passed the checks in time; `status` says which failed last. */
-export function notReadyError(helper: string, target: ElementTarget, verb: 'actionable' | 'editable', timeoutSec: number, status: string): ReplError {
-  return new ReplError('REPL_ERR_ACTION_FAILED', `${helper}: ${targetLabel(target)} was not ${verb} within ${timeoutSec}s (${status})`, {
+/**
+ * `REPL_ERR_ACTION_FAILED`: the target (named by `label`, see `targetLabel`) never passed the
+ * checks in time; `status` says which failed last.
+ */
+export function notReadyError(helper: string, label: string, verb: 'actionable' | 'editable', timeoutSec: number, status: string): ReplError {
+  return new ReplError('REPL_ERR_ACTION_FAILED', `${helper}: ${label} was not ${verb} within ${timeoutSec}s (${status})`, {
     data: { status },
   });
 }
@@ -26,11 +23,23 @@ export function multipleMatchesError(helper: string, selector: string, count: nu
   });
 }
 
+/**
+ * `REPL_ERR_ACTION_FAILED`, thrown at once, for a semantic target with several visible matches:
+ * lists them (role and name) so the agent can pick a narrower target at once.
+ */
+export function ambiguousTargetError(helper: string, description: string, count: number, candidates: readonly string[]): ReplError {
+  const listed = candidates.join(', ') + (count > candidates.length ? ', …' : '');
+  return new ReplError('REPL_ERR_ACTION_FAILED',
+    `${helper}: ${description} matched ${count} elements: ${listed}; narrow it (a longer name, exact: true, a RegExp) or use a CSS selector or snapshot node`, {
+      data: { status: 'multiple', count, candidates: [...candidates] },
+    });
+}
+
 /** `REPL_ERR_TARGET_NOT_FOUND`, thrown at once: the node of an old snapshot is gone for good. */
-export function staleNodeError(helper: string, backendNodeId: number): ReplError {
+export function staleNodeError(helper: string, label: string, backendNodeId: number): ReplError {
   return new ReplError(
     'REPL_ERR_TARGET_NOT_FOUND',
-    `${helper}: backend node ${backendNodeId} is stale: it is no longer in the document (the page navigated or re-rendered); take a new accessibilitySnapshot() and use its nodes`,
+    `${helper}: ${label} is stale: it is no longer in the document (the page navigated or re-rendered); take a new accessibilitySnapshot() and use its nodes`,
     { data: { backendNodeId } },
   );
 }

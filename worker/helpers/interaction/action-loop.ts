@@ -2,10 +2,11 @@
  * The polling loop of element actions (browser-helpers.md §6): run the probe, and until it
  * answers a ready status, wait a little and run it again, remembering the last status for the
  * error. A target that can never become ready (several visible matches, an invalid selector, a
- * stale snapshot node) fails at once instead of waiting out the timeout.
+ * stale snapshot node) fails at once instead of waiting out the timeout; one that matches nothing
+ * yet (a selector or a semantic target) is waited for.
  */
 import { ReplError } from '../../../common/errors.js';
-import { invalidSelectorError, multipleMatchesError, notReadyError, staleNodeError } from './action-errors.js';
+import { ambiguousTargetError, invalidSelectorError, multipleMatchesError, notReadyError, staleNodeError } from './action-errors.js';
 
 import type { HelperContext } from '../helper-context.js';
 import type { DialogGuard } from './dialog-guard.js';
@@ -90,22 +91,26 @@ export async function pollUntilReady(options: PollOptions): Promise<ProbeStatus>
   for (let first = true; ; first = false) {
     if (context.signal.aborted) throw abortedError();
     // The first probe always runs (timeoutSec 0 means "check once").
-    if (!first && Date.now() >= deadline) throw notReadyError(helper, target, options.verb, options.timeoutSec, last);
+    if (!first && Date.now() >= deadline) throw notReadyError(helper, probe.label, options.verb, options.timeoutSec, last);
     const timeoutMs = Math.max(0, deadline - Date.now()) + PROBE_GRACE_MS;
     let outcome: ProbeOutcome;
     try {
       outcome = await guard.guard(probe.run(options.source, options.args(last), { awaitPromise: options.awaitPromise, timeoutMs }));
     } catch (error) {
-      if (isDeadlineReached(error)) throw notReadyError(helper, target, options.verb, options.timeoutSec, last);
+      if (isDeadlineReached(error)) throw notReadyError(helper, probe.label, options.verb, options.timeoutSec, last);
       throw error;
     }
-    if (outcome.kind === 'stale' && target.kind === 'node') throw staleNodeError(helper, target.backendNodeId);
+    if (outcome.kind === 'stale' && target.kind === 'node') throw staleNodeError(helper, probe.label, target.backendNodeId);
     if (outcome.kind === 'transient') last = outcome.reason;
     if (outcome.kind === 'value') {
       const result = outcome.value;
       if (!isStatus(result)) throw new ReplError('REPL_ERR_PAGE_EVALUATION', `${helper}: the page-side check returned ${JSON.stringify(result)}`);
       if (options.done.has(result.status)) return result;
-      if (result.status === 'stale' && target.kind === 'node') throw staleNodeError(helper, target.backendNodeId);
+      if (result.status === 'stale' && target.kind === 'node') throw staleNodeError(helper, probe.label, target.backendNodeId);
+      if (target.kind === 'semantic' && result.status === 'multiple') {
+        const candidates = Array.isArray(result['candidates']) ? result['candidates'].map(String) : [];
+        throw ambiguousTargetError(helper, target.description, Number(result['count']), candidates);
+      }
       if (target.kind === 'selector') {
         if (result.status === 'multiple') throw multipleMatchesError(helper, target.selector, Number(result['count']));
         if (result.status === 'invalid selector') throw invalidSelectorError(helper, target.selector, String(result['message']));
@@ -113,7 +118,7 @@ export async function pollUntilReady(options: PollOptions): Promise<ProbeStatus>
       last = result.status;
     }
     const remaining = deadline - Date.now();
-    if (remaining <= 0) throw notReadyError(helper, target, options.verb, options.timeoutSec, last);
+    if (remaining <= 0) throw notReadyError(helper, probe.label, options.verb, options.timeoutSec, last);
     // A moving target already spent a frame in the probe; look again at once.
     if (last !== 'moving') await pause(Math.min(POLL_INTERVAL_MS, remaining), context.signal);
   }

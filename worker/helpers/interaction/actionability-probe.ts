@@ -1,41 +1,43 @@
 /**
  * The page-side probes of `click` and `fillInput` (browser-helpers.md §6), as JavaScript source.
- * Each poll is exactly one CDP call: `Runtime.evaluate` of `(<probe>)(selector, options)` for a
- * selector, or `Runtime.callFunctionOn` of the same function with `this` = the node and
- * `selector = null` for a `{backendNodeId}` target. The probe answers everything at once:
- * uniqueness, visibility, enabled, scroll, stability, hit test and the click point.
+ * Each poll is exactly one CDP call: `Runtime.evaluate` of `(<probe>)(target, options)` for a
+ * selector (a string) or a semantic query (an object, `element-target.ts`), or
+ * `Runtime.callFunctionOn` of the same function with `this` = the node and `target = null` for a
+ * `{backendNodeId}` target. The probe answers everything at once: uniqueness, visibility,
+ * enabled, scroll, stability, hit test and the click point.
  *
  * Results are `{status: 'ready', …}` or `{status: '<why not>'}`; the statuses are the words the
  * error messages show (`not found`, `not visible`, `disabled`, `moving`, `intercepted by <div
- * id="overlay">`, …), plus three the Node side acts on at once: `multiple` (`count`),
- * `invalid selector` (`message`) and `stale` (a node that left the document).
+ * id="overlay">`, …), plus three the Node side acts on at once: `multiple` (`count`, and the
+ * `candidates` of a semantic target), `invalid selector` (`message`) and `stale` (a node that
+ * left the document).
  */
 import { PAGE_LIBRARY } from './page-library.js';
 
-/** Property of the top window that carries the element a selector-mode fill is typing into. */
+/** Property of the top window that carries the element a selector- or semantic-target fill is typing into. */
 const FILL_TARGET_KEY = "Symbol.for('browser-repl.fillTarget')";
 /** Property of the element that remembers its value before the fill. */
 const FILL_BEFORE_KEY = "Symbol.for('browser-repl.fillBefore')";
 
-/** Resolves `el` from `this` (node mode) or the unique visible match (selector mode). */
+/** Resolves `el` from `this` (node mode) or the unique visible match (selector and semantic modes). */
 const RESOLVE_ELEMENT = String.raw`
   let el;
-  if (selector === null) {
+  if (target === null) {
     el = asElement(this);
     if (!el || !el.isConnected) return { status: 'stale' };
   } else {
-    const picked = pickUnique(selector);
+    const picked = pickUnique(target);
     if (!picked.element) return picked;
     el = picked.element;
   }
 `;
 
 /**
- * `resolveClickTarget(selector, options)`; options: `force` (skip enabled, stability and hit
+ * `resolveClickTarget(target, options)`; options: `force` (skip enabled, stability and hit
  * test), `recenter` (scroll the target to the centre even if it is in view), `position`
  * (`{x, y}` from the element's top-left corner).
  */
-export const CLICK_PROBE = String.raw`async function resolveClickTarget(selector, options) {
+export const CLICK_PROBE = String.raw`async function resolveClickTarget(target, options) {
   'use strict';
   ${PAGE_LIBRARY}
   const FRAME_INTERVAL_MS = 15;
@@ -103,22 +105,21 @@ export const CLICK_PROBE = String.raw`async function resolveClickTarget(selector
   }
   if (points.length === 0) return { status: 'outside viewport' };
   if (options.force) return { status: 'ready', x: round(points[0].x), y: round(points[0].y) };
-  let blocker = null;
-  for (let i = 0; i < points.length; i++) {
-    const hit = hitTest(points[i].x, points[i].y, el);
-    if (hit && composedContains(el, hit)) return { status: 'ready', x: round(points[i].x), y: round(points[i].y) };
-    if (i === 0) blocker = hit;
-  }
-  return { status: 'intercepted by ' + describe(blocker) };
+  const reached = firstReachingPoint(el, points);
+  if (reached.blocker !== undefined) return { status: 'intercepted by ' + describe(reached.blocker) };
+  return { status: 'ready', x: round(reached.x), y: round(reached.y) };
 }`;
 
 /**
- * `resolveFillTarget(selector, options)`; options: `clearFirst`, `text`. Focuses the editable
- * target and prepares the selection (everything selected to clear, caret at the end to append);
- * date and time inputs, which cannot be typed into reliably, get their value set directly.
+ * `resolveFillTarget(target, options)`; options: `clearFirst`, `text`, `force` (skip the hit
+ * test), `recenter` (as click's). Focuses the editable target and prepares the selection
+ * (everything selected to clear, caret at the end to append); date and time inputs, which cannot
+ * be typed into reliably, get their value set directly. Before focusing, the field must be
+ * reachable as click's hit test has it: a field under an overlay (a cookie banner) would get the
+ * keys while a person could not reach it, so it reads `intercepted by <…>` like a click.
  * Ready results: `{status: 'ready', empty}` (type the text now) or `{status: 'done'}`.
  */
-export const FILL_PROBE = String.raw`function resolveFillTarget(selector, options) {
+export const FILL_PROBE = String.raw`function resolveFillTarget(target, options) {
   'use strict';
   ${PAGE_LIBRARY}
   const NOT_TEXT = ['button', 'checkbox', 'color', 'file', 'hidden', 'image', 'radio', 'range', 'reset', 'submit'];
@@ -146,7 +147,13 @@ export const FILL_PROBE = String.raw`function resolveFillTarget(selector, option
   const kind = editableKind(el);
   if (kind === null) return { status: 'not editable' };
   if (kind === 'readonly') return { status: 'not editable (read-only)' };
-  revealElement(el, false);
+  revealElement(el, options.recenter === true);
+  if (!options.force) {
+    const points = clickPoints(el);
+    if (points.length === 0) return { status: 'outside viewport' };
+    const reached = firstReachingPoint(el, points, true);
+    if (reached.blocker !== undefined) return { status: 'intercepted by ' + describe(reached.blocker) };
+  }
   let active = deepActiveElement();
   if (active !== el && !composedContains(el, active)) {
     el.focus({ preventScroll: true });
@@ -163,7 +170,7 @@ export const FILL_PROBE = String.raw`function resolveFillTarget(selector, option
   }
   const before = valueOf(el);
   el[${FILL_BEFORE_KEY}] = before;
-  if (selector !== null) window[${FILL_TARGET_KEY}] = el;
+  if (target !== null) window[${FILL_TARGET_KEY}] = el;
   const selection = el.ownerDocument.getSelection();
   if (kind === 'contenteditable') {
     const range = el.ownerDocument.createRange();
@@ -181,15 +188,15 @@ export const FILL_PROBE = String.raw`function resolveFillTarget(selector, option
 }`;
 
 /**
- * `finishFill(selector)`: after the keys, dispatches `change` if the value changed (typing fires
+ * `finishFill(target)`: after the keys, dispatches `change` if the value changed (typing fires
  * `input` itself; `change` would only come on blur) and checks that focus stayed on the target.
  * Returns `{status: 'done' | 'focus lost' | 'detached', value?, focused?}`.
  */
-export const FILL_FINISH = String.raw`function finishFill(selector) {
+export const FILL_FINISH = String.raw`function finishFill(target) {
   'use strict';
   ${PAGE_LIBRARY}
-  let el = selector === null ? asElement(this) : window[${FILL_TARGET_KEY}];
-  if (selector !== null) delete window[${FILL_TARGET_KEY}];
+  let el = target === null ? asElement(this) : window[${FILL_TARGET_KEY}];
+  if (target !== null) delete window[${FILL_TARGET_KEY}];
   if (el && el.localName === 'label' && el.control) el = el.control;
   if (!el || !el.isConnected) return { status: 'detached' };
   const before = el[${FILL_BEFORE_KEY}];

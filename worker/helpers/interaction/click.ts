@@ -28,7 +28,7 @@ export async function click(context: HelperContext, target: unknown, options: un
   const sessionId = await client.ensureAttached(context.callOptions());
   const guard = await DialogGuard.start(context, 'click', sessionId);
   try {
-    const point = request.target.kind === 'point' ? request.target : await locate(context, sessionId, guard, request);
+    const point = request.target.kind === 'point' ? request.target : await locate(context, sessionId, guard, request, target);
     if (request.trial) return;
     const commands = planClick({ x: point.x, y: point.y, button: request.button, clickCount: request.clickCount, modifiers: request.modifiers });
     const dialog = await guard.settle(sendPipelined(client, sessionId, commands, context.callOptions()));
@@ -38,9 +38,9 @@ export async function click(context: HelperContext, target: unknown, options: un
   }
 }
 
-async function locate(context: HelperContext, sessionId: string, guard: DialogGuard, request: ClickRequest): Promise<{ x: number; y: number }> {
+async function locate(context: HelperContext, sessionId: string, guard: DialogGuard, request: ClickRequest, given: unknown): Promise<{ x: number; y: number }> {
   if (request.target.kind === 'point') return request.target;
-  const probe = new TargetProbe(context, sessionId, request.target, 'click');
+  const probe = new TargetProbe(context, sessionId, request.target, 'click', given);
   try {
     const ready = await pollUntilReady({
       context,

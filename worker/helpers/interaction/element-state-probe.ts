@@ -1,24 +1,25 @@
 /**
  * The page-side probe of `waitForElement` (browser-helpers.md §7), as JavaScript source:
- * `elementState(selector, state)` answers whether `state` holds now, over *all* matches (in the
- * document, its open shadow roots and same-origin frames), so a hidden duplicate never masks a
- * visible match and vice versa. In node mode (`selector === null`, `this` = the node) a node
- * that left the document is detached and hidden. An invalid selector returns `{invalid}`.
+ * `elementState(target, state)` answers whether `state` holds now, over *all* matches of a
+ * selector or semantic query (in the document, its open shadow roots and same-origin frames), so
+ * a hidden duplicate never masks a visible match and vice versa. In node mode (`target === null`,
+ * `this` = the node) a node that left the document is detached and hidden. An invalid selector
+ * returns `{invalid}`.
  */
 import { PAGE_LIBRARY } from './page-library.js';
 
-/** `elementState(selector, state)`: `true`/`false`, or `{invalid}` for a selector the page rejects. */
-export const STATE_PROBE = String.raw`function elementState(selector, state) {
+/** `elementState(target, state)`: `true`/`false`, or `{invalid}` for a selector the page rejects. */
+export const STATE_PROBE = String.raw`function elementState(target, state) {
   'use strict';
   ${PAGE_LIBRARY}
   let attached = false, visible = false;
-  if (selector === null) {
+  if (target === null) {
     const el = asElement(this);
     attached = el !== null && el.isConnected;
     visible = attached && isVisible(el);
   } else {
-    let all;
-    try { all = deepQuery(selector); } catch (e) { return { invalid: String(e && e.message || e) }; }
+    const all = allMatches(target);
+    if (all.invalid !== undefined) return { invalid: all.invalid };
     attached = all.length > 0;
     for (let i = 0; i < all.length && !visible; i++) visible = isVisible(all[i]);
   }

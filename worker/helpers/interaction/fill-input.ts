@@ -1,6 +1,6 @@
 /**
- * `fillInput(target, text, options?)`: waits until the target is visible, enabled and editable,
- * focuses it, clears it (select all + Backspace) unless `clearFirst: false`, types `text`, then
+ * `fillInput(target, text, options?)`: waits until the target is visible, enabled, editable and
+ * not covered (click's hit test; `force` skips it), focuses it, clears it (select all + Backspace) unless `clearFirst: false`, types `text`, then
  * fires `change` (typing fired `input` already) and checks that focus stayed put.
  *
  * Typing follows `keyboard.ts`: US-layout characters as real key presses, everything else (and
@@ -8,7 +8,6 @@
  */
 import { ReplError } from '../../../common/errors.js';
 import { dialogError } from '../core/page-guard.js';
-import { targetLabel } from './action-errors.js';
 import { PROBE_GRACE_MS, pollUntilReady } from './action-loop.js';
 import { FILL_FINISH, FILL_PROBE } from './actionability-probe.js';
 import { DialogGuard } from './dialog-guard.js';
@@ -27,7 +26,7 @@ export async function fillInput(context: HelperContext, target: unknown, text: u
   const { client } = context;
   const sessionId = await client.ensureAttached(context.callOptions());
   const guard = await DialogGuard.start(context, 'fillInput', sessionId);
-  const probe = new TargetProbe(context, sessionId, request.target, 'fillInput');
+  const probe = new TargetProbe(context, sessionId, request.target, 'fillInput', target);
   try {
     const ready = await pollUntilReady({
       context,
@@ -36,7 +35,13 @@ export async function fillInput(context: HelperContext, target: unknown, text: u
       probe,
       guard,
       source: FILL_PROBE,
-      args: () => [{ clearFirst: request.clearFirst, text: request.text }],
+      args: (last) => [{
+        clearFirst: request.clearFirst,
+        text: request.text,
+        force: request.force === true,
+        // After an interception (a sticky header, a banner) centring the field often frees it.
+        recenter: last.startsWith('intercepted') || last === 'outside viewport',
+      }],
       awaitPromise: false,
       timeoutSec: request.timeoutSec,
       done: DONE,
@@ -56,10 +61,10 @@ export async function fillInput(context: HelperContext, target: unknown, text: u
     const result = finished.value as { status?: unknown; focused?: unknown };
     if (result.status === 'focus lost') {
       throw new ReplError('REPL_ERR_ACTION_FAILED',
-        `fillInput: focus moved from ${targetLabel(request.target)} to ${String(result.focused)} while typing; part of the text may have gone there`);
+        `fillInput: focus moved from ${probe.label} to ${String(result.focused)} while typing; part of the text may have gone there`);
     }
     if (result.status === 'detached') {
-      throw new ReplError('REPL_ERR_ACTION_FAILED', `fillInput: ${targetLabel(request.target)} left the document while typing`);
+      throw new ReplError('REPL_ERR_ACTION_FAILED', `fillInput: ${probe.label} left the document while typing`);
     }
   } finally {
     probe.release();

@@ -5,9 +5,10 @@
  */
 import { ReplError } from '../../../common/errors.js';
 import { parseModifiers } from '../../input/us-keyboard-layout.js';
-import { invalidArgument, nonNegativeSeconds, readElementTarget, readOptions } from '../helper-options.js';
+import { invalidArgument, nonNegativeSeconds, readOptions } from '../helper-options.js';
+import { readTarget } from './element-target.js';
 
-import type { ElementTarget } from '../helper-options.js';
+import type { ElementTarget } from './element-target.js';
 import type { MouseButton } from './mouse.js';
 
 /** Default of `timeoutSec` for click, fillInput and waitForElement. */
@@ -41,6 +42,8 @@ export interface FillRequest {
   text: string;
   clearFirst: boolean;
   timeoutSec: number;
+  /** Skip the hit test (a field under an overlay is typed into anyway); present when given. */
+  force?: boolean;
 }
 
 /** The states `waitForElement` waits for. */
@@ -78,7 +81,7 @@ export function readModifiers(helper: string, value: unknown): number {
 export function readClickRequest(target: unknown, rawOptions: unknown): ClickRequest {
   let parsed: ClickTarget;
   if (typeof target === 'string' && target.trim() === '') throw invalidArgument('click: selector must not be empty');
-  const element = readElementTarget('click', target);
+  const element = readTarget('click', target);
   if (element !== null) {
     parsed = element;
   } else if (target !== null && typeof target === 'object' && isFiniteNumber((target as { x?: unknown }).x) && isFiniteNumber((target as { y?: unknown }).y)) {
@@ -123,18 +126,20 @@ export function readClickRequest(target: unknown, rawOptions: unknown): ClickReq
 
 /** `fillInput(target, text, options?)`. */
 export function readFillRequest(target: unknown, text: unknown, rawOptions: unknown): FillRequest {
-  const element = readElementTarget('fillInput', target);
+  const element = readTarget('fillInput', target);
   if (element === null) throw invalidArgument('fillInput: target must be a selector or accessibility node');
   if (typeof text !== 'string') throw invalidArgument('fillInput: text must be a string');
-  const options = readOptions('fillInput', rawOptions, ['clearFirst', 'timeoutSec']);
+  const options = readOptions('fillInput', rawOptions, ['clearFirst', 'timeoutSec', 'force']);
   const clearFirst = readBoolean('fillInput', options, 'clearFirst', true);
   const timeoutSec = nonNegativeSeconds('fillInput', options['timeoutSec'], DEFAULT_TIMEOUT_SEC);
-  return { target: element, text, clearFirst, timeoutSec };
+  const request: FillRequest = { target: element, text, clearFirst, timeoutSec };
+  if (options['force'] !== undefined) request.force = readBoolean('fillInput', options, 'force', false);
+  return request;
 }
 
 /** `waitForElement(target, options?)`. */
 export function readWaitRequest(target: unknown, rawOptions: unknown): WaitRequest {
-  const element = readElementTarget('waitForElement', target);
+  const element = readTarget('waitForElement', target);
   if (element === null) throw invalidArgument('waitForElement: target must be a selector or accessibility node');
   const options = readOptions('waitForElement', rawOptions, ['state', 'timeoutSec']);
   const state = options['state'] ?? 'visible';

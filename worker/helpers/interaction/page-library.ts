@@ -1,11 +1,12 @@
 /**
  * Page-side helper functions shared by the probes (`actionability-probe.ts`,
- * `element-state-probe.ts`). This is JavaScript *source*, pasted into the body of each probe
+ * `element-state-probe.ts`, uploadFile's in `core/upload-file.ts`). This is JavaScript *source*, pasted into the body of each probe
  * function, so every probe stays one self-contained `Runtime.evaluate` / `callFunctionOn`.
  *
  * It runs in the page's main world, where the page may have patched globals; it therefore uses
  * plain loops rather than array methods. Everything here is guarded by the browser tier
- * (test/browser/interaction.test.mjs, test/browser/actionability.test.mjs).
+ * (test/browser/interaction.test.mjs, test/browser/actionability.test.mjs,
+ * test/browser/semantic-targets.test.mjs).
  *
  * What it knows that the hosted product's probe does not (browser-helpers.md §18):
  * - selectors match inside open shadow roots and same-origin iframes (`deepQuery`);
@@ -14,9 +15,16 @@
  *   longer read as "intercepted" by their host;
  * - a click point is tried per client rect and at off-centre points, so multi-line links and
  *   partly covered buttons still get a point that hits them.
+ *
+ * Semantic targets (`{role, name}`, `{text}`, `{label}`) are matched by `page-semantics.ts`,
+ * pasted in with it.
  */
+import { PAGE_SEMANTICS } from './page-semantics.js';
+
 export const PAGE_LIBRARY = String.raw`
   const ELEMENT_NODE = 1, TEXT_NODE = 3, DOCUMENT_NODE = 9, FRAGMENT_NODE = 11;
+  // How many matches an ambiguity error lists.
+  const MAX_LISTED_MATCHES = 5;
 
   function asElement(node) {
     if (node === null || node === undefined) return null;
@@ -259,12 +267,42 @@ export const PAGE_LIBRARY = String.raw`
     return points;
   }
 
+  // True when a point that hit "hit" reaches el: el or its content (slotted included), or, with
+  // viaLabel, a label of el (a floating label over a field hands focus to the field).
+  function reaches(el, hit, viaLabel) {
+    if (!hit) return false;
+    if (composedContains(el, hit)) return true;
+    if (!viaLabel) return false;
+    for (let n = hit; n; n = composedParent(n)) if (n.localName === 'label') return n.control === el;
+    return false;
+  }
+
+  // The first of points whose hit test reaches el, or { blocker } (what the first point hit).
+  function firstReachingPoint(el, points, viaLabel) {
+    let blocker = null;
+    for (let i = 0; i < points.length; i++) {
+      const hit = hitTest(points[i].x, points[i].y, el);
+      if (reaches(el, hit, viaLabel === true)) return { x: points[i].x, y: points[i].y };
+      if (i === 0) blocker = hit;
+    }
+    return { blocker: blocker };
+  }
+
   function round(n) { return Math.round(n * 100) / 100; }
 
-  // The one visible match of selector, or a status.
-  function pickUnique(selector) {
-    let all;
-    try { all = deepQuery(selector); } catch (e) { return { status: 'invalid selector', message: String(e && e.message || e) }; }
+  // Every match of a target: a CSS selector (string) or a semantic query (page-semantics.ts).
+  // Only a selector's syntax error is an answer ({invalid}); anything else a semantic query
+  // throws is a fault of this code and surfaces as an evaluation error.
+  function allMatches(target) {
+    if (typeof target !== 'string') return semanticQuery(target);
+    try { return deepQuery(target); } catch (e) { return { invalid: String(e && e.message || e) }; }
+  }
+
+  // The one visible match of a target, or a status. Several visible matches of a semantic
+  // target come with their descriptions, so the error can list them.
+  function pickUnique(target) {
+    const all = allMatches(target);
+    if (all.invalid !== undefined) return { status: 'invalid selector', message: all.invalid };
     if (all.length === 0) {
       if (unsearchedFrames === 0) return { status: 'not found' };
       return { status: 'not found; ' + unsearchedFrames + ' cross-origin iframe' + (unsearchedFrames === 1 ? ' was' : 's were') + ' not searched: reach one with iframeTarget() and switchTab()' };
@@ -272,7 +310,11 @@ export const PAGE_LIBRARY = String.raw`
     const visible = [];
     for (let i = 0; i < all.length; i++) if (isVisible(all[i])) visible.push(all[i]);
     if (visible.length === 0) return { status: all.length === 1 ? 'not visible' : 'not visible (' + all.length + ' hidden matches)' };
-    if (visible.length > 1) return { status: 'multiple', count: visible.length };
+    if (visible.length > 1) {
+      const candidates = [];
+      if (typeof target !== 'string') for (let i = 0; i < visible.length && i < MAX_LISTED_MATCHES; i++) candidates.push(describeMatch(visible[i]));
+      return { status: 'multiple', count: visible.length, candidates: candidates };
+    }
     return { element: visible[0] };
   }
 
@@ -288,4 +330,5 @@ export const PAGE_LIBRARY = String.raw`
     }
     return active;
   }
+  ${PAGE_SEMANTICS}
 `;

@@ -1,8 +1,9 @@
 /**
  * Runs a page-side probe against an element target, one CDP call per run:
- * - a selector: `Runtime.evaluate` of `(<probe>)(<selector JSON>, …args)`;
+ * - a selector or a semantic target: `Runtime.evaluate` of
+ *   `(<probe>)(<selector or query JSON>, …args)`;
  * - a `{backendNodeId}` (an accessibility-snapshot node): `DOM.resolveNode` once, then
- *   `Runtime.callFunctionOn` with `this` = the node and `selector = null`, reusing the object id
+ *   `Runtime.callFunctionOn` with `this` = the node and `target = null`, reusing the object id
  *   across polls (released when the action ends).
  *
  * Outcomes distinguish what the caller must treat differently: a value, a node that no longer
@@ -10,11 +11,11 @@
  * its context went away: poll again).
  */
 import { ReplError } from '../../../common/errors.js';
-import { targetLabel } from './action-errors.js';
+import { targetLabel } from './element-target.js';
 
 import type { Protocol } from 'devtools-protocol';
 import type { HelperContext } from '../helper-context.js';
-import type { ElementTarget } from '../helper-options.js';
+import type { ElementTarget } from './element-target.js';
 
 /** What one probe run produced. */
 export type ProbeOutcome = { kind: 'value'; value: unknown } | { kind: 'stale' } | { kind: 'transient'; reason: string };
@@ -35,28 +36,33 @@ export function isContextGone(error: unknown): boolean {
 /** Runs probes against one target on one session. Call `release()` when the action is over. */
 export class TargetProbe {
   readonly target: ElementTarget;
+  /** How errors name the target (`targetLabel`). */
+  readonly label: string;
   readonly #context: HelperContext;
   readonly #sessionId: string;
   readonly #helper: string;
   #objectId: string | undefined;
 
-  constructor(context: HelperContext, sessionId: string, target: ElementTarget, helper: string) {
+  /** `given` is the target as the caller passed it: a snapshot node's role and name go into `label`. */
+  constructor(context: HelperContext, sessionId: string, target: ElementTarget, helper: string, given: unknown) {
     this.#context = context;
     this.#sessionId = sessionId;
     this.target = target;
+    this.label = targetLabel(target, given);
     this.#helper = helper;
   }
 
   /**
-   * Runs `source` (a function declaration whose first parameter is the selector) with `args`
-   * after the selector. `timeoutMs` bounds the CDP command (the cell's deadline, passed along,
-   * also does).
+   * Runs `source` (a function declaration whose first parameter is the selector, the semantic
+   * query or null) with `args` after it. `timeoutMs` bounds the CDP command (the cell's
+   * deadline, passed along, also does).
    */
   async run(source: string, args: readonly unknown[], options: { awaitPromise: boolean; timeoutMs: number }): Promise<ProbeOutcome> {
     const { awaitPromise, timeoutMs } = options;
     const send = this.#context.callOptions({ sessionId: this.#sessionId, timeoutMs });
-    if (this.target.kind === 'selector') {
-      const call = [this.target.selector, ...args].map((value) => JSON.stringify(value)).join(', ');
+    if (this.target.kind !== 'node') {
+      const first = this.target.kind === 'selector' ? this.target.selector : this.target.query;
+      const call = [first, ...args].map((value) => JSON.stringify(value)).join(', ');
       try {
         const response = await this.#context.client.send('Runtime.evaluate', { expression: `(${source})(${call})`, returnByValue: true, awaitPromise }, send);
         return { kind: 'value', value: this.#decode(response) };
@@ -108,7 +114,7 @@ export class TargetProbe {
     if (response.exceptionDetails !== undefined) {
       const details = response.exceptionDetails;
       const description = details.exception?.description ?? details.text;
-      throw new ReplError('REPL_ERR_PAGE_EVALUATION', `${this.#helper}: the page-side check of ${targetLabel(this.target)} failed: ${description}`);
+      throw new ReplError('REPL_ERR_PAGE_EVALUATION', `${this.#helper}: the page-side check of ${this.label} failed: ${description}`);
     }
     return response.result.value;
   }

@@ -24,7 +24,7 @@ export async function waitForElement(context: HelperContext, target: unknown, op
   const { client } = context;
   const sessionId = await client.ensureAttached(context.callOptions());
   const guard = await DialogGuard.start(context, 'waitForElement', sessionId);
-  const probe = new TargetProbe(context, sessionId, request.target, 'waitForElement');
+  const probe = new TargetProbe(context, sessionId, request.target, 'waitForElement', target);
   const goneMeans = request.state === 'detached' || request.state === 'hidden';
   try {
     for (let first = true; ; first = false) {
