@@ -115,7 +115,9 @@ export class ReplWorker extends WorkerHandle<MainToWorkerMessage, WorkerToMainMe
         browser: { available: options.browserAvailable },
       } satisfies WorkerStartup),
       heapMb: options.heapMb,
-      execArgv: ['--experimental-vm-modules', '--disable-warning=ExperimentalWarning'],
+      // Cells are vm.SourceTextModules. The worker silences exactly the warnings of the
+      // experimental features it relies on (worker/threads/runtime-warnings.ts), not every ExperimentalWarning.
+      execArgv: ['--experimental-vm-modules'],
       env: { ...options.env, BROWSER_REPL_ID: options.replId },
       startupTimeoutMs: options.startupTimeoutMs,
       // Answered by the REPL that took this worker (see `configure`); a spare has no one to ask yet.

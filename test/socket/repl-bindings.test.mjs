@@ -37,21 +37,21 @@ const CASES = [
   ]],
   ['any lexical redeclaration is rejected before side effects', [
     ['let lex = 1', ''],
-    ['repl.write("side effect"); let lex = 2', { error: "Identifier 'lex' has already been declared; use a new name or reset the REPL to retry" }],
-    ['var lex = 3', { error: "Identifier 'lex' has already been declared; use a new name or reset the REPL to retry" }],
+    ['repl.write("side effect"); let lex = 2', { error: "Identifier 'lex' has already been declared; use a new name or reset the REPL to retry, or wrap the cell in { … } so its let, const and class are scoped to the block and it can be re-run" }],
+    ['var lex = 3', { error: "Identifier 'lex' has already been declared; use a new name or reset the REPL to retry, or wrap the cell in { … } so its let, const and class are scoped to the block and it can be re-run" }],
     ['var vv = 1', ''],
-    ['const vv = 2', { error: "Identifier 'vv' has already been declared; use a new name or reset the REPL to retry" }],
-    ['class lex {}', { error: "Identifier 'lex' has already been declared; use a new name or reset the REPL to retry" }],
+    ['const vv = 2', { error: "Identifier 'vv' has already been declared; use a new name or reset the REPL to retry, or wrap the cell in { … } so its let, const and class are scoped to the block and it can be re-run" }],
+    ['class lex {}', { error: "Identifier 'lex' has already been declared; use a new name or reset the REPL to retry, or wrap the cell in { … } so its let, const and class are scoped to the block and it can be re-run" }],
   ]],
   ['partial initialisation keeps what succeeded and reserves the rest', [
     ['let a17 = 17, b17 = (() => { throw new Error("half") })()', { error: 'half' }],
     ['repl.write(String(a17))', '17'],
     ['repl.write(String(b17))', { error: "Cannot access 'b17' before initialization" }],
-    ['let b17 = 1', { error: "Identifier 'b17' has already been declared; use a new name or reset the REPL to retry" }],
+    ['let b17 = 1', { error: "Identifier 'b17' has already been declared; use a new name or reset the REPL to retry, or wrap the cell in { … } so its let, const and class are scoped to the block and it can be re-run" }],
   ]],
   ['names stay reserved when the first statement throws', [
     ['throw new Error("first"); let reservedName = 1', { error: 'first' }],
-    ['let reservedName = 2', { error: "Identifier 'reservedName' has already been declared; use a new name or reset the REPL to retry" }],
+    ['let reservedName = 2', { error: "Identifier 'reservedName' has already been declared; use a new name or reset the REPL to retry, or wrap the cell in { … } so its let, const and class are scoped to the block and it can be re-run" }],
   ]],
   ['function declarations are hoisted within the cell', [
     ['repl.write(String(hoisted())); function hoisted() { return "up" }', 'up'],

@@ -3,6 +3,7 @@
 import { BrowserHost, createApp, createRepl, MAX_NAMED_REPLS, ReplError, startServer, TabRegistry, toWireResult } from 'chromium-repl';
 import type { CellResult, ErrorCode, Repl, ReplInfo, ReplOptions, WireCellResult } from 'chromium-repl';
 import { createTestRepl, replFixture } from 'chromium-repl/testing';
+import type { CellFailedError, TestRepl } from 'chromium-repl/testing';
 
 async function usage(): Promise<void> {
   const options: ReplOptions = { heapMb: 128, browser: false, warmSpare: false };
@@ -30,8 +31,19 @@ async function usage(): Promise<void> {
       code satisfies string;
     }
   }
-  const testRepl = createTestRepl();
+  const testRepl: TestRepl = createTestRepl();
   (await testRepl.text('repl.write(1)')) satisfies string;
+  (await testRepl.stdout('console.log(1)')) satisfies string;
+  (await testRepl.stderr('console.error(1)')) satisfies string;
+  try {
+    await testRepl.run('throw new Error("x")');
+  } catch (error) {
+    const failed = error as CellFailedError;
+    failed.code satisfies string | undefined;
+    failed.result.success satisfies boolean;
+    // @ts-expect-error the result is read-only
+    failed.result = failed.result;
+  }
   replFixture({ after: () => undefined });
   // @ts-expect-error timeoutSec is a number
   await repl.run('1', { timeoutSec: '5' });

@@ -20,7 +20,7 @@ t.test('BindingStore', async (t) => {
         stack: `SyntaxError: ${redeclarationMessage('a')}\n    at browser-repl-cell-9.mjs:2:5`,
       });
       t.notOk('fresh' in global);
-      t.equal(redeclarationMessage('a'), "Identifier 'a' has already been declared; use a new name or reset the REPL to retry");
+      t.equal(redeclarationMessage('a'), "Identifier 'a' has already been declared; use a new name or reset the REPL to retry, or wrap the cell in { … } so its let, const and class are scoped to the block and it can be re-run");
     });
 
     t.test('allows var and function in any order, also within one cell', async (t) => {

@@ -5,7 +5,7 @@ import vm from 'node:vm';
 import { format } from 'node:util';
 import { CellEvaluator } from '../../dist/worker/repl/cell-evaluator.js';
 
-const REDECLARED = (name) => `Identifier '${name}' has already been declared; use a new name or reset the REPL to retry`;
+const REDECLARED = (name) => `Identifier '${name}' has already been declared; use a new name or reset the REPL to retry, or wrap the cell in { … } so its let, const and class are scoped to the block and it can be re-run`;
 const TDZ = (name) => `Cannot access '${name}' before initialization`;
 const STATIC_IMPORT = 'static import/export is not supported in the browser REPL; use dynamic import() instead';
 const INTERNAL = 'persistent binding initialization target is internal';

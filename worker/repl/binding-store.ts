@@ -16,9 +16,13 @@ export const REDECLARATION_ERROR_CODE = 'REPL_ERR_BINDING' satisfies ErrorCode;
 /** Message of the TypeError thrown by the initialization target for anything but a pending set. */
 export const INIT_TARGET_INTERNAL_MESSAGE = 'persistent binding initialization target is internal';
 
-/** Message of the redeclaration SyntaxError for `name`. */
+/**
+ * Message of the redeclaration SyntaxError for `name`: contract §7.3's text, then the way to
+ * re-run a cell as it is (a block scopes its `let`/`const`/`class`, which then do not persist).
+ */
 export function redeclarationMessage(name: string): string {
-  return `Identifier '${name}' has already been declared; use a new name or reset the REPL to retry`;
+  return `Identifier '${name}' has already been declared; use a new name or reset the REPL to retry, `
+    + 'or wrap the cell in { … } so its let, const and class are scoped to the block and it can be re-run';
 }
 
 type ErrorConstructorLike = new (message?: string) => Error;
@@ -38,6 +42,40 @@ export interface BindingStoreOptions {
   readonly global: object;
   /** Defaults to this realm's constructors. */
   readonly errors?: RealmErrors;
+  /**
+   * `Function.prototype` of the context: registers the store so that {@link bindingsOfFunction}
+   * finds it from a function a cell created.
+   */
+  readonly functionPrototype?: object;
+}
+
+/** The names a REPL has declared, as helpers may ask about them. */
+export type DeclaredNames = Pick<BindingStore, 'kindOf'>;
+
+/** Stores by the `Function.prototype` of their context (see {@link bindingsOfFunction}). */
+const storesByFunctionPrototype = new WeakMap<object, BindingStore>();
+
+/** Prototype steps from a cell's function to its realm's `Function.prototype` worth walking. */
+const MAX_PROTOTYPE_STEPS = 8;
+
+/**
+ * The bindings of the REPL whose cell created `fn`, found through its prototype chain (an arrow
+ * function's prototype is its realm's `Function.prototype`, an async one's one step further), or
+ * undefined for a function of any other realm. Used by js() to tell a REPL variable that a page
+ * function cannot see from a name the page just lacks.
+ */
+export function bindingsOfFunction(fn: object): DeclaredNames | undefined {
+  try {
+    let prototype = Object.getPrototypeOf(fn) as object | null;
+    for (let step = 0; prototype !== null && step < MAX_PROTOTYPE_STEPS; step++) {
+      const store = storesByFunctionPrototype.get(prototype);
+      if (store !== undefined) return store;
+      prototype = Object.getPrototypeOf(prototype) as object | null;
+    }
+  } catch {
+    // A proxy with a throwing getPrototypeOf trap: not a cell function we can place.
+  }
+  return undefined;
 }
 
 /** Handle of a cell's initialization target; {@link InitTarget.close} is idempotent. */
@@ -59,6 +97,16 @@ interface BindingRecord {
   readonly external: boolean;
 }
 
+/** The value of an existing global: its data value, or what its getter returns now (undefined if it throws). */
+function currentValue(global: object, name: string, descriptor: PropertyDescriptor): unknown {
+  if ('value' in descriptor) return descriptor.value as unknown;
+  try {
+    return Reflect.get(global, name) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
 function throwWithStack(error: Error, above: (...args: never[]) => unknown): never {
   // Drops the store's own frame: the first stack line is the cell statement that caused it.
   Error.captureStackTrace(error, above);
@@ -74,6 +122,7 @@ export class BindingStore {
   constructor(options: BindingStoreOptions) {
     this.#global = options.global;
     this.#errors = options.errors ?? { ReferenceError, TypeError };
+    if (options.functionPrototype !== undefined) storesByFunctionPrototype.set(options.functionPrototype, this);
   }
 
   /** Every name declared so far (until reset), in declaration order. */
@@ -95,8 +144,8 @@ export class BindingStore {
    * Checks a cell's bindings against the registry and against earlier bindings of the same cell.
    * Redeclaring is allowed only when both sides are `var`/`function`. Has no side effects.
    *
-   * @throws SyntaxError `Identifier '<name>' has already been declared; use a new name or reset
-   *   the REPL to retry` with `code === 'REPL_ERR_BINDING'`, stack pointing at the declaration.
+   * @throws SyntaxError {@link redeclarationMessage} with `code === 'REPL_ERR_BINDING'`, stack
+   *   pointing at the declaration.
    * @throws TypeError (cell realm) when the global object is not extensible and the cell declares
    *   a new name or any non-`var` binding.
    */
@@ -156,8 +205,9 @@ export class BindingStore {
     if (descriptor?.configurable === false) {
       return { kind, initialized: true, value: undefined, external: true };
     }
-    // Like a script's `var`, declaring an existing global keeps its value (`var setTimeout;`).
-    const value = kind === 'var' && descriptor !== undefined && 'value' in descriptor ? descriptor.value : undefined;
+    // Like a script's `var`, declaring an existing global keeps its value (`var setTimeout;`),
+    // also when it is an accessor: Node's globals are lazy accessors of the context (create-context.ts).
+    const value = kind === 'var' && descriptor !== undefined ? currentValue(global, name, descriptor) : undefined;
     const record: BindingRecord = { kind, initialized: kind === 'var', value, external: false };
     const errors = this.#errors;
     const accessor = {

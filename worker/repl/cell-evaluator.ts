@@ -56,12 +56,15 @@ export class CellEvaluator {
   constructor(options: CellEvaluatorOptions) {
     this.#context = options.context;
     this.#importModule = options.importModule ?? defaultImportModule;
-    const realm = vm.runInContext('({ global: globalThis, ReferenceError, TypeError })', this.#context) as {
+    const realm = vm.runInContext('({ global: globalThis, ReferenceError, TypeError, functionPrototype: Function.prototype })', this.#context) as {
       global: object;
+      functionPrototype: object;
     } & RealmErrors;
     this.#store = new BindingStore({
       global: realm.global,
       errors: { ReferenceError: realm.ReferenceError, TypeError: realm.TypeError },
+      // Lets js() recognise a cell's page function and hint at { arg } for a REPL variable it uses.
+      functionPrototype: realm.functionPrototype,
     });
   }
 

@@ -1,9 +1,38 @@
 /**
- * Builds the persistent `vm` context a REPL's cells run in, with exactly the globals of contract
- * §8. The context is a state container, not a sandbox: `process`, `Buffer` and `fetch` are this
- * worker's own objects.
+ * Builds the persistent `vm` context a REPL's cells run in: the globals a Node REPL of the same
+ * Node version has (issue 9, item 13; guarded by test/unit/cell-globals.test.mjs), plus ours
+ * (`console`, `repl`, `browser`, `webmcp` and the browser helpers). The context is a state
+ * container, not a sandbox.
+ *
+ * Node's globals are taken from this worker's `globalThis` when the context is created, the way
+ * Node's own REPL copies them into its context, but never as the worker's own objects: a cell's
+ * changes to them must not reach the worker, whose code (the browser helpers, httpGet, timers,
+ * the CDP client, the message loop) uses the same Node globals. What a cell gets for each global
+ * (docs/repl.md, "What a cell shares with the worker"):
+ *
+ * - the binding is the context's own property, resolved on first read (a worker starts without
+ *   loading undici or web streams) and replaceable, so assigning or deleting a global changes this
+ *   REPL only. Node's own lazy accessors are never copied: their setters write to the worker's
+ *   `globalThis`;
+ * - functions (`setTimeout`, `fetch`, `structuredClone`…) are wrappers made for this REPL, so
+ *   their properties (`setTimeout[util.promisify.custom]`) are the REPL's own;
+ * - classes (`Headers`, `URL`, `EventTarget`, `Blob`…) are subclasses made for this REPL: what a
+ *   cell does to `Headers.prototype` or `URL.canParse` applies to its own `new Headers()` and never
+ *   to the worker's. `instanceof` accepts the worker's instances too (`await fetch(url)` resolves
+ *   the worker's `Response`, and it is `instanceof Response`);
+ * - objects (`performance`, `crypto`, `navigator`) are views of the worker's object: its methods and
+ *   getters act on the worker's object, but replacing one (`performance.now = …`) changes the view;
+ * - `process` and `Buffer` are the worker's own, as contract §8 says (`process.env` is how
+ *   CDP_ENDPOINT and /repl/env values reach a cell), and `global` is the context's global itself.
+ *
+ * Not isolated: what a cell reaches by walking from a worker object to its prototype or
+ * constructor (`Object.getPrototypeOf(signal)`, `response.constructor`, `Buffer.prototype`), and
+ * the objects Node's functions return. Freezing those instead was tried and breaks Node itself
+ * (Node 24's web streams assign to inherited properties of their instances, a frozen `performance`
+ * cannot take event listeners), so the output path defends itself with captured primordials
+ * (worker/output/primordials.ts).
  */
-import { createContext, type Context } from 'node:vm';
+import { Script, createContext, type Context } from 'node:vm';
 
 export interface ContextGlobals {
   console: object;
@@ -13,43 +42,65 @@ export interface ContextGlobals {
   webmcp: object;
 }
 
-/** Node globals a cell may use; everything else of Node (require, setImmediate, performance…) stays out. */
-function nodeGlobals(): Record<string, unknown> {
-  return {
-    setTimeout,
-    clearTimeout,
-    setInterval,
-    clearInterval,
-    queueMicrotask,
-    Buffer,
-    process,
-    fetch,
-    URL,
-    URLSearchParams,
-    TextEncoder,
-    TextDecoder,
-    AbortController,
-    AbortSignal,
-    structuredClone,
-    atob,
-    btoa,
-  };
+type AnyFunction = (...args: never[]) => unknown;
+type AnyConstructor = new (...args: never[]) => object;
+
+// Captured at load, before any cell runs: cells can reach and replace these built-ins of the
+// worker realm through `process` or `Buffer`, and the wrappers below run on every call.
+const ReflectApply = Reflect.apply;
+const ReflectGet = Reflect.get;
+const ReflectOwnKeys = Reflect.ownKeys;
+const ObjectCreate = Object.create;
+const ObjectDefineProperty = Object.defineProperty;
+const ObjectGetOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
+const ObjectGetOwnPropertyNames = Object.getOwnPropertyNames;
+const ObjectGetPrototypeOf = Object.getPrototypeOf;
+const ObjectHasOwn = Object.hasOwn;
+const ObjectPrototype = Object.prototype;
+const ObjectPrototypePropertyIsEnumerable = Object.prototype.propertyIsEnumerable;
+const OrdinaryHasInstance = Function.prototype[Symbol.hasInstance];
+
+/**
+ * The worker's own objects, shared as they are (contract §8): `process` carries the environment
+ * (CDP_ENDPOINT, /repl/env) both ways, and `Buffer` is the worker's so that Buffers from `fs`,
+ * `process` or `import()`ed modules are `instanceof Buffer`.
+ */
+const SHARED_GLOBALS: ReadonlySet<string> = new Set(['process', 'Buffer']);
+
+/**
+ * CommonJS module scope that a worker started with `eval: true` has on its global object; a REPL
+ * worker (an ES module) does not. A cell is an ES module too: no `require`, `module` or `__dirname`.
+ */
+const MODULE_SCOPE_NAMES: ReadonlySet<string> = new Set(['require', 'module', 'exports', '__filename', '__dirname']);
+
+/**
+ * Web IDL names interfaces in PascalCase and operations and attributes in camelCase, and Node's
+ * globals follow it: `Headers`, `URL`, `DOMException` are classes, `fetch`, `setTimeout` are
+ * functions.
+ */
+function isInterfaceName(name: string): boolean {
+  const first = name.charAt(0);
+  return first !== first.toLowerCase();
+}
+
+/** A value of the worker realm as a cell gets it: functions wrapped, everything else as it is. */
+function cellFunctionOrValue(value: unknown): unknown {
+  return typeof value === 'function' ? wrapFunction(value.name, value as AnyFunction) : value;
 }
 
 /**
- * `crypto` the way Node's own global defines it: a replaceable accessor, resolved on first read.
- * Reading `globalThis.crypto` loads Web Crypto (≈ 2 ms of a worker's start, issue 8), which most
- * cells never use. The getter returns this thread's own `crypto` object, as the data property did.
+ * A replaceable data property resolved on first read: `resolve` runs at most once, and an
+ * assignment before that skips it.
  */
-function defineLazyCrypto(sandbox: Record<string, unknown>): void {
+function defineLazy(target: object, key: PropertyKey, enumerable: boolean, resolve: () => unknown): void {
   let value: unknown;
   let resolved = false;
-  Object.defineProperty(sandbox, 'crypto', {
+  ObjectDefineProperty(target, key, {
     configurable: true,
-    enumerable: true,
+    enumerable,
     get() {
       if (!resolved) {
-        value = globalThis.crypto;
+        value = resolve();
         resolved = true;
       }
       return value;
@@ -61,10 +112,139 @@ function defineLazyCrypto(sandbox: Record<string, unknown>): void {
   });
 }
 
+/**
+ * A function of this REPL's own (a new object each time) calling `target`, with `target`'s name
+ * and length; its frames are hidden from cell stacks like all of worker/repl/ (describe-error.ts).
+ * `self` fixes the receiver (the methods of a view act on the worker's object); without it the
+ * caller's `this` is passed on. Symbol-keyed properties (`util.promisify.custom` of the timers)
+ * are copied lazily, wrapped the same way.
+ */
+function wrapFunction(name: string, target: AnyFunction, self?: object): AnyFunction {
+  const wrapper = {
+    [name](this: unknown, ...args: unknown[]): unknown {
+      return ReflectApply(target, self ?? this, args);
+    },
+  }[name] as AnyFunction;
+  ObjectDefineProperty(wrapper, 'length', { value: target.length, configurable: true });
+  for (const key of ReflectOwnKeys(target)) {
+    if (typeof key !== 'symbol') continue;
+    const enumerable = ReflectApply(ObjectPrototypePropertyIsEnumerable, target, [key]) as boolean;
+    defineLazy(wrapper, key, enumerable, () => cellFunctionOrValue(ReflectGet(target, key)));
+  }
+  return wrapper;
+}
+
+/**
+ * A subclass of `Base` made for one REPL, named like it. Static members and the prototype
+ * chain are inherited, so `new Sub()` is a real `Base` (private fields and brand checks included);
+ * what a cell adds to `Sub` or `Sub.prototype` stays on them. `instanceof Sub` also accepts the
+ * worker's own instances (a fetch Response), and a cell's own subclass of `Sub` keeps the ordinary
+ * check. Returns undefined when `Base` cannot be extended.
+ */
+function subclassOf(name: string, Base: AnyConstructor): AnyConstructor | undefined {
+  let Sub: AnyConstructor;
+  try {
+    Sub = { [name]: class extends Base {} }[name] as AnyConstructor;
+  } catch {
+    return undefined;
+  }
+  ObjectDefineProperty(Sub, 'length', { value: Base.length, configurable: true });
+  ObjectDefineProperty(Sub, Symbol.hasInstance, {
+    value: {
+      [Symbol.hasInstance](this: unknown, value: unknown): boolean {
+        return ReflectApply(OrdinaryHasInstance, this === Sub ? Base : this, [value]) as boolean;
+      },
+    }[Symbol.hasInstance],
+    configurable: true,
+  });
+  return Sub;
+}
+
+/**
+ * A view of a worker object (`performance`, `crypto`): inherits from it, and has an own property
+ * for every method and accessor along its prototype chain that calls the worker object's, so
+ * brand checks (`this === crypto`) pass and a replaced method (`performance.now = …`) replaces
+ * the view's. Own properties are non-enumerable, as the originals are on prototypes.
+ */
+function createView(target: object): object {
+  const view = ObjectCreate(target) as object;
+  for (let owner: object | null = target; owner !== null && owner !== ObjectPrototype; owner = ObjectGetPrototypeOf(owner) as object | null) {
+    for (const key of ReflectOwnKeys(owner)) {
+      if (key === 'constructor' || ObjectHasOwn(view, key)) continue;
+      const descriptor = ObjectGetOwnPropertyDescriptor(owner, key);
+      if (descriptor === undefined) continue;
+      if ('value' in descriptor) {
+        // Data other than methods is read through the prototype chain, from the worker's object.
+        if (typeof descriptor.value !== 'function') continue;
+        const method = descriptor.value as AnyFunction;
+        ObjectDefineProperty(view, key, {
+          value: wrapFunction(method.name, method, target),
+          writable: true,
+          enumerable: false,
+          configurable: true,
+        });
+        continue;
+      }
+      const { get, set } = descriptor;
+      ObjectDefineProperty(view, key, {
+        get: get === undefined ? undefined : wrapFunction(get.name, get as AnyFunction, target),
+        set: set === undefined ? undefined : wrapFunction(set.name, set as AnyFunction, target),
+        enumerable: false,
+        configurable: true,
+      });
+    }
+  }
+  return view;
+}
+
+/** What a cell gets for the worker's global `name`; see the module comment. */
+function cellGlobal(name: string, value: unknown): unknown {
+  if (SHARED_GLOBALS.has(name)) return value;
+  if (typeof value === 'function') {
+    const fn = value as AnyFunction;
+    // A "class" that cannot be extended is no ordinary class: shared as it is, like Node's REPL does.
+    if (isInterfaceName(name)) return subclassOf(name, fn as unknown as AnyConstructor) ?? value;
+    return wrapFunction(name, fn);
+  }
+  if (typeof value === 'object' && value !== null) return createView(value);
+  return value;
+}
+
+/**
+ * Installs Node's globals on the sandbox: every own string-keyed property of this worker's global
+ * object that the new context does not have by itself (its own `Object`, `Promise`, `Intl`…),
+ * with the enumerability Node gave it. Reading the descriptors or values here would load what
+ * Node loads lazily (undici, web streams: tens of ms on a worker's start); `propertyIsEnumerable`
+ * does not.
+ */
+function defineNodeGlobals(sandbox: object, contextGlobal: object, contextBuiltins: ReadonlySet<string>): void {
+  const workerGlobal = globalThis;
+  for (const name of ObjectGetOwnPropertyNames(workerGlobal)) {
+    if (contextBuiltins.has(name) || MODULE_SCOPE_NAMES.has(name)) continue;
+    const enumerable = ReflectApply(ObjectPrototypePropertyIsEnumerable, workerGlobal, [name]) as boolean;
+    if (name === 'global') {
+      ObjectDefineProperty(sandbox, name, { value: contextGlobal, writable: true, enumerable, configurable: true });
+      continue;
+    }
+    defineLazy(sandbox, name, enumerable, () => cellGlobal(name, ReflectGet(workerGlobal, name)));
+  }
+}
+
+/** Reads a new context's global object and the names of its own built-ins; compiled once. */
+let contextIntrospection: Script | undefined;
+
+/** The same for every context of this Node: the built-ins V8 and Node give a new context. */
+let contextBuiltins: ReadonlySet<string> | undefined;
+
 export function createReplContext(globals: ContextGlobals): Context {
+  const sandbox: Record<string, unknown> = {};
+  const context = createContext(sandbox, { name: 'browser-repl', codeGeneration: { strings: true, wasm: true } });
+  contextIntrospection ??= new Script('({ global: globalThis, builtins: Object.getOwnPropertyNames(globalThis) })');
+  // Listed before anything is added to the (still empty) sandbox, which it would list as well.
+  const introspected = contextIntrospection.runInContext(context) as { global: object; builtins: string[] };
+  contextBuiltins ??= new Set(introspected.builtins);
+  defineNodeGlobals(sandbox, introspected.global, contextBuiltins);
   const browser = Object.freeze({ ...globals.helpers, webmcp: globals.webmcp });
-  const sandbox: Record<string, unknown> = nodeGlobals();
-  defineLazyCrypto(sandbox);
   Object.assign(sandbox, {
     console: globals.console,
     repl: globals.repl,
@@ -72,5 +252,5 @@ export function createReplContext(globals: ContextGlobals): Context {
     browser,
     webmcp: globals.webmcp,
   });
-  return createContext(sandbox, { name: 'browser-repl', codeGeneration: { strings: true, wasm: true } });
+  return context;
 }

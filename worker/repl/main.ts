@@ -2,6 +2,9 @@
 import module from 'node:module';
 import { workerData } from 'node:worker_threads';
 import type { WorkerStartup } from '../../common/protocol/repl-messages.js';
+import { silenceRuntimeExperimentalWarnings } from '../threads/runtime-warnings.js';
+
+silenceRuntimeExperimentalWarnings();
 
 // Node >= 22.1: V8 code cache on disk for the runtime's modules (NODE_COMPILE_CACHE, else
 // <os.tmpdir()>/node-compile-cache), enabled before they load: hence the dynamic import (issue 8).

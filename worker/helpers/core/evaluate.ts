@@ -7,10 +7,13 @@
  * Hot path (benchmarked against raw CDP): one `Runtime.evaluate` on the cached attached session;
  * no attach, target listing or enable work once a page is attached.
  */
+import { ReplError } from '../../../common/errors.js';
 import { invalidArgument } from '../helper-options.js';
 import { buildFunctionExpression, decodeEvaluateResponse, serializePageFunction } from '../../page/page-value-codec.js';
+import { bindingsOfFunction } from '../../repl/binding-store.js';
 import { assertPageResponsive, guardDialog } from './page-guard.js';
 
+import type { Protocol } from 'devtools-protocol';
 import type { HelperContext } from '../helper-context.js';
 
 interface JsOptions {
@@ -35,6 +38,32 @@ function readJsOptions(options: unknown): JsOptions {
   return { hasArg: Object.hasOwn(record, 'arg'), arg: record.arg, targetId };
 }
 
+/** First line of a page ReferenceError for an undeclared name, as Chromium describes it. */
+const PAGE_NAME_NOT_DEFINED = /^ReferenceError: ([^\s]+) is not defined$/;
+
+/**
+ * A page function that names a REPL variable fails in the page with "x is not defined": the page
+ * never sees REPL bindings. When `x` really is a binding of the REPL whose cell made `fn` (the
+ * binding store knows), the error says so and how to pass it; any other page error is returned
+ * as it is.
+ */
+function withReplVariableHint(error: unknown, fn: object, hasArg: boolean): unknown {
+  if (!(error instanceof ReplError) || error.code !== 'REPL_ERR_PAGE_EVALUATION') return error;
+  const message = error.message;
+  const lineEnd = message.indexOf('\n');
+  const firstLine = lineEnd === -1 ? message : message.slice(0, lineEnd);
+  const name = PAGE_NAME_NOT_DEFINED.exec(firstLine)?.[1];
+  if (name === undefined || bindingsOfFunction(fn)?.kindOf(name) === undefined) return error;
+  const pass = hasArg ? `add it to arg: js(fn, { arg: { ${name}, … } })` : `pass it as js(fn, { arg: ${name} })`;
+  const hinted = `${firstLine}: \`${name}\` is a REPL variable; functions run in the page and cannot see REPL variables: ${pass}`
+    + (lineEnd === -1 ? '' : message.slice(lineEnd));
+  const { stack } = error;
+  const shown = `${error.name}: ${message}`;
+  error.message = hinted;
+  if (stack?.startsWith(shown) === true) error.stack = `${error.name}: ${hinted}${stack.slice(shown.length)}`;
+  return error;
+}
+
 export function createEvaluateHelpers(context: HelperContext) {
   const { client } = context;
 
@@ -53,14 +82,21 @@ export function createEvaluateHelpers(context: HelperContext) {
     } else {
       throw invalidArgument('js: expected a JavaScript expression string or page function');
     }
+    const decode = (response: Protocol.Runtime.EvaluateResponse): unknown => {
+      try {
+        return decodeEvaluateResponse(response, mode);
+      } catch (error) {
+        throw mode === 'function' ? withReplVariableHint(error, code as object, hasArg) : error;
+      }
+    };
     // Another target (an OOPIF, another tab) gets a transient session; the attached one is reused.
     if (targetId !== undefined && targetId !== client.targetId) {
-      return decodeEvaluateResponse(await client.evaluateOnTarget(targetId, expression, context.callOptions()), mode);
+      return decode(await client.evaluateOnTarget(targetId, expression, context.callOptions()));
     }
     const sessionId = await client.ensureAttached(context.callOptions());
     if (client.pendingDialog !== null || !client.rendererResponsive) await assertPageResponsive('js', context);
     const response = await guardDialog('js', context, sessionId, () => client.evaluate(sessionId, expression, context.callOptions()));
-    return decodeEvaluateResponse(response, mode);
+    return decode(response);
   }
 
   return { js };
