@@ -7,13 +7,17 @@
 import { readFileSync } from 'node:fs';
 import { debuglog } from 'node:util';
 
+import { setTimeout as sleep } from 'node:timers/promises';
+import { BrowserLink } from '../../common/cdp/browser-link.js';
 import { ReplError } from '../../common/errors.js';
 import { findChromium } from './find-chromium.js';
 import { launchChromium } from './launch-chromium.js';
 import { detectContainer, detectNoSandbox, hasSmallDevShm } from './sandbox.js';
+import { fitWindowToViewport, resolveViewport } from './viewport.js';
 
 import type { ChromiumProcess, ChromiumExit } from './launch-chromium.js';
 import type { ChromiumSource } from './find-chromium.js';
+import type { Viewport } from './viewport.js';
 
 const debug = debuglog('browser-repl:launch');
 
@@ -38,6 +42,12 @@ export interface BrowserManagerOptions {
   startupTimeoutMs?: number | undefined;
   /** SIGTERM → SIGKILL grace on close. Default 3 000 ms. */
   killGraceMs?: number | undefined;
+  /**
+   * Page area of the launched browser's first window, in CSS pixels (lib/browser/viewport.ts).
+   * Default `env.BROWSER_REPL_VIEWPORT` (`1280x720`), else 1280×720. Attach mode never resizes
+   * the browser's own windows.
+   */
+  viewport?: Viewport | undefined;
 }
 
 /** Passed to {@link BrowserManager.onExit} listeners. */
@@ -60,6 +70,9 @@ export interface EndpointOptions {
 
 /** Upper bound for noticing the exit of a browser that is already dead. */
 const EXIT_NOTICE_LIMIT_MS = 5_000;
+/** How long a fresh browser may take to list its first page, and how often it is asked. */
+const FIRST_PAGE_WAIT_MS = 2_000;
+const FIRST_PAGE_POLL_MS = 25;
 
 /**
  * One browser, launched or attached. `endpoint()` is the whole interface for users of the
@@ -70,6 +83,7 @@ export class BrowserManager {
   readonly #options: BrowserManagerOptions;
   readonly #env: NodeJS.ProcessEnv;
   readonly #attachEndpoint: string | undefined;
+  readonly #viewport: Viewport;
   readonly #exitListeners = new Set<(info: BrowserExitInfo) => void>();
   #process: ChromiumProcess | undefined;
   #launching: Promise<ChromiumProcess> | undefined;
@@ -82,6 +96,12 @@ export class BrowserManager {
     this.#env = options.env ?? process.env;
     const endpoint = options.cdpEndpoint === undefined ? this.#env.CDP_ENDPOINT : options.cdpEndpoint;
     this.#attachEndpoint = endpoint === null || endpoint === undefined || endpoint.trim() === '' ? undefined : endpoint.trim();
+    this.#viewport = resolveViewport(options.viewport, this.#env);
+  }
+
+  /** The default viewport: the page area of the first window of every launch (and of the tabs a host opens). */
+  get viewport(): Viewport {
+    return { ...this.#viewport };
   }
 
   /** `'attach'` when a CDP endpoint was configured, else `'launch'`. */
@@ -196,9 +216,11 @@ export class BrowserManager {
       headless: this.#options.headless ?? true,
       noSandbox,
       args,
+      windowSize: this.#viewport,
       startupTimeoutMs: this.#options.startupTimeoutMs,
       killGraceMs: this.#options.killGraceMs,
     });
+    await fitFirstWindow(browser.wsEndpoint, this.#viewport);
     this.#launchCount++;
     this.#lastSource = found.source;
     if (this.#closing !== undefined) {
@@ -227,6 +249,34 @@ export class BrowserManager {
         debug('exit listener threw: %s', (error as Error).stack ?? String(error));
       }
     }
+  }
+}
+
+/**
+ * Gives the page area of a fresh browser's first window the default viewport. `--window-size`
+ * sizes the window, and headless Chromium keeps part of it for its invisible frame, so the page
+ * would be smaller (lib/browser/viewport.ts). Best effort: a browser that cannot do it keeps its
+ * window size, and the launch goes on.
+ */
+async function fitFirstWindow(endpoint: string, viewport: Viewport): Promise<void> {
+  const link = new BrowserLink({ endpointProvider: () => Promise.resolve(endpoint) });
+  try {
+    // The endpoint is printed a moment before the first tab is listed.
+    const until = Date.now() + FIRST_PAGE_WAIT_MS;
+    for (;;) {
+      const { targetInfos } = await link.send('Target.getTargets');
+      const first = targetInfos.find((info) => info.type === 'page');
+      if (first !== undefined) {
+        await fitWindowToViewport(link, first.targetId, viewport);
+        return;
+      }
+      if (Date.now() >= until) return;
+      await sleep(FIRST_PAGE_POLL_MS);
+    }
+  } catch (error) {
+    debug('could not fit the first window to %dx%d: %s', viewport.width, viewport.height, (error as Error).message);
+  } finally {
+    await link.close();
   }
 }
 

@@ -51,6 +51,9 @@ export const AUTOMATION_ARGS: readonly string[] = [
   '--disable-prompt-on-repost',
   // window.open() works without a user gesture, as scripts expect.
   '--disable-popup-blocking',
+  // No "unsupported command-line flag" bar (for --no-sandbox) over the first tab: it would take
+  // 56 px from that tab's viewport alone, so tabs of one window would differ in size.
+  '--test-type',
 ];
 
 /** Default time to wait for `DevTools listening on ws://…` (repl-contract §3: 15 s startup). */
@@ -69,6 +72,12 @@ export interface LaunchChromiumOptions {
   noSandbox?: boolean | undefined;
   /** Extra flags, appended after ours (so they win where Chromium takes the last value). */
   args?: readonly string[] | undefined;
+  /**
+   * `--window-size` of the windows the browser opens by itself (the first one, and new windows
+   * opened without a size). This is the window, not its page area: headless Chromium keeps
+   * about 87 px of it for an invisible tab strip and toolbar (lib/browser/viewport.ts).
+   */
+  windowSize?: { width: number; height: number } | undefined;
   startupTimeoutMs?: number | undefined;
   killGraceMs?: number | undefined;
   /** Environment of the browser process. Default `process.env`. */
@@ -88,11 +97,12 @@ export interface ChromiumExit {
 }
 
 /** Command-line flags for a launch (exported for tests and diagnostics). */
-export function chromiumArgs(options: { userDataDir: string; headless?: boolean | undefined; noSandbox?: boolean | undefined; args?: readonly string[] | undefined }): string[] {
+export function chromiumArgs(options: Pick<LaunchChromiumOptions, 'headless' | 'noSandbox' | 'args' | 'windowSize'> & { userDataDir: string }): string[] {
   const extra = options.args ?? [];
   const result = ['--remote-debugging-port=0', `--user-data-dir=${options.userDataDir}`, ...OFFLINE_ARGS, ...AUTOMATION_ARGS];
   if (options.headless ?? true) result.push('--headless=new');
   if (options.noSandbox === true) result.push('--no-sandbox');
+  if (options.windowSize !== undefined) result.push(`--window-size=${options.windowSize.width},${options.windowSize.height}`);
   // Open a blank page rather than the new-tab page (which is internal and may try the network),
   // unless the caller passed a URL of their own.
   if (!extra.some((arg) => !arg.startsWith('-'))) result.push('about:blank');
@@ -192,7 +202,7 @@ export class ChromiumProcess {
     const { executable } = options;
     if (options.signal?.aborted === true) throw aborted(options.signal);
     const userDataDir = await mkdtemp(path.join(options.tmpDir ?? tmpdir(), 'browser-repl-profile-'));
-    const args = chromiumArgs({ userDataDir, headless: options.headless, noSandbox: options.noSandbox, args: options.args });
+    const args = chromiumArgs({ userDataDir, headless: options.headless, noSandbox: options.noSandbox, args: options.args, windowSize: options.windowSize });
     debug('spawn %s %s', executable, args.join(' '));
     let child: ChildProcess;
     try {

@@ -7,6 +7,8 @@
 import { BrowserManager } from '../browser/browser-manager.js';
 import type { BrowserManagerOptions } from '../browser/browser-manager.js';
 import { TabRegistry } from '../browser/tab-registry.js';
+import { checkViewport } from '../browser/viewport.js';
+import type { Viewport } from '../browser/viewport.js';
 import { ReplError } from '../../common/errors.js';
 import { LIMITS, NAME_PATTERN } from '../../common/limits.js';
 import { Repl, replWorkerSettings } from '../repl/repl.js';
@@ -31,6 +33,14 @@ export interface BrowserHostOptions extends Omit<ReplOptions, 'env' | 'browser' 
   playwright?: Omit<PlaywrightExecutorsOptions, 'browser' | 'tabs'>;
   /** Most named REPLs at once (default 16); one more is refused with `REPL_ERR_CONFLICT`. */
   maxNamedRepls?: number;
+  /**
+   * Page area, in CSS pixels, of the tabs this host's browser opens: the launched browser's first
+   * window, every named REPL's and executor's tab, and so the tabs and popups that join those
+   * windows (lib/browser/viewport.ts). Default: the `BrowserManager`'s, i.e.
+   * `BROWSER_REPL_VIEWPORT` or 1280×720. Ignored for the first window when `browser` is an existing
+   * `BrowserManager` (set it there).
+   */
+  viewport?: Viewport;
 }
 
 /** A row of {@link BrowserHost.listRepls} (HTTP: `ReplInfo`). */
@@ -76,13 +86,17 @@ export class BrowserHost {
     if (!Number.isInteger(this.#maxNamedRepls) || this.#maxNamedRepls < 0) {
       throw new ReplError('REPL_ERR_INVALID_ARGUMENT', 'maxNamedRepls must be a non-negative integer');
     }
+    const viewport = options.viewport === undefined ? undefined : checkViewport(options.viewport);
     const browser = options.browser ?? {};
     this.#ownsBrowser = browser !== false && !(browser instanceof BrowserManager);
-    this.#browser = browser === false ? null : browser instanceof BrowserManager ? browser : new BrowserManager(browser);
+    this.#browser = browser === false ? null
+      : browser instanceof BrowserManager ? browser
+        : new BrowserManager(viewport === undefined ? browser : { ...browser, viewport });
     const manager = this.#browser;
     this.#tabs = manager === null ? null : new TabRegistry({
       endpoint: () => manager.endpoint(),
       reachable: () => !manager.closed && (manager.mode === 'attach' || manager.launched),
+      viewport: viewport ?? manager.viewport,
     });
     this.#spares = new ReplSpares({
       settings: replWorkerSettings(options, manager !== null),
@@ -130,7 +144,7 @@ export class BrowserHost {
           `named REPL limit (${this.#maxNamedRepls}) reached; delete one with DELETE /repls/{name}`,
           { data: { repls: this.#infos() } });
       }
-      const { id: _id, env: _env, browser: _browser, playwright: _playwright, maxNamedRepls: _max, ...replOptions } = this.#options;
+      const { id: _id, env: _env, browser: _browser, playwright: _playwright, maxNamedRepls: _max, viewport: _viewport, ...replOptions } = this.#options;
       // The host's browser is shared by its REPLs and outlives each of them.
       const repl = new Repl({
         ...replOptions,

@@ -7,6 +7,7 @@ import express from 'express';
 import type { Express } from 'express';
 import { HostRegistry } from '../host/host-registry.js';
 import type { BrowserHostOptions } from '../host/browser-host.js';
+import type { Viewport } from '../browser/viewport.js';
 import { bearerAuth, errorHandler, notFound } from './middleware.js';
 import { replRoutes } from './routes/repl-routes.js';
 import { playwrightRoutes } from './routes/playwright-routes.js';
@@ -18,6 +19,11 @@ export interface AppOptions {
   defaultHost?: BrowserHostOptions;
   /** When set, every route requires `Authorization: Bearer <token>` (default `BROWSER_REPL_TOKEN`). */
   token?: string | undefined;
+  /**
+   * Default viewport of the default host's tabs (`BrowserHostOptions.viewport`; it wins over
+   * `defaultHost.viewport`). Default `BROWSER_REPL_VIEWPORT`, else 1280×720. Ignored with `registry`.
+   */
+  viewport?: Viewport | undefined;
 }
 
 export interface BrowserReplApp extends Express {
@@ -27,7 +33,10 @@ export interface BrowserReplApp extends Express {
 
 export function createApp(options: AppOptions = {}): BrowserReplApp {
   const registry = options.registry ?? new HostRegistry();
-  if (registry.size === 0) registry.add(options.defaultHost ?? {});
+  if (registry.size === 0) {
+    const host = options.defaultHost ?? {};
+    registry.add(options.viewport === undefined ? host : { ...host, viewport: options.viewport });
+  }
   const app = express() as unknown as BrowserReplApp;
   Object.defineProperty(app, 'registry', { value: registry, enumerable: true });
   app.disable('x-powered-by');

@@ -1,6 +1,10 @@
 /**
  * Tabs and frames: `listTabs`, `currentTab`, `switchTab`, `newTab`, `closeTab`, `ensureRealTab`,
  * `iframeTarget` (browser-helpers.md §3, §5). Listing is browser-level and never attaches.
+ *
+ * New tabs get the server's default viewport by joining or copying a window that has it: a plain
+ * new tab joins the window of the attached tab, and a REPL with a tab of its own opens a window as
+ * large as that tab's (lib/browser/viewport.ts sizes the windows the host opens).
  */
 import { ReplError } from '../../../common/errors.js';
 import { isInternalUrl } from '../../cdp/page-attachment.js';
@@ -12,6 +16,7 @@ import { delay } from './timing.js';
 import type { TargetSummary } from '../../cdp/cdp-client.js';
 import type { HelperContext } from '../helper-context.js';
 import type { NavigationTracker } from './navigation.js';
+import type { ViewportMemory } from './viewport.js';
 
 /** A row of `listTabs()`. */
 export interface TabInfo {
@@ -45,7 +50,28 @@ function readTargetId(helper: string, target: unknown): string {
   throw invalidArgument(`${helper}: expected a targetId string or a tab object returned by currentTab/listTabs`);
 }
 
-export function createTabHelpers(context: HelperContext, tracker: NavigationTracker) {
+/** How long the attached tab may take to say whether it is visible (a dialog or a busy page may hold it). */
+const VISIBILITY_PROBE_MS = 1_000;
+
+/**
+ * Activates `targetId`, the attached tab, when it is hidden behind another tab of its window (a
+ * popup that opened there, a tab the user opened). A hidden tab renders no frames (so waits for an
+ * animation frame fall back to timers) and Chromium dismisses its dialogs at once. Best effort:
+ * a page that cannot answer right now stays as it is.
+ */
+export async function bringForwardIfHidden(context: HelperContext, targetId: string): Promise<void> {
+  const { client } = context;
+  const sessionId = client.sessionId;
+  if (sessionId === undefined || client.targetId !== targetId || client.pendingDialog !== null) return;
+  try {
+    const { result } = await client.evaluate(sessionId, 'document.visibilityState', context.callOptions({ timeoutMs: VISIBILITY_PROBE_MS }));
+    if (result.value === 'hidden') await client.browserCommand('Target.activateTarget', { targetId }, context.callOptions());
+  } catch {
+    // Navigating, frozen, or not a page (an iframe target): nothing to bring forward.
+  }
+}
+
+export function createTabHelpers(context: HelperContext, tracker: NavigationTracker, viewports: ViewportMemory) {
   const { client } = context;
 
   /** Page targets, in Chromium's order; `includeChrome: false` drops internal and about: pages. */
@@ -78,7 +104,29 @@ export function createTabHelpers(context: HelperContext, tracker: NavigationTrac
     if (owner !== undefined) {
       throw invalidArgument(`switchTab: tab ${targetId} belongs to ${owner.replace(':', ' ')}; each REPL and executor keeps its own tab, so use that one, or open a tab of yours with newTab()`);
     }
-    return client.attach(targetId, context.callOptions());
+    const sessionId = await client.attach(targetId, context.callOptions());
+    // The viewport this REPL gave the tab ended with its previous session.
+    await viewports.reapply(context, targetId, sessionId);
+    // Tabs alone in their window are not activated on attach; one that a popup joined may be hidden.
+    if (client.ownsTab) await bringForwardIfHidden(context, targetId);
+    return sessionId;
+  }
+
+  /**
+   * `Target.createTarget` params that give a new window the size of the REPL's own tab's window,
+   * and so the default viewport; none when that size is unknown.
+   */
+  async function ownWindowSize(): Promise<{ width?: number; height?: number }> {
+    // The own tab is known once it was attached (a first helper call may be this one).
+    if (client.ownTargetId === undefined) await client.ensureAttached(context.callOptions());
+    const source = client.ownTargetId ?? client.targetId;
+    if (source === undefined) return {};
+    try {
+      const { bounds } = await client.browserCommand('Browser.getWindowForTarget', { targetId: source }, context.callOptions());
+      return bounds.width === undefined || bounds.height === undefined ? {} : { width: bounds.width, height: bounds.height };
+    } catch {
+      return {}; // The own tab closed meanwhile: the window gets the browser's default size.
+    }
   }
 
   /**
@@ -121,7 +169,12 @@ export function createTabHelpers(context: HelperContext, tracker: NavigationTrac
     // A REPL with a tab of its own opens its tabs in windows of their own as well: a plain new tab
     // joins the most recently activated window and would hide the tab already there.
     const ownWindow = client.ownsTab;
-    const { targetId } = await client.browserCommand('Target.createTarget', ownWindow ? { url: 'about:blank', newWindow: true } : { url: 'about:blank' }, context.callOptions());
+    if (!ownWindow && client.targetId !== undefined) {
+      // That window may be another REPL's (a popup opening there activates it): make it ours first.
+      await client.browserCommand('Target.activateTarget', { targetId: client.targetId }, context.callOptions()).catch(() => undefined);
+    }
+    const params = ownWindow ? { url: 'about:blank', newWindow: true, ...(await ownWindowSize()) } : { url: 'about:blank' };
+    const { targetId } = await client.browserCommand('Target.createTarget', params, context.callOptions());
     if (ownWindow) client.markOwnWindow(targetId);
     await client.attach(targetId, context.callOptions());
     if (url !== 'about:blank') {
@@ -145,6 +198,7 @@ export function createTabHelpers(context: HelperContext, tracker: NavigationTrac
       }
       throw error;
     }
+    viewports.remember(targetId, null);
     // closeTarget answers before the target is gone; an immediate listTabs() must not count it,
     // and the client must have dropped the session if it was the attached one.
     const until = Math.min(Date.now() + SETTLE_TIMEOUT_MS, context.waitDeadline(SETTLE_TIMEOUT_MS));
