@@ -1,11 +1,16 @@
 #!/usr/bin/env node
-// npm run bench: runs every suite and writes docs/benchmarks.md. `--quick` for fewer iterations.
+// npm run bench: runs every suite and writes docs/benchmarks.md. `--quick` for fewer iterations;
+// `--only <suite>` (e.g. `--only flows`) runs one suite and prints its rows without writing the file.
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { ms } from './stats.mjs';
 
 const quick = process.argv.includes('--quick');
-const suites = ['./suites/repl-core.mjs', './suites/named-repls.mjs', './suites/playwright.mjs', './suites/interaction.mjs', './suites/browser-core.mjs'];
+const ALL_SUITES = ['repl-core', 'named-repls', 'playwright', 'interaction', 'browser-core', 'flows'];
+const onlyIndex = process.argv.indexOf('--only');
+const only = onlyIndex === -1 ? undefined : process.argv[onlyIndex + 1];
+if (only !== undefined && !ALL_SUITES.includes(only)) throw new Error(`--only: unknown suite ${only}; one of ${ALL_SUITES.join(', ')}`);
+const suites = (only === undefined ? ALL_SUITES : [only]).map((name) => `./suites/${name}.mjs`);
 const sections = [];
 for (const path of suites) {
   const suite = await import(path);
@@ -44,5 +49,5 @@ for (const section of sections) {
   if (section.notes) lines.push('', ...section.notes);
   lines.push('');
 }
-writeFileSync(new URL('../docs/benchmarks.md', import.meta.url), lines.join('\n'));
+if (only === undefined) writeFileSync(new URL('../docs/benchmarks.md', import.meta.url), lines.join('\n'));
 process.stdout.write(`${lines.join('\n')}\n`);

@@ -29,13 +29,13 @@ export const ERROR_CODES = {
   REPL_ERR_START_FAILED: { status: 500, meaning: 'The REPL worker could not start.', fix: 'Read the cause in the message; check the heap cap and the installation.' },
   REPL_ERR_CLOSED: { status: 503, meaning: 'The REPL or server is closing or closed and accepts no new work.', fix: 'Create a new REPL, or retry once the server is back.' },
   REPL_ERR_ABORTED: { status: 499, meaning: 'The caller aborted the operation (AbortSignal or client disconnect).', fix: 'None needed; if the cell had started, the REPL was replaced.' },
-  REPL_ERR_CELL_TIMEOUT: { status: 200, meaning: 'The cell ran past timeout_sec; the REPL was destroyed.', fix: 'Raise timeout_sec, or split the work; the next call gets a fresh REPL.' },
+  REPL_ERR_CELL_TIMEOUT: { status: 200, meaning: 'The cell ran past timeout_sec; the REPL was destroyed.', fix: 'Raise timeout_sec, or split the work; the next call gets a fresh REPL, without the bindings of the old one: re-create them.' },
   REPL_ERR_WORKER_CRASHED: { status: 200, meaning: 'The REPL worker exited during a cell (crash, process.exit, uncaught exception).', fix: 'The next call gets a fresh REPL; re-create its bindings.' },
   REPL_ERR_OUT_OF_MEMORY: { status: 200, meaning: 'The cell exceeded the REPL heap cap; the worker was terminated.', fix: 'Raise heapMb (BROWSER_REPL_HEAP_MB) or process data in smaller pieces.' },
   REPL_ERR_PROTOCOL: { status: 200, meaning: 'The worker sent a message that breaks the host protocol; the REPL was destroyed.', fix: 'Report a bug with the cell that caused it.' },
   // --- inside a cell (thrown to user code, reported as the cell error) ---
   REPL_ERR_CELL_SYNTAX: { status: 200, meaning: 'The cell does not parse, or uses static import/export or top-level return.', fix: 'Fix the syntax; use dynamic import() instead of static imports.' },
-  REPL_ERR_BINDING: { status: 200, meaning: 'A top-level declaration conflicts with an earlier one (redeclaration rules).', fix: 'Use a new name, or reset the REPL.' },
+  REPL_ERR_BINDING: { status: 200, meaning: 'A top-level declaration conflicts with an earlier one (redeclaration rules).', fix: 'Use a new name, wrap the cell in { … } (a block scopes its let, const and class, so it can be re-run), or reset the REPL.' },
   REPL_ERR_OUTPUT_LIMIT: { status: 200, meaning: 'An output call was rejected by a size limit (for example an image above 8 MiB).', fix: 'Emit smaller images (captureScreenshot maxDim) or less text.' },
   REPL_ERR_INVALID_ARGUMENT: { status: 200, meaning: 'A helper was called with an invalid argument or option.', fix: 'Read repl.help("<helper>") for the signature.' },
   // --- browser and CDP ---
@@ -50,7 +50,9 @@ export const ERROR_CODES = {
   REPL_ERR_TARGET_NOT_FOUND: { status: 200, meaning: 'A tab, frame or element target does not exist (any more).', fix: 'List tabs again, or take a new accessibility snapshot.' },
   REPL_ERR_PAGE_EVALUATION: { status: 200, meaning: 'JavaScript evaluated in the page threw.', fix: 'Read the page exception in the message.' },
   REPL_ERR_ACTION_FAILED: { status: 200, meaning: 'An element never became actionable (visible, enabled, stable, unobscured) in time.', fix: 'Read which check failed in the message; wait for the page or use a more specific selector.' },
-  REPL_ERR_DIALOG_OPEN: { status: 200, meaning: 'A JavaScript dialog blocks the page.', fix: 'Handle it with cdp("Page.handleJavaScriptDialog", { accept: true }).' },
+  REPL_ERR_DIALOG_OPEN: { status: 200, meaning: 'A JavaScript dialog blocks the page.', fix: 'Handle it with handleDialog({ accept: true }) (or { accept: false }; promptText for a prompt), or answer later dialogs automatically with onDialog("accept").' },
+  REPL_ERR_NO_DIALOG: { status: 200, meaning: 'handleDialog found no JavaScript dialog open on the attached page.', fix: 'Check pageInfo().dialog first; a dialog of another tab is handled after switchTab to it.' },
+  REPL_ERR_DOWNLOAD_FAILED: { status: 200, meaning: 'waitForDownload saw no download finish: none started within timeoutSec, it was canceled, or its file could not be saved.', fix: 'Make sure the action starts a download (a link with download or Content-Disposition: attachment), raise timeoutSec, or check the folder given as dir.' },
   REPL_ERR_HTTP_GET_FAILED: { status: 200, meaning: 'httpGet got a non-2xx status, a network error, or exceeded its size or time bound.', fix: 'Check the URL; raise timeoutSec.' },
   // --- Playwright executors ---
   REPL_ERR_EXECUTOR_START_FAILED: { status: 500, meaning: 'A Playwright executor could not be set up: its worker did not start, or its tab could not be opened.', fix: 'Read the cause in the message; the next call tries again. A named executor that never started takes no slot.' },

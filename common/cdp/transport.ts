@@ -63,6 +63,7 @@ export class WebSocketTransport implements Transport {
   #closedEmitted = false;
   #lastError: Error | undefined;
 
+  /** Wraps an open socket (an outgoing one from `connect`, or one `listenLoopback` accepted). */
   private constructor(ws: WebSocket, url: string) {
     this.#ws = ws;
     this.#url = url;
@@ -76,6 +77,11 @@ export class WebSocketTransport implements Transport {
       debug('socket error on %s: %s', this.#url, error.message);
     });
     ws.on('close', (code, reason) => this.#emitClose(code, reason.toString('utf8')));
+  }
+
+  /** A transport over a socket a server accepted (see {@link listenLoopback}). */
+  static accepted(ws: WebSocket, label: string): WebSocketTransport {
+    return new WebSocketTransport(ws, label);
   }
 
   /**
@@ -157,6 +163,52 @@ export class WebSocketTransport implements Transport {
     this.onclose = undefined;
     onclose?.({ code, reason, error: this.#lastError });
   }
+}
+
+/** A loopback DevTools-like endpoint that hands each accepted client socket to `onClient`. */
+export interface LoopbackEndpoint {
+  /** `ws://127.0.0.1:<port>/devtools/browser/<token>`: what `connectOverCDP` is given. */
+  readonly url: string;
+  /** Stops accepting and closes every client socket. Idempotent. */
+  close(): Promise<void>;
+}
+
+/**
+ * Listens on 127.0.0.1 (port 0) for WebSocket clients on one unguessable path; every accepted
+ * socket becomes a {@link Transport}, exactly like an outgoing one. Used by the scoped endpoint
+ * (`scoped-endpoint.ts`), which relays a Playwright client to the browser. Kept here so the one
+ * module that imports `ws` stays this one.
+ */
+export async function listenLoopback(onClient: (transport: Transport) => void): Promise<LoopbackEndpoint> {
+  const { WebSocketServer } = await import('ws');
+  const { randomUUID } = await import('node:crypto');
+  const path = `/devtools/browser/${randomUUID()}`;
+  const server = new WebSocketServer({
+    host: '127.0.0.1',
+    port: 0,
+    path,
+    perMessageDeflate: false,
+    maxPayload: MAX_PAYLOAD_BYTES,
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', reject);
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : 0;
+  const url = `ws://127.0.0.1:${port}${path}`;
+  server.on('connection', (ws) => onClient(WebSocketTransport.accepted(ws, `client of ${url}`)));
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        for (const client of server.clients) client.terminate();
+        server.close(() => resolve());
+      });
+      return closing;
+    },
+  };
 }
 
 /** Default {@link ConnectTransport}: `/json/version` discovery, then a `ws` WebSocket. */

@@ -54,6 +54,14 @@ export const CORE_BROWSER_HELP: readonly HelpEntry[] = [
     example: 'await repl.emitImage({ path: await captureScreenshot("/tmp/page.jpg", { fullPage: true, maxDim: 1600, quality: 70 }) });',
   },
   {
+    name: 'browser.setViewport',
+    group: 'Browser control',
+    signature: 'setViewport(viewport: { width: number, height: number, deviceScaleFactor?: number, mobile?: boolean } | null): Promise<void>',
+    description:
+      'Sets the attached tab\'s viewport by emulation (Emulation.setDeviceMetricsOverride): width and height in CSS pixels (integers 1-10000), deviceScaleFactor (default 1, at most 10) and mobile (default false: true applies the page\'s meta viewport and mobile scrollbars; touch is not emulated). pageInfo().viewport, media queries and screen.width follow it, and captureScreenshot images are width × deviceScaleFactor pixels wide. The override lasts while this REPL is attached to the tab: after switchTab to another tab the tab shows its window\'s size (the server\'s default viewport, 1280×720 unless configured), and switchTab back sets it again; a dropped connection, a browser restart or a reset forget it, and popups get their window\'s size. null removes the override. ' + DIALOG_NOTE,
+    example: 'await setViewport({ width: 390, height: 844, deviceScaleFactor: 3, mobile: true });\nrepl.write(JSON.stringify((await pageInfo()).viewport));',
+  },
+  {
     name: 'browser.listTabs',
     group: 'Browser control',
     signature: 'listTabs(includeChrome?: boolean): Promise<Array<{ targetId, title, url }>>',
@@ -92,6 +100,14 @@ export const CORE_BROWSER_HELP: readonly HelpEntry[] = [
     description:
       'Closes the target (default: the attached tab) and waits up to 5 s until Chromium no longer lists it, so an immediate listTabs() does not count it. Closing the attached tab detaches it; the next page helper attaches another page (in a named REPL: a new tab of its own). Throws REPL_ERR_TARGET_NOT_FOUND when nothing is attached and no target was given, or when the id does not exist.',
     example: 'const id = await newTab("https://example.com");\nawait closeTab(id);',
+  },
+  {
+    name: 'browser.waitForPopup',
+    group: 'Browser control',
+    signature: 'waitForPopup(action: () => Promise<unknown>, options?: { timeoutSec?: number }): Promise<{ targetId, url, title }>',
+    description:
+      'Runs action and resolves the tab it opened (a link with target=_blank, window.open), without enabling target discovery. It is armed before action runs, so a popup that opens before action\'s promise settles counts; only a popup whose opener is the attached tab counts, so another REPL\'s popups never resolve it. It resolves once the popup has committed its first document: url is the page\'s (not the about:blank of a tab on its way to a URL; window.open() without a URL gives about:blank) and title the page\'s once it has set one (up to 0.5 s after the commit; until then Chromium shows the address). It also waits for action\'s promise, and rejects with action\'s error if it rejects. After timeoutSec (default 10, clamped to 500 ms before the cell deadline) without a popup it throws REPL_ERR_TARGET_NOT_FOUND. The REPL stays attached to the opener, which is kept in the foreground; the popup waits in the background until switchTab(popup). In a named REPL the popup is that REPL\'s tab: other REPLs and executors never attach it, and it closes with the REPL.',
+    example: 'const popup = await waitForPopup(() => click("a[target=_blank]"));\nawait switchTab(popup);\nawait waitForLoad();\nrepl.write(popup.url);',
   },
   {
     name: 'browser.ensureRealTab',
@@ -144,10 +160,42 @@ export const CORE_BROWSER_HELP: readonly HelpEntry[] = [
   {
     name: 'browser.uploadFile',
     group: 'Browser control',
-    signature: 'uploadFile(target: string | { backendNodeId: number }, pathOrPaths: string | string[], options?: { timeoutSec?: number }): Promise<void>',
+    signature: 'uploadFile(target: string | { backendNodeId: number } | { label } | { role, name? } | { text }, pathOrPaths: string | string[], options?: { timeoutSec?: number }): Promise<void>',
     description:
-      'Sets the files of an <input type=file> (Chromium fires input and change). target is a CSS selector or an accessibility-snapshot node. A selector waits up to timeoutSec (default 10) to match; it must match a file input (hidden ones are fine), and if it matches several, exactly one of them must be visible. Several files need the multiple attribute. Paths are resolved to absolute paths and, when the browser runs on this machine, must exist.',
-    example: 'await uploadFile("input[type=file]", "/tmp/report.pdf");',
+      'Sets the files of an <input type=file> (Chromium fires input and change). target is a CSS selector, an accessibility-snapshot node (a file input reads role "file input", fileInput: true), or a semantic target as click takes it: { label, exact? } (the file input a <label>, aria-labelledby or aria-label names), { role, name?, exact? } (a file input\'s role is "button", or "file input" as the snapshot prints it), { text, exact? } (a label\'s text stands for its control). Selectors and semantic targets are searched in the document, open shadow roots and same-origin iframes, and wait up to timeoutSec (default 10) to match; they must match a file input (hidden ones are fine: styled uploads hide the input behind a label), and if several match, exactly one of them must be visible. Several files need the multiple attribute. Paths are resolved to absolute paths and, when the browser runs on this machine, must exist.',
+    example: 'await uploadFile("input[type=file]", "/tmp/report.pdf");\nawait uploadFile({ label: "Passport scan" }, "/tmp/passport.pdf");',
+  },
+  {
+    name: 'browser.waitForDownload',
+    group: 'Browser control',
+    signature: 'waitForDownload(action: () => Promise<unknown>, options?: { timeoutSec?: number, dir?: string }): Promise<{ path, suggestedFilename, url, bytes }>',
+    description:
+      'Runs action, waits for the download it starts on the attached tab (a link with download, a Content-Disposition: attachment answer, a form that returns a file) and resolves where the file was saved once Chromium finished it. Files go to this REPL\'s own download folder (in the host\'s temporary folder, removed when the host closes; never $HOME/Downloads), or to dir when given, under the suggested name (name (1).ext when it is taken). The action\'s rejection rejects it; a canceled download, no download within timeoutSec (default 30, clamped to 500 ms before the cell deadline) or a file that cannot be saved throw REPL_ERR_DOWNLOAD_FAILED. A download nobody waits for is saved to the REPL\'s folder as well, with a note on stderr (see listDownloads). It sets the host\'s download behaviour again first, so it also works after a cell sent its own Browser.setDownloadBehavior.',
+    example: 'const file = await waitForDownload(() => click("#export"));\nrepl.write(`${file.suggestedFilename}: ${file.bytes} bytes at ${file.path}`);',
+  },
+  {
+    name: 'browser.listDownloads',
+    group: 'Browser control',
+    signature: 'listDownloads(): Promise<Array<{ path, suggestedFilename, url, bytes }>>',
+    description:
+      'Lists the files in this REPL\'s download folder, oldest first: the ones waitForDownload saved there and the downloads nobody waited for. url is "" for a file saved by an earlier worker of this REPL (after a reset).',
+    example: 'for (const file of await listDownloads()) repl.write(`${file.path} ${file.bytes}\\n`);',
+  },
+  {
+    name: 'browser.handleDialog',
+    group: 'Browser control',
+    signature: 'handleDialog(options?: { accept?: boolean, promptText?: string }): Promise<{ type, message }>',
+    description:
+      'Answers the JavaScript dialog (alert, confirm, prompt, beforeunload) open on the attached page: accept (default true) or dismiss (accept: false); promptText is the answer to a prompt. Resolves the dialog\'s type and message. With no dialog open it throws REPL_ERR_NO_DIALOG. A dialog belongs to the REPL whose tab opened it: no other REPL or executor answers it or is blocked by it.',
+    example: 'await click("#book");\nif ((await pageInfo()).dialog) await handleDialog({ accept: true });',
+  },
+  {
+    name: 'browser.onDialog',
+    group: 'Browser control',
+    signature: 'onDialog(policy: "accept" | "dismiss" | { accept: boolean, promptText?: string } | null): Promise<{ accept, promptText? } | null>',
+    description:
+      'Sets how this REPL answers the JavaScript dialogs its tab opens from now on, as they open, each with a note on stderr; resolves the previous policy. It applies before the promise resolves. null (the default) leaves them pending for the next cell to see in pageInfo().dialog and answer with handleDialog. A dialog already open is not answered by it. The policy lasts as long as the REPL (a reset starts with null).',
+    example: 'await onDialog("accept");\nawait click("#delete"); // the confirm() is accepted as it opens',
   },
   {
     name: 'browser.httpGet',

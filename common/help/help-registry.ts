@@ -38,9 +38,9 @@ const REPL_HELP: readonly HelpEntry[] = [
 /** The order in which browser helpers are listed (as in the hosted product's help). */
 export const BROWSER_HELPER_ORDER: readonly string[] = [
   'cdp', 'drainEvents', 'waitForEvent', 'gotoUrl', 'pageInfo', 'accessibilitySnapshot', 'click', 'typeText',
-  'fillInput', 'pressKey', 'scroll', 'captureScreenshot', 'listTabs', 'currentTab', 'switchTab', 'newTab',
-  'closeTab', 'ensureRealTab', 'iframeTarget', 'waitMs', 'waitForLoad', 'waitForElement', 'waitForNetworkIdle',
-  'js', 'uploadFile', 'httpGet',
+  'fillInput', 'pressKey', 'scroll', 'captureScreenshot', 'setViewport', 'listTabs', 'currentTab', 'switchTab', 'newTab',
+  'closeTab', 'waitForPopup', 'ensureRealTab', 'iframeTarget', 'waitMs', 'waitForLoad', 'waitForElement', 'waitForNetworkIdle',
+  'js', 'uploadFile', 'waitForDownload', 'listDownloads', 'handleDialog', 'onDialog', 'httpGet',
 ];
 
 /** Every method, in the order `repl.help()` lists them. */

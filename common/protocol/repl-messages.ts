@@ -49,6 +49,8 @@ export interface EndpointReplyMessage {
   targetId?: string;
   /** Tabs that others own (targetId → owner, e.g. `repl:search`): never attached automatically. */
   tabOwners?: Record<string, string>;
+  /** The host's download folders for the requesting worker (lib/browser/host-downloads.ts). */
+  downloads?: { incoming: string; folder: string };
   error?: SerializedError;
 }
 
@@ -139,6 +141,8 @@ export interface EndpointRequestMessage {
   previous?: string;
   /** The worker's own tab, which it found closed: the host opens a new one for it. */
   tabGone?: string;
+  /** Apply the host's download behaviour again before answering (waitForDownload). */
+  reapplyDownloads?: boolean;
 }
 
 export type WorkerToMainMessage =

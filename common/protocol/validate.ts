@@ -125,7 +125,19 @@ const endpointRequest: FieldCheck = (message) => first(
   requestId(message),
   string(message, 'previous', MAX_ID_LENGTH, true),
   string(message, 'tabGone', MAX_ID_LENGTH, true),
+  boolean(message, 'reapplyDownloads', true),
 );
+
+/** Folder paths are bounded by PATH_MAX. */
+const MAX_PATH_LENGTH = 4096;
+
+function downloadFolders(message: Fields, key: string): string | undefined {
+  const value = message[key];
+  if (value === undefined) return undefined;
+  if (!isRecord(value)) return `${key} must be an object, got ${describe(value)}`;
+  const problem = first(string(value, 'incoming', MAX_PATH_LENGTH), string(value, 'folder', MAX_PATH_LENGTH));
+  return problem === undefined ? undefined : `${key}.${problem}`;
+}
 
 /** Owned tabs per browser are bounded by the named REPL and executor limits; this is far above both. */
 const MAX_OWNED_TABS = 10_000;
@@ -135,6 +147,7 @@ const endpointReply: FieldCheck = (message) => first(
   string(message, 'endpoint', MAX_ID_LENGTH, true),
   string(message, 'targetId', MAX_ID_LENGTH, true),
   identifierRecord(message, 'tabOwners', MAX_OWNED_TABS),
+  downloadFolders(message, 'downloads'),
   serializedError(message, 'error'),
   (message['endpoint'] === undefined) === (message['error'] === undefined) ? 'exactly one of endpoint and error must be set' : undefined,
 );

@@ -8,12 +8,22 @@
  * reset, deleted or shut down always gets its tab closed, even when the worker that used it is
  * gone. The registry talks to the browser through the shared CDP layer (`common/cdp`), over one
  * browser-level connection opened on first use and reopened after the browser restarts.
+ *
+ * Popups belong to the owner of the tab that opened them (`target=_blank`, `window.open`; Chromium
+ * names the opener in `TargetInfo.openerId`), and so do the popups those open: once adopted they
+ * are another owner's tabs for everyone else, and they are closed with the owner's tab. Adoption
+ * is done on demand ({@link TabRegistry.adoptPopups}) from one target listing, before the host
+ * tells a worker who owns what, so a popup that exists when a worker asks is never missed.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { debuglog } from 'node:util';
 import { BrowserLink } from '../../common/cdp/browser-link.js';
 import { ReplError } from '../../common/errors.js';
 import { TIMEOUTS } from '../../common/limits.js';
+import { DEFAULT_VIEWPORT, checkViewport, fitWindowToViewport } from './viewport.js';
+import { HostDownloads } from './host-downloads.js';
+
+import type { Viewport } from './viewport.js';
 
 const debug = debuglog('browser-repl:tabs');
 
@@ -32,6 +42,8 @@ export interface TabRegistryOptions {
    * just to find nothing there. Default: always.
    */
   reachable?: (() => boolean) | undefined;
+  /** Page area of every tab it opens (lib/browser/viewport.ts). Default 1280×720. */
+  viewport?: Viewport | undefined;
 }
 
 /** A row of {@link TabRegistry.list}. */
@@ -45,13 +57,18 @@ export class TabRegistry {
   readonly #link: BrowserLink;
   readonly #reachable: () => boolean;
   readonly #owned = new Map<TabOwner, string>();
+  /** Popups each owner adopted (see the module comment), besides its own tab. */
+  readonly #popups = new Map<TabOwner, Set<string>>();
   /** Opens in flight, so two first calls of one owner share one tab. */
   readonly #opening = new Map<TabOwner, Promise<string>>();
+  readonly #viewport: Viewport;
+  #downloads: HostDownloads | undefined;
   #closed = false;
 
   constructor(options: TabRegistryOptions) {
     this.#link = new BrowserLink({ endpointProvider: () => options.endpoint() });
     this.#reachable = options.reachable ?? (() => true);
+    this.#viewport = options.viewport === undefined ? { ...DEFAULT_VIEWPORT } : checkViewport(options.viewport);
   }
 
   /** True once `close()` was called. */
@@ -69,16 +86,83 @@ export class TabRegistry {
     return [...this.#owned].map(([owner, targetId]) => ({ owner, targetId }));
   }
 
-  /** targetId → owner of every tab that `owner` does not own (all of them when omitted). */
+  /** The popups `owner` adopted so far, oldest first (see {@link TabRegistry.adoptPopups}). */
+  popupsOf(owner: TabOwner): string[] {
+    return [...(this.#popups.get(owner) ?? [])];
+  }
+
+  /**
+   * targetId → owner of every tab that `owner` does not own (all of them when omitted), with the
+   * popups adopted as of the last {@link TabRegistry.adoptPopups}.
+   */
   ownersExcept(owner?: TabOwner): Record<string, string> {
     const owners: Record<string, string> = {};
     for (const [key, targetId] of this.#owned) if (key !== owner) owners[targetId] = key;
+    for (const [key, popups] of this.#popups) {
+      if (key === owner) continue;
+      for (const targetId of popups) owners[targetId] = key;
+    }
     return owners;
   }
 
-  /** Stops recording `owner`'s tab without closing it (an executor deleted with `close_tab=false`). */
+  /**
+   * Like {@link ownersExcept}, once the tabs being opened right now are recorded and the popups
+   * that exist now are adopted: a worker that asks about a tab that just appeared must not miss
+   * its owner. A listing that fails (the browser is restarting) leaves the popups as they were.
+   */
+  async settledOwnersExcept(owner?: TabOwner): Promise<Record<string, string>> {
+    await Promise.allSettled([...this.#opening.values()]);
+    await this.adoptPopups().catch((error: unknown) => debug('listing popups failed: %o', error));
+    return this.ownersExcept(owner);
+  }
+
+  /**
+   * Adopts the popups of owned tabs: every page whose opener is an owner's tab, or a popup it
+   * adopted, becomes that owner's (transitively); popups that closed are forgotten. One
+   * `Target.getTargets`; nothing to do while no owner has a tab or the browser is not running.
+   * Never shared between callers: each must see the targets that exist when it asks.
+   */
+  async adoptPopups(): Promise<void> {
+    if (this.#owned.size === 0 || !this.#reachable()) return;
+    const { targetInfos } = await this.#link.send('Target.getTargets');
+    const pages = targetInfos.filter((info) => info.type === 'page');
+    const open = new Set(pages.map((page) => page.targetId));
+    const ownerOf = new Map<string, TabOwner>();
+    for (const [owner, targetId] of this.#owned) ownerOf.set(targetId, owner);
+    for (const [owner, popups] of this.#popups) {
+      for (const targetId of popups) {
+        if (open.has(targetId)) ownerOf.set(targetId, owner);
+        else popups.delete(targetId);
+      }
+      if (popups.size === 0) this.#popups.delete(owner);
+    }
+    // A popup may open a popup of its own; chains are short, so one pass per link is cheap.
+    for (let adopted = true; adopted;) {
+      adopted = false;
+      for (const page of pages) {
+        if (page.openerId === undefined || ownerOf.has(page.targetId)) continue;
+        const owner = ownerOf.get(page.openerId);
+        if (owner === undefined) continue;
+        ownerOf.set(page.targetId, owner);
+        let popups = this.#popups.get(owner);
+        if (popups === undefined) this.#popups.set(owner, popups = new Set());
+        popups.add(page.targetId);
+        debug('%s adopted popup %s (opened by %s)', owner, page.targetId, page.openerId);
+        adopted = true;
+      }
+    }
+  }
+
+  /** Where this browser's downloads go (lib/browser/host-downloads.ts); created on first use. */
+  get downloads(): HostDownloads {
+    this.#downloads ??= new HostDownloads(this.#link);
+    return this.#downloads;
+  }
+
+  /** Stops recording `owner`'s tab and popups without closing them (an executor deleted with `close_tab=false`). */
   forget(owner: TabOwner): void {
     this.#owned.delete(owner);
+    this.#popups.delete(owner);
     this.#opening.delete(owner);
   }
 
@@ -112,26 +196,34 @@ export class TabRegistry {
   }
 
   /**
-   * Forgets `owner`'s tab and closes it (waiting until Chromium no longer lists it). A tab that is
-   * already gone, or a browser that is not running, counts as closed.
+   * Forgets `owner`'s tab and popups and closes them (waiting until Chromium no longer lists
+   * them). A tab that is already gone, or a browser that is not running, counts as closed.
    */
   async release(owner: TabOwner): Promise<void> {
+    // Popups opened since the last look go with the tab too.
+    if (this.#owned.has(owner)) await this.adoptPopups().catch((error: unknown) => debug('listing popups of %s failed: %o', owner, error));
     const targetId = this.#owned.get(owner);
+    const popups = this.popupsOf(owner);
     this.#owned.delete(owner);
+    this.#popups.delete(owner);
     this.#opening.delete(owner);
     if (targetId === undefined || !this.#reachable()) return;
-    await this.closeTab(targetId);
+    await Promise.all([targetId, ...popups].map((id) => this.closeTab(id)));
   }
 
   /**
    * Opens `about:blank` in a new background tab of the default context, alone in a window of its
-   * own; returns its target id. A tab that shares a window with the active one is hidden: headless
-   * Chromium renders no frames for it, so every wait for an animation frame (a click's stability
-   * check) falls back to its timer, about 6× slower (docs/benchmarks.md), and it cancels its
-   * dialogs. The active tab of its own window is visible, at full speed, and keeps its dialogs.
+   * own whose page area is the viewport; returns its target id. A tab that shares a window with
+   * the active one is hidden: headless Chromium renders no frames for it, so every wait for an
+   * animation frame (a click's stability check) falls back to its timer, about 6× slower
+   * (docs/benchmarks.md), and it cancels its dialogs. The active tab of its own window is
+   * visible, at full speed, and keeps its dialogs.
    */
   async openTab(): Promise<string> {
-    const { targetId } = await this.#link.send('Target.createTarget', { url: 'about:blank', newWindow: true, background: true });
+    const { width, height } = this.#viewport;
+    // The size given here is the window's; the fit then makes it the page area's (viewport.ts).
+    const { targetId } = await this.#link.send('Target.createTarget', { url: 'about:blank', newWindow: true, background: true, width, height });
+    await fitWindowToViewport(this.#link, targetId, this.#viewport);
     debug('opened tab %s', targetId);
     return targetId;
   }
@@ -165,7 +257,7 @@ export class TabRegistry {
    * tab that fails to close is logged, not thrown.
    */
   async releaseAll(owners: readonly TabOwner[] = [...this.#owned.keys()]): Promise<void> {
-    const releasing = owners.filter((owner) => this.#owned.has(owner) || this.#opening.has(owner));
+    const releasing = owners.filter((owner) => this.#owned.has(owner) || this.#opening.has(owner) || this.#popups.has(owner));
     if (releasing.length === 0) return;
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
@@ -181,6 +273,7 @@ export class TabRegistry {
     this.#closed = true;
     await this.releaseAll();
     this.#opening.clear();
+    this.#downloads?.close();
     await this.#link.close();
   }
 

@@ -97,7 +97,13 @@ export class PlaywrightExecutors {
         engine: typeof engine === 'string' ? engine : 'playwright-core',
         heapMb,
         startupTimeoutMs: options.startupTimeoutMs ?? TIMEOUTS.workerStartupMs,
-        onEndpointRequest: () => options.browser.endpoint(),
+        // Every owner's tabs (the worker knows which one is its own) and the host's download folders,
+        // which the worker's scoped endpoint needs (common/cdp/scoped-endpoint.ts).
+        onEndpointRequest: async () => ({
+          endpoint: await options.browser.endpoint(),
+          tabOwners: await this.#tabs.settledOwnersExcept(),
+          downloads: await this.#tabs.downloads.prepare('executor:playwright'),
+        }),
         workerUrl: options.workerUrl,
       });
       this.#live.add(worker);

@@ -5,7 +5,8 @@
  */
 import { BrowserManager } from '../browser/browser-manager.js';
 import type { BrowserManagerOptions } from '../browser/browser-manager.js';
-import type { TabOwner, TabRegistry } from '../browser/tab-registry.js';
+import { TabRegistry } from '../browser/tab-registry.js';
+import type { TabOwner } from '../browser/tab-registry.js';
 import { ReplError } from '../../common/errors.js';
 import { LIMITS, TIMEOUTS } from '../../common/limits.js';
 import type { EndpointRequestMessage, OutputItem } from '../../common/protocol/repl-messages.js';
@@ -75,11 +76,16 @@ export type ReplState = 'idle' | 'starting' | 'ready' | 'busy' | 'closing' | 'cl
 
 const NOT_STARTED = Symbol('not started');
 
+/** What a timed-out cell's error adds to contract §4's `execution timed out after <ms>ms`. */
+const TIMED_OUT_REPL_GONE = "the REPL was destroyed, so the next call starts a fresh REPL and this REPL's bindings are gone";
+
 export class Repl {
   readonly #options: ReplOptions;
   readonly #queue = new SerialQueue();
   readonly #browser: BrowserManager | null;
   readonly #ownsBrowser: boolean;
+  /** The tab registry of a REPL without a host: created on first use, for downloads only. */
+  #privateTabs: TabRegistry | undefined;
   #env: Record<string, string>;
   #worker: ReplWorker | null = null;
   /** Where workers come from: the host's pool, shared by its REPLs, or this REPL's own. */
@@ -215,6 +221,7 @@ export class Repl {
     this.#state = 'closed';
     await Promise.all([this.#discardWorker(), this.#ownsSpares ? this.#spares.close() : undefined]);
     await this.#releaseTab();
+    await this.#privateTabs?.close();
     if (this.#ownsBrowser) await this.#browser?.close();
   }
 
@@ -281,7 +288,8 @@ export class Repl {
         content,
         contentTruncated: false,
         durationMs: elapsed(),
-        error: `execution timed out after ${timeoutMs}ms`,
+        // Contract §4's wording first, then what it means for the caller's next call.
+        error: `execution timed out after ${timeoutMs}ms; ${TIMED_OUT_REPL_GONE}`,
         errorCode: 'REPL_ERR_CELL_TIMEOUT',
         replTerminated: true,
       };
@@ -346,9 +354,13 @@ export class Repl {
    */
   async #answerEndpoint(browser: BrowserManager, message: EndpointRequestMessage): Promise<EndpointAnswer> {
     const endpoint = await browser.endpoint(message.previous === undefined ? {} : { previous: message.previous });
-    const tabs = this.#options.tabs;
-    if (tabs === undefined) return { endpoint };
-    const answer: EndpointAnswer = { endpoint, tabOwners: tabs.ownersExcept(this.#tabOwner) };
+    // A REPL of its own (no host) still needs the main-thread side of the browser for its downloads.
+    const tabs = this.#options.tabs ?? (this.#privateTabs ??= new TabRegistry({ endpoint: () => browser.endpoint(), reachable: () => !browser.closed }));
+    const answer: EndpointAnswer = {
+      endpoint,
+      tabOwners: await tabs.settledOwnersExcept(this.#tabOwner),
+      downloads: await tabs.downloads.prepare(this.#tabOwner ?? 'repl:default', { reapply: message.reapplyDownloads === true }),
+    };
     if (this.#tabOwner !== undefined) answer.targetId = await tabs.tabFor(this.#tabOwner, { gone: message.tabGone });
     return answer;
   }

@@ -78,6 +78,8 @@ export interface EndpointAnswer {
   targetId?: string;
   /** Tabs that others own (targetId → owner), so the worker never attaches them by itself. */
   tabOwners?: Record<string, string>;
+  /** The host's download folders for this worker. */
+  downloads?: { incoming: string; folder: string };
 }
 
 /** Everything that differs between kinds of worker: declared once per kind, as a constant. */
@@ -428,6 +430,7 @@ export class WorkerHandle<ToWorker extends WorkerMessage, FromWorker extends Wor
           endpoint: answer.endpoint,
           ...(answer.targetId === undefined ? {} : { targetId: answer.targetId }),
           ...(answer.tabOwners === undefined ? {} : { tabOwners: answer.tabOwners }),
+          ...(answer.downloads === undefined ? {} : { downloads: answer.downloads }),
         };
     } catch (error) {
       reply = { type: 'endpoint-reply', requestId, error: toSerialized(error) };

@@ -276,10 +276,10 @@ t.test('captureScreenshot', async (t) => {
     const result = await cell(`await repl.emitImage({ path: await captureScreenshot(${path('full.png')}, true) })`);
     t.equal(result.success, true, result.error);
     const png = decodePng(Buffer.from(result.content[0].data_b64, 'base64'));
-    t.same([png.width, png.height], [1200 * dpr, 3000 * dpr]);
+    t.same([png.width, png.height], [1600 * dpr, 3000 * dpr]);
     t.same(png.pixel(5, 5), [255, 0, 0], 'top band');
     t.same(png.pixel(5, Math.round(2950 * dpr)), [0, 255, 0], 'bottom band, far below the viewport');
-    t.same(png.pixel(Math.round(1100 * dpr), Math.round(2950 * dpr)), [0, 255, 0], 'bottom right, beyond the viewport width');
+    t.same(png.pixel(Math.round(1500 * dpr), Math.round(2950 * dpr)), [0, 255, 0], 'bottom right, beyond the viewport width');
     t.same(png.pixel(Math.round(150 * dpr), Math.round(1520 * dpr)), [0, 0, 255], 'the box in the middle');
   });
 
@@ -291,7 +291,7 @@ t.test('captureScreenshot', async (t) => {
     `);
     t.equal(result.success, true, result.error);
     const [full, view, big] = result.content.map((item) => decodePng(Buffer.from(item.data_b64, 'base64')));
-    t.same([full.width, full.height], [240, 600]);
+    t.same([full.width, full.height], [320, 600]);
     t.same(full.pixel(2, 597), [0, 255, 0], 'still the full page, scaled');
     t.equal(Math.max(view.width, view.height), 100);
     t.ok(Math.abs(view.width / view.height - width / height) < 0.05, 'aspect ratio kept');
@@ -457,7 +457,7 @@ t.test('dialogs: reported by pageInfo, no helper hangs behind one', async (t) =>
 
     const during = await cell('await js("new Promise((resolve) => setTimeout(() => resolve(window.typed = prompt(\'hello-prompt\')), 50))")', opts);
     t.equal(during.success, false);
-    t.match(during.error, /^js: a JavaScript prompt dialog opened during the call \("hello-prompt"\) and blocks the page; handle it with cdp/);
+    t.match(during.error, /^js: a JavaScript prompt dialog opened during the call \("hello-prompt"\) and blocks the page; handle it with handleDialog\(\{ accept: true \}\) or cdp/);
     const typed = await json(t, `
       const info = await pageInfo();
       await cdp("Page.handleJavaScriptDialog", { accept: true, promptText: "typed text" });
@@ -503,7 +503,7 @@ t.test('dialogs: reported by pageInfo, no helper hangs behind one', async (t) =>
       await gotoUrl(${JSON.stringify(basic)});
     `, opts);
     t.equal(result.success, false);
-    t.match(result.error, /^gotoUrl: a JavaScript beforeunload dialog opened during the call \(""\) and blocks the page; handle it with cdp/);
+    t.match(result.error, /^gotoUrl: a JavaScript beforeunload dialog opened during the call \(""\) and blocks the page; handle it with handleDialog\(\{ accept: true \}\) or cdp/);
     const out = await json(t, `
       const info = await pageInfo();
       await cdp("Page.handleJavaScriptDialog", { accept: true });

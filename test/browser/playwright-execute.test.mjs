@@ -28,14 +28,11 @@ async function execute(api, body) {
 
 /** Target ids of every open page, read through the default executor. */
 async function pageTargetIds(api) {
-  const answer = await execute(api, {
-    code: `const session = await browser.newBrowserCDPSession();
-      const { targetInfos } = await session.send('Target.getTargets');
-      await session.detach();
-      return targetInfos.filter((info) => info.type === 'page').map((info) => info.targetId);`,
-  });
+  // Through a REPL: an executor's own connection leaves out the tabs other executors own
+  // (docs/playwright.md#scoped-endpoints), so it cannot tell whether they are open.
+  const answer = await api.repl('repl.write(JSON.stringify((await listTabs()).map((tab) => tab.targetId)))');
   if (!answer.success) throw new Error(answer.error);
-  return answer.result;
+  return JSON.parse(answer.content.at(-1).text);
 }
 
 /** Deletes every named executor (closing their tabs), so each subtest starts from `default` alone. */

@@ -87,7 +87,7 @@ t.test('dialogs', async (t) => {
     t.same(await helpers.pageInfo(), { url: 'https://example.com/', title: 'Example', dialog: { type: 'confirm', message: 'sure?' } });
     await t.rejects(helpers.js('1'), {
       code: 'REPL_ERR_DIALOG_OPEN',
-      message: 'js: a JavaScript confirm dialog is open ("sure?") and blocks the page; handle it with cdp("Page.handleJavaScriptDialog", { accept: true }) (or { accept: false }; add promptText for a prompt), or leave the page with gotoUrl(...) or cdp("Page.reload")',
+      message: 'js: a JavaScript confirm dialog is open ("sure?") and blocks the page; handle it with handleDialog({ accept: true }) or cdp("Page.handleJavaScriptDialog", { accept: true }) (or { accept: false }; add promptText for a prompt), or leave the page with gotoUrl(...) or cdp("Page.reload")',
     });
     await t.rejects(helpers.captureScreenshot('/tmp/never-written.png'), { code: 'REPL_ERR_DIALOG_OPEN', message: /^captureScreenshot: a JavaScript confirm dialog is open/ });
     await t.rejects(helpers.waitForLoad(1), { code: 'REPL_ERR_DIALOG_OPEN', message: /^waitForLoad: / });
@@ -106,7 +106,7 @@ t.test('dialogs', async (t) => {
     const info = helpers.pageInfo();
     await until(() => browser.sent('Runtime.evaluate').length === 2);
     browser.emit('Page.javascriptDialogOpening', { type: 'alert', message: 'x' }, client.sessionId);
-    await t.rejects(js, { code: 'REPL_ERR_DIALOG_OPEN', message: /^js: a JavaScript alert dialog opened during the call \("x"\) and blocks the page; handle it with cdp\("Page\.handleJavaScriptDialog"/ });
+    await t.rejects(js, { code: 'REPL_ERR_DIALOG_OPEN', message: /^js: a JavaScript alert dialog opened during the call \("x"\) and blocks the page; handle it with handleDialog\(\{ accept: true \}\) or cdp\("Page\.handleJavaScriptDialog"/ });
     t.same(await info, { url: 'https://example.com/', title: 'Example', dialog: { type: 'alert', message: 'x' } });
     t.equal(browser.sent('Runtime.evaluate').length, 2, 'nothing was sent again');
   });

@@ -26,7 +26,12 @@ const INTERACTION = {
 
 /** A client that fails every call: enough to see that the wrappers reach the implementations. */
 const refusingClient = () => new Proxy({}, {
-  get: (_target, key) => (key === 'then' ? undefined : () => Promise.reject(Object.assign(new Error(`client.${String(key)} called`), { code: 'TEST_CLIENT' }))),
+  get: (_target, key) => {
+    if (key === 'then') return undefined;
+    // Helper groups that follow page events subscribe when they load (dialogs, downloads).
+    if (key === 'onPageEvent') return () => () => {};
+    return () => Promise.reject(Object.assign(new Error(`client.${String(key)} called`), { code: 'TEST_CLIENT' }));
+  },
   set: () => true,
 });
 

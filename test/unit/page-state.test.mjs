@@ -71,3 +71,43 @@ t.test('attach stamps network activity and starts over; clear keeps the last act
   state.dialogHandled();
   t.equal(state.pendingDialog, null);
 });
+
+t.test('a requested navigation counts as under way for a grace period, until it starts or commits (issue 9)', async (t) => {
+  const { NAVIGATION_REQUEST_GRACE_MS } = await import('../../dist/worker/cdp/page-state.js');
+  const state = new PageState();
+  state.attached('MAIN');
+  const requested = 10_000;
+  state.observe(event('Page.frameRequestedNavigation', { frameId: 'MAIN', reason: 'formSubmissionGet', url: 'http://x/', disposition: 'currentTab' }, requested));
+  t.equal(state.mainFrameNavigating(requested + 1), true, 'a submitted form has not started loading yet, but it is coming');
+  t.equal(state.mainFrameNavigating(requested + NAVIGATION_REQUEST_GRACE_MS), false, 'a request that never started is forgotten');
+  state.observe(event('Page.frameRequestedNavigation', { frameId: 'CHILD', reason: 'anchorClick', url: 'http://x/', disposition: 'currentTab' }, requested));
+  state.observe(event('Page.frameStartedLoading', { frameId: 'MAIN' }, requested));
+  t.equal(state.mainFrameNavigating(requested + NAVIGATION_REQUEST_GRACE_MS * 2), true, 'loading counts however long it takes');
+  state.observe(event('Page.frameStoppedLoading', { frameId: 'MAIN' }, requested));
+  t.equal(state.mainFrameNavigating(requested + 1), false, 'the stop ends it, and the request with it');
+  state.observe(event('Page.frameRequestedNavigation', { frameId: 'CHILD' }, requested));
+  t.equal(state.mainFrameNavigating(requested + 1), false, 'a subframe\'s request is not the page\'s');
+});
+
+t.test('input pending until settled; downloads tracked by guid; listeners see every event', async (t) => {
+  const state = new PageState();
+  state.attached('MAIN');
+  const seen = [];
+  const unsubscribe = state.subscribe((e) => seen.push(e.method));
+  t.equal(state.inputPending, false);
+  state.inputSent();
+  t.equal(state.inputPending, true);
+  state.inputSettled();
+  t.equal(state.inputPending, false);
+  state.observe(event('Page.downloadWillBegin', { frameId: 'MAIN', guid: 'g', url: 'http://x/f', suggestedFilename: 'f.bin' }, 5));
+  state.observe(event('Page.downloadProgress', { guid: 'g', totalBytes: 10, receivedBytes: 10, state: 'completed' }));
+  state.observe(event('Page.downloadProgress', { guid: 'unknown', totalBytes: 1, receivedBytes: 1, state: 'completed' }));
+  t.same(state.downloads.get('g'), { guid: 'g', url: 'http://x/f', suggestedFilename: 'f.bin', frameId: 'MAIN', state: 'completed', receivedBytes: 10, totalBytes: 10, since: 5 });
+  t.equal(state.downloads.size, 1, 'progress of a download that began elsewhere is ignored');
+  t.same(seen, ['Page.downloadWillBegin', 'Page.downloadProgress', 'Page.downloadProgress']);
+  unsubscribe();
+  state.inputSent();
+  state.attached('OTHER');
+  t.equal(state.inputPending, false, 'a new page starts over');
+  t.equal(state.downloads.size, 0);
+});

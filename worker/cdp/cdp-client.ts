@@ -28,11 +28,11 @@ import type { CdpEvent, CdpEventParams, CdpMethod, CdpParams, CdpResult, CdpSess
 import type { Deadline, DeadlineOptions } from '../../common/cdp/deadline.js';
 import type { ConnectTransport } from '../../common/cdp/transport.js';
 import type { ForeignTabsProvider, OwnTabProvider } from './page-attachment.js';
-import type { PendingDialog } from './page-state.js';
+import type { PageDownload, PendingDialog } from './page-state.js';
 
 export type { EndpointRequest } from '../../common/cdp/browser-link.js';
 export type { ConnectTransport } from '../../common/cdp/transport.js';
-export type { PendingDialog } from './page-state.js';
+export type { PageDownload, PendingDialog } from './page-state.js';
 
 /** Options of {@link CdpClient}. */
 export interface CdpClientOptions {
@@ -199,6 +199,41 @@ export class CdpClient {
    */
   get mainFrameLoading(): boolean {
     return this.#state.mainFrameLoading;
+  }
+
+  /**
+   * How this REPL answers JavaScript dialogs as they open (`onDialog`): null leaves them pending
+   * for the next cell to see and handle.
+   */
+  dialogPolicy: { accept: boolean; promptText?: string | undefined } | null = null;
+
+  /** Loading a new document, or asked for one a moment ago (see `PageState.mainFrameNavigating`). */
+  get mainFrameNavigating(): boolean {
+    return this.#state.mainFrameNavigating();
+  }
+
+  /** Input helpers call this after sending input, so the next `waitForLoad` lets the page act on it first. */
+  noteInput(): void {
+    this.#state.inputSent();
+  }
+
+  /** Input was sent since the last `inputSettled()`. */
+  get inputPending(): boolean {
+    return this.#state.inputPending;
+  }
+
+  inputSettled(): void {
+    this.#state.inputSettled();
+  }
+
+  /** Downloads of the attached page since it was attached (guid → state). */
+  get pageDownloads(): ReadonlyMap<string, PageDownload> {
+    return this.#state.downloads;
+  }
+
+  /** Calls `listener` after every event of the attached page session; returns the unsubscribe. */
+  onPageEvent(listener: (event: CdpEvent) => void): () => void {
+    return this.#state.subscribe(listener);
   }
 
   /** Request ids of the attached page that have started and not finished or failed (live view). */

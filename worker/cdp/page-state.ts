@@ -18,6 +18,22 @@
 import type { Protocol } from 'devtools-protocol';
 import type { CdpEvent } from '../../common/cdp/cdp-session.js';
 
+/** How long a requested main-frame navigation that has not started loading still counts as under way. */
+export const NAVIGATION_REQUEST_GRACE_MS = 2_000;
+
+/** A download of the attached page, from its `Page.download*` events. */
+export interface PageDownload {
+  guid: string;
+  url: string;
+  suggestedFilename: string;
+  frameId: string;
+  state: 'inProgress' | 'completed' | 'canceled';
+  receivedBytes: number;
+  totalBytes: number;
+  /** Unix ms of `Page.downloadWillBegin`. */
+  since: number;
+}
+
 /** The JavaScript dialog open on the attached page. */
 export interface PendingDialog {
   type: Protocol.Page.DialogType;
@@ -35,6 +51,11 @@ export class PageState {
   #lastNetworkActivity = Date.now();
   #mainFrameId: string | undefined;
   #mainFrameLoading = false;
+  #navigationRequestedAt: number | undefined;
+  /** Input was sent since the last `inputSettled()`: a navigation it causes may not be requested yet. */
+  #inputPending = false;
+  readonly #downloads = new Map<string, PageDownload>();
+  readonly #listeners = new Set<(event: CdpEvent) => void>();
 
   /** The dialog open on the page (from `Page.javascriptDialogOpening/Closed`), or null. */
   get pendingDialog(): PendingDialog | null {
@@ -44,6 +65,41 @@ export class PageState {
   /** True between a main-frame load's start and its stop. */
   get mainFrameLoading(): boolean {
     return this.#mainFrameLoading;
+  }
+
+  /**
+   * True while the main frame loads a new document, or asked for one less than
+   * {@link NAVIGATION_REQUEST_GRACE_MS} ago without having started it yet.
+   */
+  mainFrameNavigating(now: number = Date.now()): boolean {
+    if (this.#mainFrameLoading) return true;
+    return this.#navigationRequestedAt !== undefined && now - this.#navigationRequestedAt < NAVIGATION_REQUEST_GRACE_MS;
+  }
+
+  /** Records that input went to the page (see {@link inputPending}). */
+  inputSent(): void {
+    this.#inputPending = true;
+  }
+
+  /** True when input was sent since the last {@link inputSettled}. */
+  get inputPending(): boolean {
+    return this.#inputPending;
+  }
+
+  /** The page had time to act on the input sent so far. */
+  inputSettled(): void {
+    this.#inputPending = false;
+  }
+
+  /** Downloads of the attached page since it was attached, oldest first. */
+  get downloads(): ReadonlyMap<string, PageDownload> {
+    return this.#downloads;
+  }
+
+  /** Calls `listener` after each event of the attached session is applied; returns the unsubscribe. */
+  subscribe(listener: (event: CdpEvent) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
   }
 
   /** Request ids that have started and not finished or failed (live view). */
@@ -78,6 +134,9 @@ export class PageState {
     this.#requestLoaders.clear();
     this.#mainFrameId = undefined;
     this.#mainFrameLoading = false;
+    this.#navigationRequestedAt = undefined;
+    this.#inputPending = false;
+    this.#downloads.clear();
   }
 
   /** The dialog was handled outside the event stream (dismissed on attach). */
@@ -87,14 +146,45 @@ export class PageState {
 
   /** Feeds one event of the attached session. */
   observe(event: CdpEvent): void {
+    this.#apply(event);
+    for (const listener of this.#listeners) listener(event);
+  }
+
+  #apply(event: CdpEvent): void {
     const { method } = event;
     switch (method) {
+      case 'Page.frameRequestedNavigation':
+        if (this.#isMainFrame((event.params as Partial<Protocol.Page.FrameRequestedNavigationEvent>).frameId)) this.#navigationRequestedAt = event.time;
+        return;
       case 'Page.frameStartedLoading':
-        if (this.#isMainFrame((event.params as Partial<Protocol.Page.FrameStartedLoadingEvent>).frameId)) this.#mainFrameLoading = true;
+        if (this.#isMainFrame((event.params as Partial<Protocol.Page.FrameStartedLoadingEvent>).frameId)) {
+          this.#mainFrameLoading = true;
+          this.#navigationRequestedAt = undefined;
+        }
         return;
       case 'Page.frameStoppedLoading':
-        if (this.#isMainFrame((event.params as Partial<Protocol.Page.FrameStoppedLoadingEvent>).frameId)) this.#mainFrameLoading = false;
+        if (this.#isMainFrame((event.params as Partial<Protocol.Page.FrameStoppedLoadingEvent>).frameId)) {
+          this.#mainFrameLoading = false;
+          this.#navigationRequestedAt = undefined;
+        }
         return;
+      case 'Page.downloadWillBegin': {
+        const params = event.params as Protocol.Page.DownloadWillBeginEvent;
+        this.#downloads.set(params.guid, {
+          guid: params.guid, url: params.url, suggestedFilename: params.suggestedFilename, frameId: params.frameId,
+          state: 'inProgress', receivedBytes: 0, totalBytes: 0, since: event.time,
+        });
+        return;
+      }
+      case 'Page.downloadProgress': {
+        const params = event.params as Protocol.Page.DownloadProgressEvent;
+        const download = this.#downloads.get(params.guid);
+        if (download === undefined) return;
+        download.state = params.state;
+        download.receivedBytes = params.receivedBytes;
+        download.totalBytes = params.totalBytes;
+        return;
+      }
       case 'Page.javascriptDialogOpening': {
         const params = event.params as Partial<Protocol.Page.JavascriptDialogOpeningEvent>;
         this.#pendingDialog = { type: params.type ?? 'alert', message: params.message ?? '', since: event.time };
@@ -108,6 +198,7 @@ export class PageState {
         // requests of other loaders are dropped when the main frame commits a new document.
         const { frame } = event.params as Protocol.Page.FrameNavigatedEvent;
         if (frame.parentId !== undefined) return;
+        this.#navigationRequestedAt = undefined;
         for (const [requestId, loaderId] of this.#requestLoaders) {
           if (loaderId !== frame.loaderId) {
             this.#inFlight.delete(requestId);

@@ -17,6 +17,7 @@ import type {
   ExecutorReadyMessage, ExecutorReplyMessage, ExecutorRunMessage, ExecutorTab, ExecutorToMainMessage, PlaywrightEngine,
 } from '../../common/protocol/executor-messages.js';
 import { validateExecutorHostMessage } from '../../common/protocol/validate.js';
+import { ScopedEndpoint } from '../../common/cdp/scoped-endpoint.js';
 import { EndpointBridge } from '../threads/endpoint-bridge.js';
 import { BrowserConnection, abortable } from './browser-connection.js';
 import { CallOutput, OutputRouter } from './call-output.js';
@@ -48,7 +49,26 @@ export function serveExecutor(startup: { workerId: string; engine: PlaywrightEng
   const { port } = startup;
   const post = (message: ExecutorToMainMessage) => port.postMessage(message);
   const endpoints = new EndpointBridge({ post, available: true });
-  const connection = new BrowserConnection({ engine: startup.engine, endpoint: async () => (await endpoints.request()).endpoint });
+  // Playwright connects through a scoped endpoint, never to the browser itself: it sees only the
+  // tabs this executor may drive, so another owner's pending dialog can neither block its connect
+  // nor be answered by it (common/cdp/scoped-endpoint.ts). The last call says whose tab is ours.
+  const ownership: { ownTab: string | undefined } = { ownTab: undefined };
+  const scoped = new ScopedEndpoint({
+    upstream: async () => (await endpoints.request()).endpoint,
+    scope: async () => {
+      const grant = await endpoints.request();
+      const { ownTab } = ownership;
+      const foreign = { ...grant.tabOwners };
+      if (ownTab !== undefined) delete foreign[ownTab];
+      return {
+        mode: ownTab === undefined ? 'shared' : 'own',
+        ownTargetIds: ownTab === undefined ? [] : [ownTab],
+        foreign,
+        downloadsFolder: grant.downloads?.incoming,
+      };
+    },
+  });
+  const connection = new BrowserConnection({ engine: startup.engine, endpoint: () => scoped.url() });
   const router = new OutputRouter();
   globalThis.console = router.console;
 
@@ -64,6 +84,7 @@ export function serveExecutor(startup: { workerId: string; engine: PlaywrightEng
     const started = performance.now();
     state.compiled = await compileCode(message.code);
     const compiled = performance.now();
+    ownership.ownTab = message.targetId;
     const browser = await connection.get(signal);
     connection.callStarted(browser);
     const connected = performance.now();

@@ -35,10 +35,14 @@ type Modules = {
   evaluate: typeof import('./core/evaluate.js');
   navigation: typeof import('./core/navigation.js');
   pageInfo: typeof import('./core/page-info.js');
+  popups: typeof import('./core/popups.js');
   screenshot: typeof import('./core/screenshot.js');
   tabs: typeof import('./core/tabs.js');
   upload: typeof import('./core/upload-file.js');
   waits: typeof import('./core/waits.js');
+  dialogs: typeof import('./core/dialogs.js');
+  downloads: typeof import('./core/downloads.js');
+  viewport: typeof import('./core/viewport.js');
   accessibility: typeof import('./interaction/accessibility-snapshot.js');
   click: typeof import('./interaction/click.js');
   fill: typeof import('./interaction/fill-input.js');
@@ -55,10 +59,14 @@ const MODULE_PATHS: Readonly<Record<keyof Modules, string>> = {
   evaluate: './core/evaluate.js',
   navigation: './core/navigation.js',
   pageInfo: './core/page-info.js',
+  popups: './core/popups.js',
   screenshot: './core/screenshot.js',
   tabs: './core/tabs.js',
   upload: './core/upload-file.js',
   waits: './core/waits.js',
+  dialogs: './core/dialogs.js',
+  downloads: './core/downloads.js',
+  viewport: './core/viewport.js',
   accessibility: './interaction/accessibility-snapshot.js',
   click: './interaction/click.js',
   fill: './interaction/fill-input.js',
@@ -108,16 +116,23 @@ const GROUPS: readonly HelperGroup[] = [
       const keys = load('keys');
       const scroll = load('scroll');
       const waitForElement = load('waitForElement');
+      const viewport = load('viewport');
       // The navigation record is shared: gotoUrl and newTab write it, waitForLoad reads it.
       const tracker = new navigation.NavigationTracker();
+      // So is the viewport each tab was given: setViewport writes it, switchTab sets it again.
+      const viewports = new viewport.ViewportMemory();
       return {
         ...navigation.createNavigationHelpers(context, tracker),
         ...load('pageInfo').createPageInfoHelpers(context),
         ...load('screenshot').createScreenshotHelpers(context),
-        ...load('tabs').createTabHelpers(context, tracker),
+        ...load('tabs').createTabHelpers(context, tracker, viewports),
+        ...load('popups').createPopupHelpers(context),
+        ...viewport.createViewportHelpers(context, viewports),
         ...load('waits').createWaitHelpers(context, tracker),
         ...load('evaluate').createEvaluateHelpers(context),
         ...load('upload').createUploadHelpers(context),
+        ...load('dialogs').createDialogHelpers(context),
+        ...load('downloads').createDownloadHelpers(context),
         accessibilitySnapshot: (options) => accessibility.accessibilitySnapshot(context, options),
         click: (target, options) => click.click(context, target, options),
         typeText: (text) => keys.typeText(context, text),
@@ -129,9 +144,11 @@ const GROUPS: readonly HelperGroup[] = [
     },
     lengths: {
       gotoUrl: 1, pageInfo: 0, accessibilitySnapshot: 1, click: 2, typeText: 1, fillInput: 3, pressKey: 2,
-      scroll: 4, captureScreenshot: 0, listTabs: 0, currentTab: 0, switchTab: 1, newTab: 0, closeTab: 1,
+      scroll: 4, captureScreenshot: 0, setViewport: 1, listTabs: 0, currentTab: 0, switchTab: 1, newTab: 0, closeTab: 1,
+      waitForPopup: 2,
       ensureRealTab: 0, iframeTarget: 1, waitMs: 0, waitForLoad: 1, waitForElement: 2, waitForNetworkIdle: 2,
       js: 2, uploadFile: 3,
+      handleDialog: 1, onDialog: 1, waitForDownload: 2, listDownloads: 0,
     },
   },
   {

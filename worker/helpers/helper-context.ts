@@ -10,7 +10,16 @@ import { Deadline } from '../../common/cdp/deadline.js';
 import { DEADLINE_MARGIN_MS } from '../../common/limits.js';
 
 import type { DeadlineOptions } from '../../common/cdp/deadline.js';
+import { ReplError } from '../../common/errors.js';
 import type { CdpClient } from '../cdp/cdp-client.js';
+
+/** The host's download folders for one REPL (lib/browser/host-downloads.ts). */
+export interface DownloadFolders {
+  /** Where Chromium saves every download, named by its guid. */
+  incoming: string;
+  /** This REPL's own folder. */
+  folder: string;
+}
 
 /** The signal between cells: a helper still running after its cell ended sees it aborted. */
 const ENDED = new AbortController();
@@ -24,9 +33,25 @@ export class HelperContext {
   /** Created on first use of `signal` in a cell: most cells never wait on anything. */
   #controller: AbortController | undefined;
 
-  constructor(options: { client: CdpClient | (() => CdpClient); note: (message: string) => void }) {
+  readonly #downloadFolders: ((reapply: boolean) => Promise<DownloadFolders>) | undefined;
+
+  constructor(options: {
+    client: CdpClient | (() => CdpClient);
+    note: (message: string) => void;
+    /** The host's download folders for this REPL; `reapply` has the host set Chromium's download behaviour again. */
+    downloadFolders?: ((reapply: boolean) => Promise<DownloadFolders>) | undefined;
+  }) {
     this.#client = options.client;
     this.#note = options.note;
+    this.#downloadFolders = options.downloadFolders;
+  }
+
+  /** Where this REPL's downloads go (waitForDownload, listDownloads). */
+  downloadFolders(reapply = false): Promise<DownloadFolders> {
+    if (this.#downloadFolders === undefined) {
+      return Promise.reject(new ReplError('REPL_ERR_BROWSER_NOT_FOUND', 'this REPL has no browser host, so it has no download folder'));
+    }
+    return this.#downloadFolders(reapply);
   }
 
   get client(): CdpClient {

@@ -16,6 +16,7 @@ import type {
   WorkerToMainMessage,
 } from '../../common/protocol/repl-messages.js';
 import { validateReplHostMessage } from '../../common/protocol/validate.js';
+import { ScopedEndpoint } from '../../common/cdp/scoped-endpoint.js';
 import { EndpointBridge } from '../threads/endpoint-bridge.js';
 import type { CdpClient } from '../cdp/cdp-client.js';
 import { HelperContext } from '../helpers/helper-context.js';
@@ -49,6 +50,21 @@ export function serveRepl(startup: ReplStartup): void {
   // spare is started unnamed, for whichever REPL of the host takes it).
   const identity = { name: 'default', ownsTab: false };
   const collector = new OutputCollector();
+  // What a cell's own Playwright connects to (CDP_ENDPOINT): the browser as this REPL may see it,
+  // without the tabs other REPLs and executors own (common/cdp/scoped-endpoint.ts).
+  let scoped: ScopedEndpoint | undefined;
+  const scopedEndpoint = (): ScopedEndpoint => (scoped ??= new ScopedEndpoint({
+    upstream: async () => (await endpoints.request()).endpoint,
+    scope: async () => {
+      const grant = await endpoints.request();
+      return {
+        mode: identity.ownsTab ? 'own' : 'shared',
+        ownTargetIds: grant.targetId === undefined ? [] : [grant.targetId],
+        foreign: grant.tabOwners ?? {},
+        downloadsFolder: grant.downloads?.incoming,
+      };
+    },
+  }));
   const endpoints = new EndpointBridge({ post, available: startup.browserAvailable });
   // Created on first use (issue 8): a cell that never drives the browser never loads the CDP client.
   const client = (): CdpClient => new (cdpClientClass())({
@@ -57,7 +73,7 @@ export function serveRepl(startup: ReplStartup): void {
     endpointProvider: async ({ previous }) => {
       const { endpoint } = await endpoints.request(previous);
       // Contract §9: cells find the effective endpoint here (connectOverCDP(process.env.CDP_ENDPOINT)).
-      process.env['CDP_ENDPOINT'] = endpoint;
+      process.env['CDP_ENDPOINT'] = await scopedEndpoint().url();
       return endpoint;
     },
     // The host knows which tabs are whose; it is asked whenever a page is chosen, so a tab another
@@ -71,7 +87,15 @@ export function serveRepl(startup: ReplStartup): void {
       },
     } : {}),
   });
-  const helperContext = new HelperContext({ client, note: (message) => collector.text('stderr', message) });
+  const helperContext = new HelperContext({
+    client,
+    note: (message) => collector.text('stderr', message),
+    downloadFolders: async (reapply) => {
+      const { downloads } = await endpoints.request(undefined, { reapplyDownloads: reapply });
+      if (downloads === undefined) throw new ReplError('REPL_ERR_BROWSER_NOT_FOUND', 'the host manages no downloads for this REPL');
+      return downloads;
+    },
+  });
   const repl = createReplNamespace({ id: startup.replId, name: () => identity.name, collector, help: HELP_ENTRIES });
   const context = createReplContext({
     console: createCapturedConsole(collector),
@@ -88,7 +112,8 @@ export function serveRepl(startup: ReplStartup): void {
   async function prepareEndpoint(code: string): Promise<void> {
     if (!startup.browserAvailable || !code.includes('CDP_ENDPOINT')) return;
     try {
-      process.env['CDP_ENDPOINT'] = (await endpoints.request()).endpoint;
+      await endpoints.request();
+      process.env['CDP_ENDPOINT'] = await scopedEndpoint().url();
     } catch (error) {
       helperContext.note(`CDP_ENDPOINT is not available: ${(error as Error).message}`);
     }

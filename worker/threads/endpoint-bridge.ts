@@ -13,6 +13,8 @@ export interface EndpointGrant {
   targetId?: string;
   /** Tabs that others own (targetId → owner): never attached automatically. */
   tabOwners?: Record<string, string>;
+  /** The host's download folders for this worker. */
+  downloads?: { incoming: string; folder: string };
 }
 
 interface Pending {
@@ -35,7 +37,7 @@ export class EndpointBridge {
    * Asks the host for the current endpoint. `previous` is one that stopped answering (so the host
    * relaunches); `tabGone` is this worker's own tab, found closed (so the host opens another).
    */
-  request(previous?: string, options: { tabGone?: string | undefined } = {}): Promise<EndpointGrant> {
+  request(previous?: string, options: { tabGone?: string | undefined; reapplyDownloads?: boolean } = {}): Promise<EndpointGrant> {
     if (!this.#available) {
       return Promise.reject(new ReplError('REPL_ERR_BROWSER_NOT_FOUND',
         'this REPL was created without a browser (browser: false); pure JavaScript cells work, browser helpers do not'));
@@ -48,6 +50,7 @@ export class EndpointBridge {
         requestId,
         ...(previous === undefined ? {} : { previous }),
         ...(options.tabGone === undefined ? {} : { tabGone: options.tabGone }),
+        ...(options.reapplyDownloads === true ? { reapplyDownloads: true } : {}),
       } satisfies EndpointRequestMessage);
     });
   }
@@ -61,6 +64,7 @@ export class EndpointBridge {
       const grant: EndpointGrant = { endpoint: message.endpoint };
       if (message.targetId !== undefined) grant.targetId = message.targetId;
       if (message.tabOwners !== undefined) grant.tabOwners = message.tabOwners;
+      if (message.downloads !== undefined) grant.downloads = message.downloads;
       pending.resolve(grant);
     } else {
       pending.reject(fromSerialized(message.error ?? { name: 'ReplError', message: 'no browser endpoint' }));

@@ -18,7 +18,7 @@ import type { HelperContext } from '../helper-context.js';
 
 /** What the user can do about a dialog; part of every dialog error. */
 export const DIALOG_WAY_OUT =
-  'handle it with cdp("Page.handleJavaScriptDialog", { accept: true }) (or { accept: false }; add promptText for a prompt), or leave the page with gotoUrl(...) or cdp("Page.reload")';
+  'handle it with handleDialog({ accept: true }) or cdp("Page.handleJavaScriptDialog", { accept: true }) (or { accept: false }; add promptText for a prompt), or leave the page with gotoUrl(...) or cdp("Page.reload")';
 
 /** How long a frozen-looking renderer gets to answer a trivial evaluation before a helper gives up. */
 export const UNRESPONSIVE_PROBE_MS = 2_000;

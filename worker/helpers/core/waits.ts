@@ -47,9 +47,18 @@ export function createWaitHelpers(context: HelperContext, tracker: NavigationTra
   /** One check: has the attached page's current document (not the one a navigation replaced) loaded? */
   async function loaded(): Promise<boolean> {
     const sessionId = await client.ensureAttached(context.callOptions());
+    // Input sent since the last check (a click on a submit button, Enter in a form, a handler that
+    // sets location in a zero-delay timer) may have scheduled a navigation that Chromium has not
+    // been asked for yet: one turn of the page's task queue lets it be requested first.
+    if (client.inputPending) {
+      client.inputSettled();
+      const settle = await guardDialog('waitForLoad', context, sessionId, () =>
+        client.evaluate(sessionId, 'new Promise((resolve) => setTimeout(resolve, 0))', context.callOptions()));
+      if (settle.exceptionDetails !== undefined) throw pageEvaluationError(settle.exceptionDetails);
+    }
     // A navigation under way, whoever started it (a click, page code): the document that still
     // answers is the one being replaced.
-    if (client.mainFrameLoading) return false;
+    if (client.mainFrameNavigating) return false;
     const pending = tracker.pendingFor(client.targetId);
     if (pending?.previousLoaderId !== undefined) {
       const loaderId = await guardDialog('waitForLoad', context, sessionId, () => mainFrameLoaderId(context));
@@ -58,7 +67,7 @@ export function createWaitHelpers(context: HelperContext, tracker: NavigationTra
     const response = await guardDialog('waitForLoad', context, sessionId, () => client.evaluate(sessionId, 'document.readyState', context.callOptions()));
     if (response.exceptionDetails !== undefined) throw pageEvaluationError(response.exceptionDetails);
     // Checked again: a navigation that started while the evaluation ran was reported before its answer.
-    if (response.result.value !== 'complete' || client.mainFrameLoading) return false;
+    if (response.result.value !== 'complete' || client.mainFrameNavigating) return false;
     if (pending !== undefined) tracker.set(undefined);
     return true;
   }

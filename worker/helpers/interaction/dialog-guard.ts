@@ -35,6 +35,7 @@ export class DialogGuard {
   readonly #helper: string;
   readonly #controller = new AbortController();
   readonly #opened: Promise<DialogInfo>;
+  readonly #answeredByPolicy: () => boolean;
 
   /**
    * Throws `REPL_ERR_DIALOG_OPEN` when a dialog is already open on the attached page (or its
@@ -48,6 +49,7 @@ export class DialogGuard {
 
   private constructor(context: HelperContext, helper: string, sessionId: string) {
     this.#helper = helper;
+    this.#answeredByPolicy = () => context.client.dialogPolicy !== null;
     const stop = (): void => this.#controller.abort();
     context.signal.addEventListener('abort', stop, { once: true });
     this.#controller.signal.addEventListener('abort', () => context.signal.removeEventListener('abort', stop), { once: true });
@@ -72,7 +74,11 @@ export class DialogGuard {
    */
   async settle(work: Promise<unknown>): Promise<DialogInfo | null> {
     const outcome = await Promise.race([work.then(() => ({ dialog: null })), this.#opened.then((dialog) => ({ dialog }))]);
-    return outcome.dialog;
+    if (outcome.dialog === null || !this.#answeredByPolicy()) return outcome.dialog;
+    // With an onDialog policy the dialog is being answered right now (with a note of its own): the
+    // input is acknowledged once it is closed, so the next helper never finds it still open.
+    await work.catch(() => undefined);
+    return null;
   }
 
   dispose(): void {

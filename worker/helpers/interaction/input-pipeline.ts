@@ -27,6 +27,9 @@ export async function sendPipelined(
   commands: readonly InputCommand[],
   options: Pick<CdpCommandOptions, 'timeoutMs' | 'deadline'> = {},
 ): Promise<void> {
+  // A navigation this input causes (a submit button, Enter in a form) may be requested only after
+  // the input is acknowledged: the next waitForLoad lets the page act on it first (waits.ts).
+  client.noteInput();
   const sent = commands.map((command) =>
     client.send(command.method, command.params as never, { sessionId, timeoutMs: options.timeoutMs, deadline: options.deadline }));
   await Promise.all(sent);
