@@ -14,7 +14,7 @@ const root = resolve(dirname(new URL(import.meta.url).pathname), '..');
  */
 const DEPS = {
   'common': [],
-  'common/cdp': ['common/errors.ts'],
+  'common/cdp': ['common/errors.ts', 'common/files.ts'],
   'common/help': [],
   'common/protocol': ['common/errors.ts', 'common/limits.ts'],
   'lib': ['common', 'lib'],

@@ -20,11 +20,11 @@
  * Everything else passes through unchanged, in order: upstream messages are handled one at a
  * time, so a decision that needs the host's owner list holds back what follows it.
  */
-import { copyFile, link, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { debuglog } from 'node:util';
 import type { Protocol } from 'devtools-protocol';
 
+import { placeFile } from '../files.js';
 import { connectWebSocket, listenLoopback } from './transport.js';
 import type { ConnectTransport, LoopbackEndpoint, Transport } from './transport.js';
 
@@ -404,17 +404,5 @@ class ScopedRelay {
       await placeFile(path.join(folder, guid), path.join(settings.downloadPath, name)).catch((error: unknown) => debug('could not hand over download %s: %o', guid, error));
     }
     if (settings.eventsEnabled) this.#toClient({ method: 'Browser.downloadProgress', params });
-  }
-}
-
-/** Makes `source` also appear at `destination`: a hard link, or a copy across file systems. */
-export async function placeFile(source: string, destination: string): Promise<void> {
-  await mkdir(path.dirname(destination), { recursive: true });
-  try {
-    await link(source, destination);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code !== 'EXDEV' && code !== 'EPERM') throw error;
-    await copyFile(source, destination);
   }
 }

@@ -9,7 +9,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 
-import { placeFile } from '../../../common/cdp/scoped-endpoint.js';
+import { placeFile } from '../../../common/files.js';
 import { ReplError } from '../../../common/errors.js';
 import { invalidArgument, nonNegativeSeconds, readOptions } from '../helper-options.js';
 
