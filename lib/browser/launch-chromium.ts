@@ -5,7 +5,7 @@
  */
 
 import { spawn } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -125,15 +125,46 @@ let exitHookInstalled = false;
  * profile, synchronously. Runs on `process.on('exit')`; signal handlers of a CLI may call it too.
  */
 export function killLaunchedBrowsersSync(): void {
+  for (const browser of liveBrowsers) browser.kill('SIGKILL');
   for (const browser of liveBrowsers) {
-    browser.kill('SIGKILL');
+    // A killed group takes a moment to go: a process still alive may write into the profile after
+    // it was removed (seen under load). So wait (synchronously: this runs in 'exit') until the
+    // browser process is gone, at most EXIT_KILL_WAIT_MS, then remove the profile.
+    const until = Date.now() + EXIT_KILL_WAIT_MS;
+    while (processAlive(browser.pid) && Date.now() < until) sleepSync(10);
     try {
-      rmSync(browser.userDataDir, { recursive: true, force: true, maxRetries: 3, retryDelay: 50 });
+      rmSync(browser.userDataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
     } catch {
       // Best effort while the process exits.
     }
   }
   liveBrowsers.clear();
+}
+
+/** How long the exit hook waits for a killed browser to be gone before removing its profile. */
+const EXIT_KILL_WAIT_MS = 1_000;
+
+/**
+ * Whether `pid` still runs. A killed child that Node has not reaped yet (it cannot, inside
+ * 'exit') is a zombie: it exists but runs no more, which Linux tells in /proc/<pid>/stat.
+ */
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return process.platform !== 'linux';
+  }
+}
+
+/** Blocks the thread for `ms` (only in the synchronous exit hook, where nothing else can run). */
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
 function track(browser: LiveBrowser): void {
