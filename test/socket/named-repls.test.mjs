@@ -47,9 +47,17 @@ t.test('library: host.repl(name) runs names concurrently and deleteRepl frees th
   t.teardown(() => host.close());
   const [a, b] = [host.repl('a'), host.repl('b')];
   t.equal(host.repl('a'), a, 'one REPL per name');
-  const results = await Promise.all([a, b].map((repl) => repl.run('const t0 = Date.now(); await new Promise((r) => setTimeout(r, 300)); repl.write(JSON.stringify([t0, Date.now()]))')));
-  const [[aStart, aEnd], [bStart, bEnd]] = results.map((result) => JSON.parse(result.content[0].text));
-  t.ok(aStart < bEnd && bStart < aEnd, 'the two cells overlapped');
+  // Each cell announces itself, then waits until the other one has started: both can finish only
+  // if they run at the same time (with one REPL after the other, the first would time out).
+  const meeting = t.testdir({});
+  const cell = (me, other) => `
+    const fs = await import("node:fs"); const path = await import("node:path");
+    fs.writeFileSync(path.join(${JSON.stringify(meeting)}, ${JSON.stringify(me)}), "");
+    const until = Date.now() + 20000;
+    while (!fs.existsSync(path.join(${JSON.stringify(meeting)}, ${JSON.stringify(other)})) && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
+    repl.write(String(fs.existsSync(path.join(${JSON.stringify(meeting)}, ${JSON.stringify(other)}))));`;
+  const results = await Promise.all([a.run(cell('a', 'b'), { timeoutSec: 60 }), b.run(cell('b', 'a'), { timeoutSec: 60 })]);
+  t.same(results.map((result) => result.content[0]?.text), ['true', 'true'], 'the two cells ran at the same time');
   t.throws(() => host.repl('c'), { code: 'REPL_ERR_CONFLICT' });
   const infos = await host.listRepls();
   t.same(infos.map((info) => [info.name, info.busy, typeof info.replId]), [['a', false, 'string'], ['b', false, 'string']]);
