@@ -356,11 +356,10 @@ export class Repl {
     const endpoint = await browser.endpoint(message.previous === undefined ? {} : { previous: message.previous });
     // A REPL of its own (no host) still needs the main-thread side of the browser for its downloads.
     const tabs = this.#options.tabs ?? (this.#privateTabs ??= new TabRegistry({ endpoint: () => browser.endpoint(), reachable: () => !browser.closed }));
-    const answer: EndpointAnswer = {
-      endpoint,
-      tabOwners: await tabs.settledOwnersExcept(this.#tabOwner),
-      downloads: await tabs.downloads.prepare(this.#tabOwner ?? 'repl:default', { reapply: message.reapplyDownloads === true }),
-    };
+    const downloads = await tabs.downloads.prepare(this.#tabOwner ?? 'repl:default', { reapply: message.reapplyDownloads === true });
+    // A waitForDownload asks only for this: no owner listing on its path (docs/benchmarks.md).
+    if (message.reapplyDownloads === true) return { endpoint, downloads };
+    const answer: EndpointAnswer = { endpoint, tabOwners: await tabs.settledOwnersExcept(this.#tabOwner), downloads };
     if (this.#tabOwner !== undefined) answer.targetId = await tabs.tabFor(this.#tabOwner, { gone: message.tabGone });
     return answer;
   }

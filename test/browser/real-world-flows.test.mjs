@@ -7,6 +7,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { apiServer } from '../helpers/api-server.mjs';
+import { imageSize } from '../helpers/images.mjs';
 import { downloadBody, startFlowSite } from '../helpers/flow-site.mjs';
 
 const site = await startFlowSite();
@@ -90,6 +91,39 @@ t.test('a named REPL\'s dialog is never seen by the default REPL or an executor'
   const bad = await api.repl('await onDialog("sometimes")', { repl: 'travel' });
   t.match(bad.error, /onDialog: policy must be "accept", "dismiss"/, 'a bad policy names the choices');
   await api.call('DELETE', '/repls/travel');
+});
+
+// ----- one booking flow: semantic targets, a popup, the viewport ------------------------------
+
+t.test('a booking flow with semantic targets, an ambiguous one, a popup and a viewport', async (t) => {
+  const dir = t.testdir({});
+  const shot = join(dir, 'flow.png');
+  const flow = await json(t, `
+    await gotoUrl(${booking}); await waitForLoad();
+    await setViewport({ width: 800, height: 600 });
+    const viewport = (await pageInfo()).viewport;
+    await captureScreenshot(${JSON.stringify(shot)});
+    await fillInput({ label: "Traveller" }, "Ada");
+    const typed = await js("document.getElementById('traveller').value");
+    let ambiguous;
+    try { await click({ role: "button", name: "Book" }, { timeoutSec: 1 }); } catch (error) { ambiguous = error.message; }
+    const popup = await waitForPopup(() => click({ text: "Trip details" }));
+    await click({ role: "button", name: "Book later", exact: true });
+    const later = await js("document.getElementById('answer').textContent");
+    await onDialog("accept");
+    await click({ role: "button", name: "Book", exact: true });
+    const booked = await js("document.getElementById('answer').textContent");
+    await onDialog(null);
+    await closeTab(popup);
+    await setViewport(null);
+    repl.write(JSON.stringify({ viewport, typed, ambiguous, popup: { url: popup.url, title: popup.title }, later, booked }));`);
+  t.same(flow.viewport, { width: 800, height: 600 }, 'setViewport is what pageInfo reports');
+  t.same(imageSize(readFileSync(shot)), { format: 'png', width: 800, height: 600 }, 'and what the screenshot measures');
+  t.equal(flow.typed, 'Ada', '{label} found the field');
+  t.match(flow.ambiguous, /\{role: "button", name: "Book"\} matched 3 elements: button "Book", button "Book now", button "Book later"/, 'an ambiguous target lists its candidates');
+  t.same(flow.popup, { url: site.url('flows-details.html'), title: 'Trip details' }, 'the popup a {text} click opened');
+  t.equal(flow.later, 'later', '{role, name, exact} picked the one button');
+  t.equal(flow.booked, 'true', 'onDialog accepted the confirm the exact "Book" button opened');
 });
 
 // ----- navigations a click starts ----------------------------------------------------------

@@ -87,12 +87,16 @@ export function serveRepl(startup: ReplStartup): void {
       },
     } : {}),
   });
+  let knownDownloadFolders: { incoming: string; folder: string } | undefined;
   const helperContext = new HelperContext({
     client,
     note: (message) => collector.text('stderr', message),
+    // The folders never change for a worker; only a reapply has to reach the host.
     downloadFolders: async (reapply) => {
+      if (!reapply && knownDownloadFolders !== undefined) return knownDownloadFolders;
       const { downloads } = await endpoints.request(undefined, { reapplyDownloads: reapply });
       if (downloads === undefined) throw new ReplError('REPL_ERR_BROWSER_NOT_FOUND', 'the host manages no downloads for this REPL');
+      knownDownloadFolders = downloads;
       return downloads;
     },
   });

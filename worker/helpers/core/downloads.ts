@@ -47,8 +47,7 @@ export function createDownloadHelpers(context: HelperContext) {
   /** Names handed out but maybe not yet on disk, per folder. */
   const reserved = new Set<string>();
 
-  async function save(download: PageDownload, folder: string): Promise<SavedDownload> {
-    const { incoming } = await context.downloadFolders(false);
+  async function save(download: PageDownload, folder: string, incoming: string): Promise<SavedDownload> {
     const existing = new Set(await readdir(folder).catch(() => [] as string[]));
     const name = uniqueFileName(download.suggestedFilename, (candidate) => existing.has(candidate) || reserved.has(path.join(folder, candidate)));
     const destination = path.join(folder, name);
@@ -75,7 +74,7 @@ export function createDownloadHelpers(context: HelperContext) {
     const download = client.pageDownloads.get(guid);
     if (download === undefined) return;
     context.downloadFolders(false)
-      .then(({ folder }) => save(download, folder))
+      .then(({ folder, incoming }) => save(download, folder, incoming))
       .then(
         (entry) => context.note(`saved a download nobody waited for: ${entry.path} (${entry.bytes} bytes, from ${entry.url}); listDownloads() lists them`),
         (error: unknown) => context.note(`a download of ${download.url} could not be saved: ${(error as Error).message}`),
@@ -130,7 +129,7 @@ export function createDownloadHelpers(context: HelperContext) {
       if (outcome === 'canceled' || download === undefined) {
         throw new ReplError('REPL_ERR_DOWNLOAD_FAILED', `waitForDownload: the download of ${download?.url ?? 'the file'} was canceled`);
       }
-      return await save(download, dir === undefined ? folders.folder : path.resolve(dir as string));
+      return await save(download, dir === undefined ? folders.folder : path.resolve(dir as string), folders.incoming);
     } finally {
       clearTimeout(timer);
       stop();
