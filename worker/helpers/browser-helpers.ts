@@ -22,6 +22,7 @@
 import { createRequire } from 'node:module';
 import { BROWSER_HELPER_ORDER } from '../../common/help/help-registry.js';
 
+import type { ScopedEndpoint } from '../../common/cdp/scoped-endpoint.js';
 import type { CdpClient } from '../cdp/cdp-client.js';
 import type { HelperContext } from './helper-context.js';
 
@@ -31,6 +32,7 @@ type Implementations = Record<string, Implementation>;
 
 type Modules = {
   cdpClient: typeof import('../cdp/cdp-client.js');
+  scopedEndpoint: typeof import('../../common/cdp/scoped-endpoint.js');
   cdp: typeof import('./core/cdp-helpers.js');
   evaluate: typeof import('./core/evaluate.js');
   navigation: typeof import('./core/navigation.js');
@@ -55,6 +57,7 @@ type Modules = {
 /** Where each module lives (relative to this file). */
 const MODULE_PATHS: Readonly<Record<keyof Modules, string>> = {
   cdpClient: '../cdp/cdp-client.js',
+  scopedEndpoint: '../../common/cdp/scoped-endpoint.js',
   cdp: './core/cdp-helpers.js',
   evaluate: './core/evaluate.js',
   navigation: './core/navigation.js',
@@ -93,6 +96,11 @@ function load<K extends keyof Modules>(name: K): Modules[K] {
 /** The CDP client class, loaded on first use (a cell that never drives the browser never loads it). */
 export function cdpClientClass(): typeof CdpClient {
   return load('cdpClient').CdpClient;
+}
+
+/** The scoped endpoint class (a cell's CDP_ENDPOINT), loaded on first use like the client. */
+export function scopedEndpointClass(): typeof ScopedEndpoint {
+  return load('scopedEndpoint').ScopedEndpoint;
 }
 
 /** A group of helpers: the implementations of one context, and each wrapper's `length`. */

@@ -16,11 +16,11 @@ import type {
   WorkerToMainMessage,
 } from '../../common/protocol/repl-messages.js';
 import { validateReplHostMessage } from '../../common/protocol/validate.js';
-import { ScopedEndpoint } from '../../common/cdp/scoped-endpoint.js';
+import type { ScopedEndpoint } from '../../common/cdp/scoped-endpoint.js';
 import { EndpointBridge } from '../threads/endpoint-bridge.js';
 import type { CdpClient } from '../cdp/cdp-client.js';
 import { HelperContext } from '../helpers/helper-context.js';
-import { cdpClientClass, createBrowserHelpers } from '../helpers/browser-helpers.js';
+import { cdpClientClass, createBrowserHelpers, scopedEndpointClass } from '../helpers/browser-helpers.js';
 import { createCapturedConsole } from '../output/captured-console.js';
 import { OutputCollector } from '../output/output-collector.js';
 import { utilInspect } from '../output/primordials.js';
@@ -53,7 +53,7 @@ export function serveRepl(startup: ReplStartup): void {
   // What a cell's own Playwright connects to (CDP_ENDPOINT): the browser as this REPL may see it,
   // without the tabs other REPLs and executors own (common/cdp/scoped-endpoint.ts).
   let scoped: ScopedEndpoint | undefined;
-  const scopedEndpoint = (): ScopedEndpoint => (scoped ??= new ScopedEndpoint({
+  const scopedEndpoint = (): ScopedEndpoint => (scoped ??= new (scopedEndpointClass())({
     upstream: async () => (await endpoints.request()).endpoint,
     scope: async () => {
       const grant = await endpoints.request();
