@@ -6,6 +6,7 @@
  * The deadline is passed to the client in the options of each call (`callOptions()`): the client
  * itself does not know which cell is running.
  */
+import { setMaxListeners } from 'node:events';
 import { Deadline } from '../../common/cdp/deadline.js';
 import { DEADLINE_MARGIN_MS } from '../../common/limits.js';
 
@@ -92,7 +93,12 @@ export class HelperContext {
 
   /** Aborted when the cell that is running now ends. */
   get signal(): AbortSignal {
-    this.#controller ??= new AbortController();
+    if (this.#controller === undefined) {
+      this.#controller = new AbortController();
+      // Every running helper listens to it, and a cell may run many at once
+      // (Promise.all of waitForElement calls): that is not a leak, so Node's warning at 10 is not for it.
+      setMaxListeners(0, this.#controller.signal);
+    }
     return this.#controller.signal;
   }
 
