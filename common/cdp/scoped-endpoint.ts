@@ -59,7 +59,7 @@ const TARGET_COMMANDS = new Set([
   'Target.exposeDevToolsProtocol', 'Target.setRemoteLocations',
 ]);
 /** How long an already open tab may take to answer before it counts as frozen by a dialog. */
-const FROZEN_PROBE_MS = 1_000;
+const FROZEN_PROBE_MS = 2_000;
 /** Ids of the relay's own commands: far above any client's counter. */
 const OWN_ID_BASE = 1_500_000_000;
 
@@ -337,7 +337,7 @@ class ScopedRelay {
   }
 
   /**
-   * A tab that was already open and does not answer an evaluation within {@link FROZEN_PROBE_MS}
+   * A tab that was already open and does not answer an evaluation within {@link FROZEN_PROBE_MS} (as long as helpers wait, page-guard.ts)
    * is frozen by a JavaScript dialog its owner left pending (in `shared` mode that can be the tab
    * the default REPL and the default executor share). Playwright would wait for it forever while
    * connecting, so this connection leaves it out.

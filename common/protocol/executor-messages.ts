@@ -28,6 +28,8 @@ export interface ExecutorStartup {
   engine: PlaywrightEngine;
   /** Absent when the port is not a MessagePort (the child-process benchmark baseline). */
   port?: MessagePort;
+  /** Where Playwright keeps its temporary files (downloads, traces); the main thread removes it after the worker exits. */
+  artifactsDir?: string;
 }
 
 // ----- main → worker -------------------------------------------------------------------------

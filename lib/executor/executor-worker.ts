@@ -4,6 +4,10 @@
  * to tell the caller) belongs to `PlaywrightExecutor`.
  */
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { ReplError } from '../../common/errors.js';
 import type { EndpointRequestMessage } from '../../common/protocol/repl-messages.js';
 import { EXECUTOR_PROTOCOL_VERSION } from '../../common/protocol/executor-messages.js';
@@ -71,15 +75,21 @@ const EXECUTOR_KIND: WorkerKind<MainToExecutorMessage, ExecutorToMainMessage> = 
 /** One executor worker thread. Await `ready` before the first call. */
 export class ExecutorWorker extends WorkerHandle<MainToExecutorMessage, ExecutorToMainMessage> {
   constructor(options: ExecutorWorkerOptions, id: string = randomUUID()) {
+    // Playwright makes a temporary folder per connectOverCDP and removes it only when the
+    // connection is closed politely: a worker that is terminated, or a connection that is
+    // dropped, left one behind each time. This worker's go into a folder of its own instead,
+    // removed when the thread has exited, however it ended.
+    const artifactsDir = mkdtempSync(path.join(tmpdir(), 'chromium-repl-executor-'));
     super(EXECUTOR_KIND, {
       id,
       name: 'playwright executor',
-      workerData: (port) => ({ protocolVersion: EXECUTOR_PROTOCOL_VERSION, workerId: id, engine: options.engine, port } satisfies ExecutorStartup),
+      workerData: (port) => ({ protocolVersion: EXECUTOR_PROTOCOL_VERSION, workerId: id, engine: options.engine, port, artifactsDir } satisfies ExecutorStartup),
       heapMb: options.heapMb,
       startupTimeoutMs: options.startupTimeoutMs,
       onEndpointRequest: options.onEndpointRequest,
       url: options.workerUrl,
     });
+    void this.exited.then(() => rm(artifactsDir, { recursive: true, force: true, maxRetries: 3 })).catch(() => undefined);
   }
 
   /**

@@ -173,7 +173,7 @@ t.test('waitForDownload saves the file with its bytes in the REPL\'s folder, not
   const after = existsSync(homeDownloads) ? readdirSync(homeDownloads) : [];
   t.same(after, before, 'nothing new in $HOME/Downloads');
 
-  const unclaimed = await api.repl('await click("#named-download"); for (let i = 0; i < 50 && !(await listDownloads()).some((f) => f.suggestedFilename === "report.csv"); i++) await waitMs(100); repl.write(JSON.stringify(await listDownloads()))', { timeout_sec: 30 });
+  const unclaimed = await api.repl('await click("#named-download"); for (let i = 0; i < 200 && !(await listDownloads()).some((f) => f.suggestedFilename === "report.csv"); i++) await waitMs(100); repl.write(JSON.stringify(await listDownloads()))', { timeout_sec: 30 });
   t.equal(unclaimed.success, true, unclaimed.error);
   const listed = JSON.parse(writes(unclaimed).at(-1));
   t.same(listed.map((entry) => [entry.suggestedFilename, entry.bytes]), [['ticket-7.bin', 4096], ['report.csv', 64]], 'listDownloads lists both');
@@ -199,7 +199,7 @@ t.test('an executor\'s Playwright downloads work, and do not reset a cell\'s own
   t.equal(connected.success, true, connected.error ?? 'a new executor connected');
   await api.call('DELETE', '/playwright/executors/passing');
   await api.call('DELETE', '/playwright/executors/default');
-  const landed = await json(t, `await gotoUrl(${booking}); await waitForLoad(); await click("#ticket"); const fs = await import("node:fs"); for (let i = 0; i < 50 && fs.readdirSync(${JSON.stringify(dir)}).length === 0; i++) await waitMs(100); repl.write(JSON.stringify(fs.readdirSync(${JSON.stringify(dir)}).length))`);
+  const landed = await json(t, `await gotoUrl(${booking}); await waitForLoad(); await click("#ticket"); const fs = await import("node:fs"); for (let i = 0; i < 200 && fs.readdirSync(${JSON.stringify(dir)}).length === 0; i++) await waitMs(100); repl.write(JSON.stringify(fs.readdirSync(${JSON.stringify(dir)}).length))`);
   t.equal(landed, 1, 'the download went to the folder the cell chose');
   const back = await json(t, `const f = await waitForDownload(() => click("#ticket")); repl.write(JSON.stringify(f.path.startsWith(${JSON.stringify(dir)})))`);
   t.equal(back, false, 'waitForDownload takes downloads back to the REPL folder');

@@ -15,6 +15,8 @@
  * this executor drives (bound to a call, or opened while one of its calls ran), while one of its
  * calls runs. Every other dialog stays pending for the owner of its tab to see and handle.
  */
+import { mkdtemp } from 'node:fs/promises';
+import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { debuglog } from 'node:util';
 import type { Browser, BrowserContext, BrowserType, Dialog, Page } from 'playwright-core';
@@ -32,11 +34,14 @@ export interface BrowserConnectionOptions {
   engine: PlaywrightEngine;
   /** Asks the host for the browser's current DevTools endpoint (launching it if needed). */
   endpoint: () => Promise<string>;
+  /** Parent of Playwright's temporary folders, which the host removes (lib/executor/executor-worker.ts). */
+  artifactsDir?: string | undefined;
 }
 
 export class BrowserConnection {
   readonly #engineName: PlaywrightEngine;
   readonly #endpoint: () => Promise<string>;
+  readonly #artifactsDir: string | undefined;
   readonly targetIds = new TargetIdCache();
   #engine: Promise<BrowserType> | undefined;
   #browser: Browser | null = null;
@@ -51,6 +56,7 @@ export class BrowserConnection {
   constructor(options: BrowserConnectionOptions) {
     this.#engineName = options.engine;
     this.#endpoint = options.endpoint;
+    this.#artifactsDir = options.artifactsDir;
   }
 
   /** Starts importing the engine without attaching to the browser. */
@@ -132,7 +138,11 @@ export class BrowserConnection {
     for (let attempt = 0; attempt < 2; attempt++) {
       if (attempt > 0) await sleep(RETRY_DELAY_MS);
       try {
-        const browser = await chromium.connectOverCDP(await this.#endpoint(), { timeout: CONNECT_TIMEOUT_MS });
+        // One folder per connection inside the host's (patchright ignores the option and keeps its own).
+        const artifactsDir = this.#artifactsDir === undefined ? undefined : await mkdtemp(path.join(this.#artifactsDir, 'connection-'));
+        // `artifactsDir` is a connectOverCDP option of playwright-core 1.65 that its types do not list.
+        const options = { timeout: CONNECT_TIMEOUT_MS, ...(artifactsDir === undefined ? {} : { artifactsDir }) };
+        const browser = await chromium.connectOverCDP(await this.#endpoint(), options);
         if (generation !== this.#generation) {
           browser.close().catch(() => {});
           throw new Error('the connection was dropped while it was being opened');

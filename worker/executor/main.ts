@@ -9,4 +9,4 @@ silenceRuntimeExperimentalWarnings();
 
 const startup = workerData as ExecutorStartup;
 if (startup.port === undefined) throw new Error('executor worker started without a MessagePort');
-serveExecutor({ workerId: startup.workerId, engine: startup.engine, port: startup.port });
+serveExecutor({ workerId: startup.workerId, engine: startup.engine, port: startup.port, artifactsDir: startup.artifactsDir });

@@ -45,7 +45,7 @@ interface CallState {
 }
 
 /** Runs the executor loop on `port` until the thread (or process) ends. */
-export function serveExecutor(startup: { workerId: string; engine: PlaywrightEngine; port: ExecutorPort }): void {
+export function serveExecutor(startup: { workerId: string; engine: PlaywrightEngine; port: ExecutorPort; artifactsDir?: string | undefined }): void {
   const { port } = startup;
   const post = (message: ExecutorToMainMessage) => port.postMessage(message);
   const endpoints = new EndpointBridge({ post, available: true });
@@ -68,7 +68,7 @@ export function serveExecutor(startup: { workerId: string; engine: PlaywrightEng
       };
     },
   });
-  const connection = new BrowserConnection({ engine: startup.engine, endpoint: () => scoped.url() });
+  const connection = new BrowserConnection({ engine: startup.engine, endpoint: () => scoped.url(), artifactsDir: startup.artifactsDir });
   const router = new OutputRouter();
   globalThis.console = router.console;
 

@@ -30,6 +30,8 @@ import type { HelperContext } from '../helper-context.js';
 import type { TabInfo } from './tabs.js';
 
 const DEFAULT_TIMEOUT_SEC = 10;
+/** A listing that times out this close to the wait's end counts as the wait running out. */
+const LIST_DEADLINE_SLACK_MS = 100;
 /** How often the target list is read while waiting. */
 const POLL_MS = 25;
 /** How long after its commit a popup may take to replace the address Chromium shows by its title. */
@@ -110,8 +112,10 @@ export function createPopupHelpers(context: HelperContext) {
     for (;;) {
       if (outcome.failed !== undefined) throw outcome.failed.error;
       const pages = await pageTargets().catch((error: unknown) => {
-        // Out of time while listing: the timeout below says what happened.
-        if ((error as { code?: unknown }).code === 'REPL_ERR_CDP_DEADLINE_REACHED') return [];
+        // Out of time while listing (the command's share of the cell's time ran out, or the
+        // deadline came first): the check below says what happened.
+        const code = (error as { code?: unknown }).code;
+        if (code === 'REPL_ERR_CDP_DEADLINE_REACHED' || (code === 'REPL_ERR_CDP_TIMEOUT' && Date.now() >= wait.until - LIST_DEADLINE_SLACK_MS)) return [];
         throw error;
       });
       // A popup that closed again is forgotten; a later one may still come.
