@@ -73,14 +73,19 @@ export async function run({ quick }) {
     await raw.waitFor((message) => message.method === 'Browser.downloadProgress' && message.params.guid === params.guid && message.params.state === 'completed');
   };
   const iterations = quick ? 5 : 30;
-  const [ours, baseline] = await interleaved(iterations, 3, [
-    () => repl.run(oursCell).then(check),
-    rawFlow,
-  ]);
-  raw.close();
-  await repl.close();
-  rmSync(rawDir, { recursive: true, force: true });
-  await new Promise((resolve) => server.close(resolve));
+  let ours;
+  let baseline;
+  try {
+    [ours, baseline] = await interleaved(iterations, 3, [
+      () => repl.run(oursCell).then(check),
+      rawFlow,
+    ]);
+  } finally {
+    raw.close();
+    await repl.close();
+    rmSync(rawDir, { recursive: true, force: true });
+    await new Promise((resolve) => server.close(resolve));
+  }
   return [{
     title: 'Real-world flows (issue 9): downloads',
     baselineName: 'the raw CDP download flow on the same tab: Browser.setDownloadBehavior (allowAndName, events), a script click on the link, then Browser.downloadProgress "completed"',
