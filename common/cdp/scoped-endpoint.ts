@@ -186,6 +186,9 @@ class ScopedRelay {
     this.#client.close();
     this.#upstream?.close();
     for (const finish of this.#creating.values()) finish();
+    // The relay's own commands get no answer any more: settle them as failed rather than leave them pending.
+    for (const settle of this.#ownCalls.values()) settle({ error: { code: -32000, message: 'the relay closed' } });
+    this.#ownCalls.clear();
     this.#onClose();
   }
 
@@ -253,20 +256,19 @@ class ScopedRelay {
   }
 
   #noteCreated(raw: string): void {
-    const match = /^\{"id":(\d+),/.exec(raw);
-    const finish = match === null ? undefined : this.#creating.get(Number(match[1]));
-    if (finish === undefined) return;
+    const id = responseId(raw);
+    const finish = id === undefined ? undefined : this.#creating.get(id);
+    if (id === undefined || finish === undefined) return;
     const targetId = (JSON.parse(raw) as CdpMessage).result?.['targetId'];
     if (typeof targetId === 'string') this.#visible.add(targetId);
-    this.#creating.delete(Number(match?.[1]));
+    this.#creating.delete(id);
     finish();
   }
 
   /** Settles one of the relay's own commands if `raw` answers it. */
   #answerOwn(raw: string): boolean {
-    const match = /^\{"id":(\d+),/.exec(raw);
-    if (match === null || Number(match[1]) < OWN_ID_BASE) return false;
-    const id = Number(match[1]);
+    const id = responseId(raw);
+    if (id === undefined || id < OWN_ID_BASE) return false;
     const own = this.#ownCalls.get(id);
     if (own === undefined) return false;
     this.#ownCalls.delete(id);
@@ -405,4 +407,10 @@ class ScopedRelay {
     }
     if (settings.eventsEnabled) this.#toClient({ method: 'Browser.downloadProgress', params });
   }
+}
+
+/** The id of a CDP response, read without parsing it (Chromium writes `{"id":N,` first), or undefined for an event. */
+function responseId(raw: string): number | undefined {
+  const match = /^\{"id":(\d+),/.exec(raw);
+  return match === null ? undefined : Number(match[1]);
 }

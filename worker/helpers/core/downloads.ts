@@ -112,13 +112,19 @@ export function createDownloadHelpers(context: HelperContext) {
         if (progress.guid === guid && progress.state !== 'inProgress') finish(progress.state);
       }
     });
+    // The wait ends at its deadline or with the cell; both are released in the finally below.
     let timer: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<'timeout'>((resolve) => { timer = setTimeout(() => resolve('timeout'), Math.max(0, deadline - Date.now())); });
-    const aborted = new Promise<'timeout'>((resolve) => context.signal.addEventListener('abort', () => resolve('timeout'), { once: true }));
+    let endWait: (() => void) | undefined;
+    const { signal } = context;
+    const outOfTime = new Promise<'timeout'>((resolve) => {
+      endWait = () => resolve('timeout');
+      timer = setTimeout(endWait, Math.max(0, deadline - Date.now()));
+      signal.addEventListener('abort', endWait, { once: true });
+    });
     try {
       const acting = Promise.resolve().then(() => (action as () => unknown)());
       // The action's failure wins; otherwise the download's end or the timeout.
-      const outcome = await Promise.race([acting.then(() => new Promise<never>(() => {})), finished, timedOut, aborted]);
+      const outcome = await Promise.race([acting.then(() => new Promise<never>(() => {})), finished, outOfTime]);
       await acting;
       if (outcome === 'timeout') {
         throw new ReplError('REPL_ERR_DOWNLOAD_FAILED', guid === undefined
@@ -132,6 +138,7 @@ export function createDownloadHelpers(context: HelperContext) {
       return await save(download, dir === undefined ? folders.folder : path.resolve(dir as string), folders.incoming);
     } finally {
       clearTimeout(timer);
+      if (endWait !== undefined) signal.removeEventListener('abort', endWait);
       stop();
       // One still running when the wait gave up is the watcher's to save; a canceled one is nobody's.
       if (guid !== undefined && client.pageDownloads.get(guid)?.state !== 'completed') claimed.delete(guid);
