@@ -46,8 +46,10 @@ export function createApp(options: AppOptions = {}): BrowserReplApp {
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
-  app.use(replRoutes(registry.get('default')));
-  app.use(playwrightRoutes(registry.get('default')));
+  const defaultHost = registry.get('default');
+  const hostOfTopLevel = () => defaultHost;
+  app.use(replRoutes(hostOfTopLevel));
+  app.use(playwrightRoutes(hostOfTopLevel));
   app.use(notFound);
   app.use(errorHandler);
   return app;

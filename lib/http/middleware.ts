@@ -8,8 +8,30 @@ import { debuglog } from 'node:util';
 import express from 'express';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { ReplError } from '../../common/errors.js';
+import type { BrowserHost } from '../host/browser-host.js';
 
 const debug = debuglog('browser-repl:http');
+
+// ----- which browser ------------------------------------------------------------------------
+
+/**
+ * The browser host a request addresses: the default host for the top-level routes, the one named
+ * by `/browsers/{id_or_name}/…` for the per-browser routes (resolved once, before the route runs).
+ */
+export type HostOf = (req: Request, res: Response) => BrowserHost;
+
+/** Key of `res.locals` under which the per-browser mount leaves the resolved host. */
+export const HOST_LOCAL = 'browserHost';
+
+export const hostFromLocals: HostOf = (_req, res) => res.locals[HOST_LOCAL] as BrowserHost;
+
+/**
+ * Failed `repl` and `execute` answers carry `x-should-retry: false`: the Kernel SDK retries 408,
+ * 409, 429 and 5xx answers by default, and a retried cell would run twice.
+ */
+export function noRetry(res: Response): void {
+  res.setHeader('x-should-retry', 'false');
+}
 
 // ----- auth ----------------------------------------------------------------------------------
 

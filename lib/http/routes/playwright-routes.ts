@@ -3,11 +3,11 @@ import { Router } from 'express';
 import type { NextFunction, Request, Response } from 'express';
 import { ReplError } from '../../../common/errors.js';
 import { LIMITS } from '../../../common/limits.js';
-import type { BrowserHost } from '../../host/browser-host.js';
 import type { PlaywrightExecutors } from '../../executor/executor-registry.js';
 import { toWireExecuteResult, toWireExecutor } from '../../executor/execute-result.js';
 import type { PlaywrightExecutorInfo } from '../../executor/execute-result.js';
-import { jsonBody, requestSignal, requireBody } from '../middleware.js';
+import { jsonBody, noRetry, requestSignal, requireBody } from '../middleware.js';
+import type { HostOf } from '../middleware.js';
 import { validateBody } from '../schema-validator.js';
 
 interface ExecuteRequestBody {
@@ -17,11 +17,11 @@ interface ExecuteRequestBody {
 }
 
 /** The executor routes of `host`; a host without a browser answers them with `REPL_ERR_BROWSER_NOT_FOUND`. */
-export function playwrightRoutes(host: BrowserHost): Router {
+export function playwrightRoutes(hostOf: HostOf): Router {
   const router = Router();
 
-  const executors = (): PlaywrightExecutors => {
-    const registry = host.executors;
+  const executors = (req: Request, res: Response): PlaywrightExecutors => {
+    const registry = hostOf(req, res).executors;
     if (registry === null) {
       throw new ReplError('REPL_ERR_BROWSER_NOT_FOUND', 'this server was started without a browser (browser: false); Playwright executors need one');
     }
@@ -29,16 +29,19 @@ export function playwrightRoutes(host: BrowserHost): Router {
   };
 
   router.post('/playwright/execute', jsonBody(LIMITS.replBodyBytes), async (req: Request, res: Response, next: NextFunction) => {
+    // Every answer but a success says "do not retry": a retried call would run its code twice.
+    noRetry(res);
     requireBody(req.body);
     validateBody('ExecutePlaywrightRequest', req.body);
     const body = req.body as ExecuteRequestBody;
     try {
-      const result = await executors().execute({
+      const result = await executors(req, res).execute({
         code: body.code,
         executor: body.executor,
         timeoutSec: body.timeout_sec,
         signal: requestSignal(req, res),
       });
+      if (result.success) res.removeHeader('x-should-retry');
       res.json(toWireExecuteResult(result));
     } catch (error) {
       // The limit answer carries the executors, so the caller can pick one to delete.
@@ -55,15 +58,15 @@ export function playwrightRoutes(host: BrowserHost): Router {
     }
   });
 
-  router.get('/playwright/executors', async (_req: Request, res: Response) => {
-    const list = await executors().list();
+  router.get('/playwright/executors', async (req: Request, res: Response) => {
+    const list = await executors(req, res).list();
     res.json({ executors: list.map(toWireExecutor) });
   });
 
   router.delete('/playwright/executors/:name', async (req: Request, res: Response) => {
     const name = String(req.params['name']);
     validateBody('PlaywrightExecutorName', name);
-    await executors().delete(name, { closeTab: parseCloseTab(req.query['close_tab']) });
+    await executors(req, res).delete(name, { closeTab: parseCloseTab(req.query['close_tab']) });
     res.status(204).end();
   });
 

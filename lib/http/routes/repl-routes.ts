@@ -3,12 +3,13 @@ import { Router } from 'express';
 import type { NextFunction, Request, Response } from 'express';
 import { ReplError } from '../../../common/errors.js';
 import { LIMITS } from '../../../common/limits.js';
-import type { BrowserHost, ReplInfo } from '../../host/browser-host.js';
+import type { ReplInfo } from '../../host/browser-host.js';
 import { toWireResult } from '../../repl/cell-result.js';
 import type { Repl } from '../../repl/repl.js';
 import { toWireExecutor } from '../../executor/execute-result.js';
 import type { WireExecutor } from '../../executor/execute-result.js';
-import { jsonBody, requestSignal, requireBody } from '../middleware.js';
+import { jsonBody, noRetry, requestSignal, requireBody } from '../middleware.js';
+import type { HostOf } from '../middleware.js';
 import { validateBody } from '../schema-validator.js';
 
 interface ReplRequestBody {
@@ -25,10 +26,13 @@ export function toWireRepl(info: ReplInfo): WireRepl {
   return { ...toWireExecutor(info), repl_id: info.replId };
 }
 
-export function replRoutes(host: BrowserHost): Router {
+export function replRoutes(hostOf: HostOf): Router {
   const router = Router();
 
   router.post('/repl', jsonBody(LIMITS.replBodyBytes), async (req: Request, res: Response, next: NextFunction) => {
+    // Every answer but a success says "do not retry": a retried cell would run twice.
+    noRetry(res);
+    const host = hostOf(req, res);
     requireBody(req.body);
     validateBody('BrowserReplRequest', req.body);
     const body = req.body as ReplRequestBody;
@@ -55,25 +59,28 @@ export function replRoutes(host: BrowserHost): Router {
       return;
     }
     const result = await repl.run(code, { timeoutSec, reset, signal: requestSignal(req, res) });
+    if (result.success) res.removeHeader('x-should-retry');
     res.json(toWireResult(result));
   });
 
-  router.get('/repls', async (_req: Request, res: Response) => {
+  router.get('/repls', async (req: Request, res: Response) => {
+    const host = hostOf(req, res);
     res.json({ repls: (await host.listRepls()).map(toWireRepl) });
   });
 
   router.delete('/repls/:name', async (req: Request, res: Response) => {
     const name = String(req.params['name']);
     validateBody('ReplName', name);
-    await host.deleteRepl(name);
+    await hostOf(req, res).deleteRepl(name);
     res.status(204).end();
   });
 
-  router.get('/repl/env', (_req: Request, res: Response) => {
-    res.json({ names: host.envNames });
+  router.get('/repl/env', (req: Request, res: Response) => {
+    res.json({ names: hostOf(req, res).envNames });
   });
 
   const putEnv = async (env: Record<string, string>, req: Request, res: Response) => {
+    const host = hostOf(req, res);
     const { replTerminated } = await host.setEnv(env, { signal: requestSignal(req, res) });
     res.json(replTerminated ? { names: host.envNames, repl_terminated: true } : { names: host.envNames });
   };
