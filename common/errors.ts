@@ -23,6 +23,7 @@ export const ERROR_CODES = {
   REPL_ERR_CODE_TOO_LARGE: { status: 400, meaning: 'The encoded cell request exceeds 8 MiB even though the body fit.', fix: 'Shorten the code; the running REPL is unaffected.' },
   REPL_ERR_UNAUTHORIZED: { status: 401, meaning: 'BROWSER_REPL_TOKEN is set and the request lacks the matching bearer token.', fix: 'Send `Authorization: Bearer <token>`.' },
   REPL_ERR_NOT_FOUND: { status: 404, meaning: 'No route or resource with that name.', fix: 'Check the path against openapi.json.' },
+  REPL_ERR_BROWSER_LIMIT: { status: 429, meaning: 'The server already runs as many browsers as its limit allows (maxBrowsers, BROWSER_REPL_MAX_BROWSERS; the default follows the memory of the machine).', fix: 'Delete a browser (DELETE /browsers/{id}) or wait for an idle one to be reaped; raise the limit only if the machine has the memory.' },
   REPL_ERR_CONFLICT: { status: 409, meaning: 'The resource limit was reached (for example the maximum number of named executors).', fix: 'Delete an existing resource first; the message lists them.' },
   // --- REPL host lifecycle ---
   REPL_ERR_INTERNAL: { status: 500, meaning: 'An unexpected failure inside the server (a bug).', fix: 'Report it with the request that caused it; the server keeps running.' },

@@ -23,7 +23,10 @@ const DEPS = {
   'lib/repl': ['common', 'lib/browser', 'lib/threads'],
   'lib/executor': ['common', 'lib/browser', 'lib/threads'],
   'lib/host': ['common', 'lib/browser', 'lib/threads', 'lib/repl', 'lib/executor'],
-  'lib/http': ['common', 'lib/browser', 'lib/threads', 'lib/repl', 'lib/executor', 'lib/host'],
+  'lib/system': ['common'],
+  'lib/http': ['common', 'lib/browser', 'lib/threads', 'lib/repl', 'lib/executor', 'lib/host', 'lib/system'],
+  // The typed client is standalone: it may be bundled for any fetch runtime, so it imports nothing of ours.
+  'lib/client': [],
   'lib/cli': ['common', 'lib'],
   'worker': ['common', 'worker'],
 };
