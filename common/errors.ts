@@ -19,9 +19,10 @@ export interface ErrorDefinition {
 export const ERROR_CODES = {
   // --- request validation (HTTP) ---
   REPL_ERR_INVALID_REQUEST: { status: 400, meaning: 'The request body or a parameter failed validation; the message names the field.', fix: 'Correct the named field; see openapi.json for the schema.' },
-  REPL_ERR_BODY_TOO_LARGE: { status: 413, meaning: 'The request body exceeds the route limit (8 MiB for /repl, 1 MiB for /repl/env).', fix: 'Send less code per cell, or load large data from disk or the network inside the cell.' },
+  REPL_ERR_BODY_TOO_LARGE: { status: 413, meaning: 'The request body exceeds the route limit (8 MiB for /repl, 1 MiB for /repl/env and /process/exec, 64 MiB for /fs/write_file, 64 KiB for the other /fs routes).', fix: 'Send less code per cell, or load large data from disk or the network inside the cell; split a large file, or fetch it with process/exec (curl, git).' },
   REPL_ERR_CODE_TOO_LARGE: { status: 400, meaning: 'The encoded cell request exceeds 8 MiB even though the body fit.', fix: 'Shorten the code; the running REPL is unaffected.' },
   REPL_ERR_UNAUTHORIZED: { status: 401, meaning: 'BROWSER_REPL_TOKEN is set and the request lacks the matching bearer token.', fix: 'Send `Authorization: Bearer <token>`.' },
+  REPL_ERR_PERMISSION_DENIED: { status: 403, meaning: 'The operating system refused a file operation (EACCES, EPERM, or a read-only file system) for the user the server runs as.', fix: 'Pick a path that user may read or write, or change its permissions (for example chmod through /process/exec); the server never switches user.' },
   REPL_ERR_NOT_FOUND: { status: 404, meaning: 'No route or resource with that name.', fix: 'Check the path against openapi.json.' },
   REPL_ERR_BROWSER_LIMIT: { status: 429, meaning: 'The server already runs as many browsers as its limit allows (maxBrowsers, BROWSER_REPL_MAX_BROWSERS; the default follows the memory of the machine).', fix: 'Delete a browser (DELETE /browsers/{id}) or wait for an idle one to be reaped; raise the limit only if the machine has the memory.' },
   REPL_ERR_CONFLICT: { status: 409, meaning: 'The resource limit was reached (for example the maximum number of named executors).', fix: 'Delete an existing resource first; the message lists them.' },

@@ -22,6 +22,17 @@ export const LIMITS = {
   envMaxVariables: 100,
   envNameBytes: 256,
   envValueBytes: 32_768,
+  /** POST /process/exec body (command, args, env). */
+  processExecBodyBytes: 1024 * 1024,
+  /** Bytes kept of each of a command's stdout and stderr; the rest is read and dropped. */
+  processOutputBytes: 16 * 1024 * 1024,
+  processTimeoutSecDefault: 60,
+  processTimeoutSecMin: 1,
+  processTimeoutSecMax: 600,
+  /** PUT /fs/write_file raw body. */
+  fsWriteFileBytes: 64 * 1024 * 1024,
+  /** JSON bodies of the other fs routes (paths and a mode). */
+  fsBodyBytes: 64 * 1024,
 } as const;
 
 /** Every deadline of worker threads and their tabs, in one place (milliseconds). */

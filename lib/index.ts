@@ -13,6 +13,8 @@ export type { BrowserHostOptions, ReplInfo } from './host/browser-host.js';
 export { TabRegistry } from './browser/tab-registry.js';
 export type { OwnedTab, TabOwner, TabRegistryOptions } from './browser/tab-registry.js';
 export { HostRegistry } from './host/host-registry.js';
+export { BrowserSession, BrowserSessions, DEFAULT_TIMEOUT_SECONDS, defaultMaxBrowsers } from './host/browser-sessions.js';
+export type { BrowserSessionInit, BrowserSessionsOptions, Tags } from './host/browser-sessions.js';
 export { BrowserManager } from './browser/browser-manager.js';
 export type { BrowserManagerOptions } from './browser/browser-manager.js';
 export { findChromium } from './browser/find-chromium.js';
@@ -20,7 +22,7 @@ export { PlaywrightExecutors, MAX_NAMED_EXECUTORS } from './executor/executor-re
 export type { PlaywrightExecuteRequest, PlaywrightExecutorsOptions } from './executor/executor-registry.js';
 export { PlaywrightExecutor } from './executor/playwright-executor.js';
 export type {
-  PlaywrightExecuteResult, PlaywrightExecutorInfo, PlaywrightTab, WireExecuteResult, WireExecutor,
+  PlaywrightExecuteResult, PlaywrightExecutorInfo, PlaywrightOutput, PlaywrightTab, WireExecuteResult, WireExecutor,
 } from './executor/execute-result.js';
 export type { PlaywrightEngine } from '../common/protocol/executor-messages.js';
 export { liveExecutorThreads } from './executor/executor-worker.js';

@@ -77,11 +77,21 @@ export class ScopedEndpoint {
   /** The `ws://127.0.0.1:…` URL to give `connectOverCDP`; listens on first use. */
   async url(): Promise<string> {
     if (this.#closed) throw new Error('the scoped endpoint is closed');
-    this.#listening ??= listenLoopback((client) => {
-      const relay = new ScopedRelay(client, this.#options, () => this.#relays.delete(relay));
-      this.#relays.add(relay);
-    });
+    this.#listening ??= listenLoopback((client) => this.accept(client));
     return (await this.#listening).url;
+  }
+
+  /**
+   * Relays a client that was accepted elsewhere (the server's CDP proxy on its own port) exactly
+   * like one that connected to {@link url}.
+   */
+  accept(client: Transport): void {
+    if (this.#closed) {
+      client.close();
+      return;
+    }
+    const relay = new ScopedRelay(client, this.#options, () => this.#relays.delete(relay));
+    this.#relays.add(relay);
   }
 
   /** Number of connected clients (for tests). */

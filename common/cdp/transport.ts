@@ -3,6 +3,8 @@
  * so unit tests drive it with an in-memory fake and production uses `WebSocketTransport` (`ws`).
  */
 
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { debuglog } from 'node:util';
 import type WebSocket from 'ws';
 
@@ -207,6 +209,36 @@ export async function listenLoopback(onClient: (transport: Transport) => void): 
         server.close(() => resolve());
       });
       return closing;
+    },
+  };
+}
+
+/**
+ * Accepts WebSocket upgrades that an HTTP server hands over (its `upgrade` event), each as a
+ * {@link Transport}: the server's own port serves the authenticated CDP proxy (`cdp_ws_url`), so
+ * it needs no port of its own. The caller decides (auth, routing) before calling `accept`.
+ */
+export interface UpgradeAcceptor {
+  /** Completes the handshake on `socket`; resolves with the client's transport. */
+  accept(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<Transport>;
+  /** Terminates every accepted socket. Idempotent. */
+  close(): void;
+}
+
+export async function createUpgradeAcceptor(): Promise<UpgradeAcceptor> {
+  const { WebSocketServer } = await import('ws');
+  const server = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: MAX_PAYLOAD_BYTES });
+  return {
+    accept(request, socket, head) {
+      return new Promise<Transport>((resolve) => {
+        server.handleUpgrade(request, socket, head, (ws) => {
+          resolve(WebSocketTransport.accepted(ws, `client ${request.socket.remoteAddress ?? '?'} of ${request.url ?? '?'}`));
+        });
+      });
+    },
+    close() {
+      for (const client of server.clients) client.terminate();
+      server.close();
     },
   };
 }

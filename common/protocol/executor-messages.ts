@@ -12,7 +12,7 @@ import type { SerializedError } from '../errors.js';
 import type { EndpointReplyMessage, EndpointRequestMessage } from './repl-messages.js';
 
 /** Bumped when a message shape changes incompatibly; checked in the startup handshake. */
-export const EXECUTOR_PROTOCOL_VERSION = 2;
+export const EXECUTOR_PROTOCOL_VERSION = 3;
 
 /** The Playwright flavour an executor drives the browser with. */
 export type PlaywrightEngine = 'playwright-core' | 'patchright';
@@ -46,6 +46,8 @@ export interface ExecutorRunMessage {
   tabCreated?: boolean;
   /** The default executor: tabs that named REPLs and other executors own, never bound as `page`. */
   foreignTargetIds?: string[];
+  /** Post each accepted console write as an `output` message while the call runs (a streaming caller). */
+  streamOutput?: boolean;
 }
 
 export type MainToExecutorMessage = ExecutorRunMessage | EndpointReplyMessage;
@@ -62,6 +64,18 @@ export interface ExecutorReadyMessage {
 export interface ExecutorTab {
   targetId: string;
   created: boolean;
+}
+
+/**
+ * One console write of the running call, as it happens (only with `streamOutput`): exactly the
+ * text the reply's `stdout`/`stderr` gets for it, the truncation note included, so the chunks of
+ * a channel joined are that field. Always posted before the call's reply.
+ */
+export interface ExecutorOutputMessage {
+  type: 'output';
+  requestId: number;
+  channel: 'stdout' | 'stderr';
+  text: string;
 }
 
 export interface ExecutorReplyMessage {
@@ -82,4 +96,4 @@ export interface ExecutorReplyMessage {
   tabMissing?: boolean;
 }
 
-export type ExecutorToMainMessage = ExecutorReadyMessage | ExecutorReplyMessage | EndpointRequestMessage;
+export type ExecutorToMainMessage = ExecutorReadyMessage | ExecutorOutputMessage | ExecutorReplyMessage | EndpointRequestMessage;

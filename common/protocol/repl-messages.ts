@@ -66,12 +66,23 @@ export interface ConfigureMessage {
   ownsTab: boolean;
 }
 
+/**
+ * Asks the worker to connect to its browser and attach its page now, before any cell needs it: a
+ * browser taken from the warm pool then answers its first helper call without that set-up
+ * (docs/browsers.md). Best effort: a failure leaves the connecting to the first helper, and the
+ * worker answers `warmed` either way.
+ */
+export interface WarmMessage {
+  type: 'warm';
+  requestId: number;
+}
+
 /** Asks the worker to end by itself: close its browser connection and exit (graceful close). */
 export interface ShutdownMessage {
   type: 'shutdown';
 }
 
-export type MainToWorkerMessage = ConfigureMessage | ExecuteMessage | EnvMessage | EndpointReplyMessage | ShutdownMessage;
+export type MainToWorkerMessage = ConfigureMessage | ExecuteMessage | EnvMessage | EndpointReplyMessage | WarmMessage | ShutdownMessage;
 
 // ----- worker → main -------------------------------------------------------------------------
 
@@ -128,6 +139,12 @@ export interface ResultMessage {
   durationMs: number;
 }
 
+/** The answer to a `warm`: the page is attached (or attaching failed and the first helper retries). */
+export interface WarmedMessage {
+  type: 'warmed';
+  requestId: number;
+}
+
 export interface EnvAppliedMessage {
   type: 'env-applied';
   requestId: number;
@@ -151,4 +168,5 @@ export type WorkerToMainMessage =
   | OutputMessage
   | ResultMessage
   | EnvAppliedMessage
+  | WarmedMessage
   | EndpointRequestMessage;

@@ -176,6 +176,7 @@ const REPL_WORKER_MESSAGES: Readonly<Record<WorkerToMainMessage['type'], FieldCh
     finite(message, 'durationMs', 0),
   ),
   'env-applied': requestId,
+  'warmed': requestId,
   'endpoint-request': endpointRequest,
 };
 
@@ -198,6 +199,7 @@ const REPL_HOST_MESSAGES: Readonly<Record<MainToWorkerMessage['type'], FieldChec
   },
   'endpoint-reply': endpointReply,
   'configure': (message) => first(string(message, 'name', MAX_ID_LENGTH), boolean(message, 'ownsTab')),
+  'warm': requestId,
   'shutdown': () => undefined,
 };
 
@@ -213,8 +215,15 @@ export function validateReplHostMessage(value: unknown): Validation<MainToWorker
 
 // ----- executor protocol ---------------------------------------------------------------------
 
+const EXECUTOR_CHANNELS = new Set(['stdout', 'stderr']);
+
 const EXECUTOR_WORKER_MESSAGES: Readonly<Record<ExecutorToMainMessage['type'], FieldCheck>> = {
   'ready': (message) => first(integer(message, 'protocolVersion', 0), string(message, 'workerId', MAX_ID_LENGTH)),
+  'output': (message) => first(
+    requestId(message),
+    EXECUTOR_CHANNELS.has(message['channel'] as string) ? undefined : 'channel must be stdout or stderr',
+    string(message, 'text', MAX_TEXT_LENGTH),
+  ),
   'reply': (message) => {
     const tab = message['tab'];
     return first(
@@ -242,6 +251,7 @@ const EXECUTOR_HOST_MESSAGES: Readonly<Record<MainToExecutorMessage['type'], Fie
     string(message, 'targetId', MAX_ID_LENGTH, true),
     boolean(message, 'tabCreated', true),
     identifiers(message, 'foreignTargetIds', MAX_OWNED_TABS),
+    boolean(message, 'streamOutput', true),
   ),
   'endpoint-reply': endpointReply,
 };

@@ -244,6 +244,24 @@ export class TabRegistry {
     while ((await this.urls()).has(targetId) && Date.now() < until) await sleep(CLOSE_POLL_MS);
   }
 
+  /**
+   * Starts loading `url` in the browser's first tab that nobody owns (the one a fresh browser
+   * opens); resolves once the navigation was accepted, not when the page has loaded.
+   */
+  async navigateFirstTab(url: string): Promise<void> {
+    const connection = await this.#link.connection({ method: 'Page.navigate' });
+    const { targetInfos } = await connection.send('Target.getTargets');
+    const owned = new Set(Object.keys(this.ownersExcept()));
+    const first = targetInfos.find((info) => info.type === 'page' && !owned.has(info.targetId));
+    if (first === undefined) throw new Error('the browser has no tab to open start_url in');
+    const session = await connection.attachToTarget(first.targetId);
+    try {
+      await session.send('Page.navigate', { url });
+    } finally {
+      await connection.send('Target.detachFromTarget', { sessionId: session.sessionId }).catch(() => undefined);
+    }
+  }
+
   /** targetId → URL of every page target (empty when the browser is not running). */
   async urls(): Promise<Map<string, string>> {
     if (!this.#reachable()) return new Map();

@@ -25,6 +25,16 @@ export interface PlaywrightExecuteResult {
   tab?: PlaywrightTab;
 }
 
+/**
+ * One console write of a running call, passed to `onOutput` as it happens: the call's `stdout`
+ * or `stderr` is these chunks joined (on failure `stderr` then gets the error's stack, which is
+ * not streamed).
+ */
+export interface PlaywrightOutput {
+  channel: 'stdout' | 'stderr';
+  text: string;
+}
+
 /** One executor in a listing. */
 export interface PlaywrightExecutorInfo {
   name: string;

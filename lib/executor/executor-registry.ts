@@ -8,7 +8,7 @@ import { ReplError } from '../../common/errors.js';
 import { LIMITS, TIMEOUTS } from '../../common/limits.js';
 import type { BrowserManager } from '../browser/browser-manager.js';
 import { TabRegistry } from '../browser/tab-registry.js';
-import type { PlaywrightExecuteResult, PlaywrightExecutorInfo } from './execute-result.js';
+import type { PlaywrightExecuteResult, PlaywrightExecutorInfo, PlaywrightOutput } from './execute-result.js';
 import { EXECUTOR_NAME_PATTERN } from '../../common/protocol/executor-messages.js';
 import type { PlaywrightEngine } from '../../common/protocol/executor-messages.js';
 import { ExecutorWorker } from './executor-worker.js';
@@ -55,6 +55,18 @@ export interface PlaywrightExecuteRequest {
   timeoutSec?: number | undefined;
   /** Aborting while the call is queued drops it (`REPL_ERR_ABORTED`); a running call finishes. */
   signal?: AbortSignal | undefined;
+  /**
+   * Called once when the call is admitted: it passed validation and the executor limit, and now
+   * waits for its turn on the executor. A streaming server answers its headers here, so that
+   * refusals before it are still plain errors. What it throws is ignored.
+   */
+  onAdmitted?: (() => void) | undefined;
+  /**
+   * Called with each console write of the code as it happens, in order; each channel's chunks
+   * joined are the result's `stdout`/`stderr` (on failure `stderr` then also gets the error's
+   * stack, which is not streamed). What it throws is ignored.
+   */
+  onOutput?: ((output: PlaywrightOutput) => void) | undefined;
 }
 
 /** `PLAYWRIGHT_ENGINE` → engine; unknown values are an error worth seeing. */
@@ -113,6 +125,13 @@ export class PlaywrightExecutors {
     this.#default = this.#create('default');
   }
 
+  /** A call runs on one of the executors right now. */
+  get busy(): boolean {
+    if (this.#default.busy) return true;
+    for (const executor of this.#named.values()) if (executor.busy) return true;
+    return false;
+  }
+
   /** The engine executors load, or the configuration error every call reports. */
   get engine(): PlaywrightEngine | undefined {
     return typeof this.#engine === 'string' ? this.#engine : undefined;
@@ -161,7 +180,12 @@ export class PlaywrightExecutors {
       this.#named.set(name, executor);
     }
     try {
-      return await executor.execute(code, timeoutSec * 1000, request.signal);
+      request.onAdmitted?.();
+    } catch (error) {
+      debug('onAdmitted threw: %o', error);
+    }
+    try {
+      return await executor.execute(code, timeoutSec * 1000, request.signal, request.onOutput);
     } catch (error) {
       // A named executor that never started and owns no tab must not keep its slot.
       if (executor !== this.#default && executor.pristine && !executor.busy && this.#named.get(name) === executor) {

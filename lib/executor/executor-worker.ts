@@ -8,6 +8,7 @@ import { mkdtempSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { debuglog } from 'node:util';
 import { ReplError } from '../../common/errors.js';
 import type { EndpointRequestMessage } from '../../common/protocol/repl-messages.js';
 import { EXECUTOR_PROTOCOL_VERSION } from '../../common/protocol/executor-messages.js';
@@ -18,6 +19,9 @@ import type {
 import { validateExecutorWorkerMessage } from '../../common/protocol/validate.js';
 import { WorkerHandle, liveThreadCount } from '../threads/worker-handle.js';
 import type { EndpointAnswer, WorkerKind } from '../threads/worker-handle.js';
+import type { PlaywrightOutput } from './execute-result.js';
+
+const debug = debuglog('browser-repl:executor');
 
 /** Number of executor worker threads still running in this process (leak tests, metrics). */
 export function liveExecutorThreads(): number {
@@ -95,14 +99,28 @@ export class ExecutorWorker extends WorkerHandle<MainToExecutorMessage, Executor
   /**
    * Sends one call and resolves with its outcome; never rejects. The worker enforces
    * `timeoutMs` itself; if it has not answered `graceMs` later its event loop is blocked, and the
-   * thread is destroyed.
+   * thread is destroyed. With `request.streamOutput`, `onOutput` gets each console write as the
+   * worker posts it.
    */
-  async run(request: RunRequest, graceMs: number): Promise<RunOutcome> {
+  async run(request: RunRequest, graceMs: number, onOutput?: (output: PlaywrightOutput) => void): Promise<RunOutcome> {
     const outcome = await this.request<ExecutorReplyMessage>(
       (requestId) => ({ type: 'run', requestId, ...request } satisfies ExecutorRunMessage),
-      (message) => (message.type === 'reply'
-        ? { answer: message }
-        : { violation: EXECUTOR_KIND.malformed(`unexpected ${message.type} message during a call`) }),
+      (message) => {
+        switch (message.type) {
+          case 'reply':
+            return { answer: message };
+          case 'output':
+            // A throwing listener must not count as this worker's protocol violation.
+            try {
+              onOutput?.({ channel: message.channel, text: message.text });
+            } catch (error) {
+              debug('onOutput threw: %o', error);
+            }
+            return undefined;
+          default:
+            return { violation: EXECUTOR_KIND.malformed(`unexpected ${message.type} message during a call`) };
+        }
+      },
       { responseDeadlineMs: request.timeoutMs + graceMs },
     );
     switch (outcome.kind) {

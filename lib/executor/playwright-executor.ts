@@ -15,7 +15,7 @@ import { debuglog } from 'node:util';
 import { ReplError } from '../../common/errors.js';
 import { SerialQueue } from '../threads/serial-queue.js';
 import type { TabOwner, TabRegistry } from '../browser/tab-registry.js';
-import type { PlaywrightExecuteResult, PlaywrightExecutorInfo, PlaywrightTab } from './execute-result.js';
+import type { PlaywrightExecuteResult, PlaywrightExecutorInfo, PlaywrightOutput, PlaywrightTab } from './execute-result.js';
 import type { ExecutorWorker, RunOutcome, RunRequest } from './executor-worker.js';
 import type { WarmSpare } from './warm-spare.js';
 
@@ -93,9 +93,11 @@ export class PlaywrightExecutor {
    * rejects only with `REPL_ERR_EXECUTOR_START_FAILED` (setup) or `REPL_ERR_ABORTED` (the signal
    * fired while the call was still queued).
    */
-  execute(code: string, timeoutMs: number, signal?: AbortSignal): Promise<PlaywrightExecuteResult> {
+  execute(
+    code: string, timeoutMs: number, signal?: AbortSignal, onOutput?: (output: PlaywrightOutput) => void,
+  ): Promise<PlaywrightExecuteResult> {
     if (this.#retired !== undefined) return Promise.resolve(failure(this.#retired));
-    return this.#queue.run(() => this.#call(code, timeoutMs), signal);
+    return this.#queue.run(() => this.#call(code, timeoutMs, onOutput), signal);
   }
 
   /**
@@ -118,7 +120,7 @@ export class PlaywrightExecutor {
     await worker?.destroy(RESTARTED);
   }
 
-  async #call(code: string, timeoutMs: number): Promise<PlaywrightExecuteResult> {
+  async #call(code: string, timeoutMs: number, onOutput: ((output: PlaywrightOutput) => void) | undefined): Promise<PlaywrightExecuteResult> {
     if (this.#retired !== undefined) return failure(this.#retired);
     this.#busy = true;
     this.#lastUsedAt = new Date();
@@ -134,12 +136,13 @@ export class PlaywrightExecutor {
         if (this.#retired !== undefined) return failure(this.#retired);
         throw error;
       }
-      let outcome = await worker.run(this.#runRequest(code, timeoutMs, tab), this.#options.graceMs);
+      let outcome = await worker.run(this.#runRequest(code, timeoutMs, tab, onOutput !== undefined), this.#options.graceMs, onOutput);
       if (outcome.kind === 'reply' && outcome.reply.tabMissing === true && this.#retired === undefined) {
+        // The code did not run the first time, so nothing was streamed twice.
         const gone = this.#targetId;
         this.#targetId = undefined;
         tab = await this.#ensureTab(gone);
-        outcome = await worker.run(this.#runRequest(code, timeoutMs, tab), this.#options.graceMs);
+        outcome = await worker.run(this.#runRequest(code, timeoutMs, tab, onOutput !== undefined), this.#options.graceMs, onOutput);
       }
       return this.#result(outcome, worker, tab);
     } finally {
@@ -185,11 +188,13 @@ export class PlaywrightExecutor {
     return { targetId, created: true };
   }
 
-  #runRequest(code: string, timeoutMs: number, tab: PlaywrightTab | undefined): RunRequest {
-    if (tab !== undefined) return { code, timeoutMs, targetId: tab.targetId, tabCreated: tab.created };
+  #runRequest(code: string, timeoutMs: number, tab: PlaywrightTab | undefined, streamOutput: boolean): RunRequest {
+    // Only a streaming caller pays for a message per console write.
+    const base: RunRequest = streamOutput ? { code, timeoutMs, streamOutput } : { code, timeoutMs };
+    if (tab !== undefined) return { ...base, targetId: tab.targetId, tabCreated: tab.created };
     // The default executor drives whatever tab is active, but never one that someone else owns.
     const foreign = Object.keys(this.#options.tabs.ownersExcept(this.tabOwner));
-    return foreign.length === 0 ? { code, timeoutMs } : { code, timeoutMs, foreignTargetIds: foreign };
+    return foreign.length === 0 ? base : { ...base, foreignTargetIds: foreign };
   }
 
   #result(outcome: RunOutcome, worker: ExecutorWorker, tab: PlaywrightTab | undefined): PlaywrightExecuteResult {

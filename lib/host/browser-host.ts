@@ -127,6 +127,12 @@ export class BrowserHost {
     return this.#closed;
   }
 
+  /** A cell or an execute call runs (or waits) on this browser right now. */
+  get busy(): boolean {
+    for (const { repl } of this.#repls.values()) if (repl.busy) return true;
+    return this.#executors?.busy ?? false;
+  }
+
   /**
    * The REPL of that name, created on first use. `default` drives the tab the user sees (the
    * active one, as a single REPL always did); every other name gets a tab of its own.

@@ -1,16 +1,27 @@
 /**
  * The Express application, without listening: tests and embedders mount or `listen()` it.
- * Routes of a browser host are mounted at `/` for the default host; the same router serves
- * `/browsers/:id/...` once the registry holds more than one browser.
+ * The routes of one browser are mounted twice: at `/` for the default browser, and below
+ * `/browsers/:id_or_name` for every browser (sessions of `POST /browsers`, and `default`).
+ * WebSocket upgrades (`cdp_ws_url`) go to `app.handleUpgrade`.
  */
-import express from 'express';
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import express, { Router } from 'express';
 import type { Express } from 'express';
+import { BrowserManager } from '../browser/browser-manager.js';
+import { resolveViewport } from '../browser/viewport.js';
+import { BrowserSessions, DEFAULT_BROWSER_ID } from '../host/browser-sessions.js';
+import { CdpProxy } from './cdp-proxy.js';
+import { browsersRoutes, resolveBrowser } from './routes/browsers-routes.js';
 import { HostRegistry } from '../host/host-registry.js';
 import type { BrowserHostOptions } from '../host/browser-host.js';
 import type { Viewport } from '../browser/viewport.js';
-import { bearerAuth, errorHandler, notFound } from './middleware.js';
+import { bearerAuth, errorHandler, hostFromLocals, notFound } from './middleware.js';
+import type { HostOf } from './middleware.js';
 import { replRoutes } from './routes/repl-routes.js';
 import { playwrightRoutes } from './routes/playwright-routes.js';
+import { processRoutes } from './routes/process-routes.js';
+import { fsRoutes } from './routes/fs-routes.js';
 
 export interface AppOptions {
   /** Hosts to serve; a registry with one `default` host is created when omitted. */
@@ -24,11 +35,32 @@ export interface AppOptions {
    * `defaultHost.viewport`). Default `BROWSER_REPL_VIEWPORT`, else 1280×720. Ignored with `registry`.
    */
   viewport?: Viewport | undefined;
+  /** Launched, unused browsers kept ready for `POST /browsers` (`--browser-pool`). Default 0. */
+  browserPool?: number | undefined;
+  /**
+   * Most browsers `POST /browsers` may run at once, pool included, the default browser not counted
+   * (`--max-browsers`, `BROWSER_REPL_MAX_BROWSERS`). Default: total memory / 512 MiB, minus one.
+   */
+  maxBrowsers?: number | undefined;
 }
 
 export interface BrowserReplApp extends Express {
-  /** The registry behind the routes; close it to end every REPL. */
+  /** The registry behind the top-level routes (the default browser); close it to end every REPL. */
   readonly registry: HostRegistry;
+  /** The browsers of `POST /browsers`. */
+  readonly browsers: BrowserSessions;
+  /**
+   * Serves the WebSocket routes (`cdp_ws_url`): hand it the HTTP server's `upgrade` events
+   * (`startServer` does). An upgrade to any other path is refused with a JSON 404.
+   */
+  handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void;
+  /** Ends every browser, REPL and proxied connection now (running cells are cancelled). Idempotent. */
+  destroy(): Promise<void>;
+}
+
+/** The routes of one browser, mounted at `/` for the default one and below `/browsers/{id_or_name}`. */
+function browserRoutes(hostOf: HostOf): Router[] {
+  return [replRoutes(hostOf), playwrightRoutes(hostOf), processRoutes(hostOf), fsRoutes(hostOf)];
 }
 
 export function createApp(options: AppOptions = {}): BrowserReplApp {
@@ -37,19 +69,67 @@ export function createApp(options: AppOptions = {}): BrowserReplApp {
     const host = options.defaultHost ?? {};
     registry.add(options.viewport === undefined ? host : { ...host, viewport: options.viewport });
   }
+  const defaultHost = registry.get('default');
+  const defaultBrowser = options.defaultHost?.browser;
+  const launchOptions = defaultBrowser === undefined || defaultBrowser === false || defaultBrowser instanceof BrowserManager ? undefined : defaultBrowser;
+  const { id: _id, browser: _browser, viewport: _viewport, ...hostDefaults } = options.defaultHost ?? {};
+  const viewport = options.viewport ?? options.defaultHost?.viewport;
+  const browsers = new BrowserSessions({
+    hostDefaults,
+    browser: launchOptions,
+    viewport,
+    pool: options.browserPool,
+    maxBrowsers: options.maxBrowsers,
+  });
+  const token = 'token' in options ? options.token : process.env['BROWSER_REPL_TOKEN'];
+  const proxy = new CdpProxy({
+    token,
+    resolve: (idOrName) => {
+      if (idOrName === DEFAULT_BROWSER_ID) return { id: DEFAULT_BROWSER_ID, host: defaultHost, hold: () => () => undefined };
+      const session = browsers.get(idOrName);
+      return { id: session.id, host: session.host, hold: () => session.hold() };
+    },
+  });
+  let destroying: Promise<void> | undefined;
+
   const app = express() as unknown as BrowserReplApp;
-  Object.defineProperty(app, 'registry', { value: registry, enumerable: true });
+  Object.defineProperties(app, {
+    registry: { value: registry, enumerable: true },
+    browsers: { value: browsers, enumerable: true },
+    handleUpgrade: {
+      value: (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+        void proxy.handleUpgrade(request, socket, head);
+      },
+    },
+    destroy: {
+      value: () => {
+        destroying ??= Promise.all([proxy.close(), browsers.destroy(), registry.destroy()]).then(() => undefined);
+        return destroying;
+      },
+    },
+  });
   app.disable('x-powered-by');
   app.set('etag', false);
-  const token = 'token' in options ? options.token : process.env['BROWSER_REPL_TOKEN'];
   if (token !== undefined && token !== '') app.use(bearerAuth(token));
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
-  const defaultHost = registry.get('default');
-  const hostOfTopLevel = () => defaultHost;
-  app.use(replRoutes(hostOfTopLevel));
-  app.use(playwrightRoutes(hostOfTopLevel));
+  // The top-level routes drive the default browser.
+  app.use(...browserRoutes(() => defaultHost));
+  app.use(browsersRoutes({
+    sessions: browsers,
+    defaultHost,
+    defaultInfo: {
+      headless: launchOptions?.headless ?? true,
+      viewport: defaultHost.browser?.viewport ?? resolveViewport(viewport, process.env),
+      createdAt: new Date(),
+    },
+    token,
+  }));
+  // Every per-browser route again below /browsers/{id_or_name}/ (mergeParams: the id is the mount's).
+  const perBrowser = Router({ mergeParams: true });
+  perBrowser.use(resolveBrowser(browsers, defaultHost), ...browserRoutes(hostFromLocals));
+  app.use('/browsers/:id_or_name', perBrowser);
   app.use(notFound);
   app.use(errorHandler);
   return app;

@@ -37,6 +37,11 @@ export function noRetry(res: Response): void {
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
+/** Compares a presented token with the expected one in constant time (fixed-size digests). */
+export function tokenMatches(given: string, expected: string): boolean {
+  return timingSafeEqual(digest(given), digest(expected));
+}
+
 export function bearerAuth(token: string): RequestHandler {
   // Comparing fixed-size digests keeps the comparison constant-time even when lengths differ.
   const expected = digest(token);

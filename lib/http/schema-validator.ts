@@ -57,7 +57,8 @@ function messageFor(error: ErrorObject): string {
       }
       return `invalid request body: ${fieldName(error)} has unknown field "${String(error.params['additionalProperty'])}"`;
     case 'type':
-      return `invalid request body: ${fieldName(error)} must be ${String(error.params['type'])}`;
+      // `type: ["string", "null"]` reads "must be string or null".
+      return `invalid request body: ${fieldName(error)} must be ${[error.params['type']].flat().join(' or ')}`;
     case 'required':
       return `${String(error.params['missingProperty'])} is required`;
     default:

@@ -37,6 +37,7 @@ export async function startServer(options: ServerOptions = {}): Promise<BrowserR
   }
   const app = createApp({ ...options, token });
   const server = app.listen(port, host);
+  server.on('upgrade', app.handleUpgrade);
   await once(server, 'listening');
   const address = server.address() as AddressInfo;
   const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
@@ -46,7 +47,7 @@ export async function startServer(options: ServerOptions = {}): Promise<BrowserR
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       // Contract §1.2: shutdown cancels active work rather than waiting for it.
-      await app.registry.destroy();
+      await app.destroy();
       server.closeAllConnections();
       await closed;
     })();

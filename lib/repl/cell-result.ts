@@ -47,14 +47,20 @@ export interface WireCellResult {
   repl_terminated?: true;
 }
 
+/**
+ * One content item in its HTTP shape. The JSON answer and the streamed `content` events both use
+ * it, so a streamed item is always the same as its entry in the final `content`.
+ */
+export function toWireContent(item: CellContent): WireTextContent | WireImageContent {
+  return item.type === 'text'
+    ? { type: 'text', channel: item.channel, text: item.text }
+    : { type: 'image', mime_type: item.mimeType, data_b64: item.data.toString('base64') };
+}
+
 /** Converts a library result to the HTTP shape; images are base64-encoded here and only here. */
 export function toWireResult(result: CellResult): WireCellResult {
   const wire: WireCellResult = { success: result.success, repl_id: result.replId };
-  if (result.content !== undefined) {
-    wire.content = result.content.map((item) => item.type === 'text'
-      ? { type: 'text', channel: item.channel, text: item.text }
-      : { type: 'image', mime_type: item.mimeType, data_b64: item.data.toString('base64') });
-  }
+  if (result.content !== undefined) wire.content = result.content.map(toWireContent);
   if (result.contentTruncated !== undefined) wire.content_truncated = result.contentTruncated;
   if (result.durationMs !== undefined) wire.duration_ms = result.durationMs;
   if (result.error !== undefined) wire.error = result.error;

@@ -7,7 +7,7 @@ import { ReplError } from '../../common/errors.js';
 import { LIMITS } from '../../common/limits.js';
 import { PROTOCOL_VERSION } from '../../common/protocol/repl-messages.js';
 import type {
-  ConfigureMessage, EndpointRequestMessage, EnvMessage, ExecuteMessage, MainToWorkerMessage, OutputItem, ReadyMessage, ResultMessage,
+  ConfigureMessage, WarmMessage, EndpointRequestMessage, EnvMessage, ExecuteMessage, MainToWorkerMessage, OutputItem, ReadyMessage, ResultMessage,
   ShutdownMessage, WorkerStartup, WorkerToMainMessage,
 } from '../../common/protocol/repl-messages.js';
 import { validateReplWorkerMessage } from '../../common/protocol/validate.js';
@@ -137,6 +137,22 @@ export class ReplWorker extends WorkerHandle<MainToWorkerMessage, WorkerToMainMe
     this.#configured = true;
     if (identity.onEndpointRequest !== undefined) this.#answerer.answer = identity.onEndpointRequest;
     this.notify({ type: 'configure', name: identity.name, ownsTab: identity.ownsTab } satisfies ConfigureMessage);
+  }
+
+  /**
+   * Has the worker connect to its browser and attach its page now (`WarmMessage`); resolves when
+   * it answers (true) or when it died or did not answer in time (false).
+   */
+  async warm(timeoutMs: number): Promise<boolean> {
+    if (!this.alive) return false;
+    const outcome = await this.request<true>(
+      (requestId) => ({ type: 'warm', requestId } satisfies WarmMessage),
+      (message) => (message.type === 'warmed'
+        ? { answer: true }
+        : { violation: REPL_KIND.malformed(`unexpected ${message.type} message in answer to a warm-up`) }),
+      { responseDeadlineMs: timeoutMs },
+    );
+    return outcome.kind === 'answered';
   }
 
   /** Sends one cell; resolves with its result or with how the worker died. Never rejects. */

@@ -3,6 +3,7 @@
  * events, with calls serialised. This class owns the lifecycle table of contract §4
  * (docs/lifecycle.md is its diagram).
  */
+import { debuglog } from 'node:util';
 import { BrowserManager } from '../browser/browser-manager.js';
 import type { BrowserManagerOptions } from '../browser/browser-manager.js';
 import { TabRegistry } from '../browser/tab-registry.js';
@@ -16,6 +17,8 @@ import type { ReplWorkerSettings } from './repl-spares.js';
 import type { ExecutionOutcome, ReplWorker } from './repl-worker.js';
 import type { EndpointAnswer } from '../threads/worker-handle.js';
 import { SerialQueue, abortError } from '../threads/serial-queue.js';
+
+const debug = debuglog('browser-repl:repl');
 
 export interface ReplOptions {
   /** V8 old-space cap of the worker in MiB (default `BROWSER_REPL_HEAP_MB` or 512). */
@@ -70,11 +73,19 @@ export interface RunOptions {
   reset?: boolean;
   /** Aborting before the cell starts drops it; aborting while it runs destroys the REPL. */
   signal?: AbortSignal;
+  /**
+   * Called with each content item as soon as the worker produces it, in emission order: exactly
+   * the items the result's `content` will hold (output dropped by a limit is not passed either).
+   * An image's `data` is the same Buffer as in the result. What the callback throws is ignored.
+   */
+  onOutput?: (item: CellContent) => void;
 }
 
 export type ReplState = 'idle' | 'starting' | 'ready' | 'busy' | 'closing' | 'closed';
 
 const NOT_STARTED = Symbol('not started');
+/** Most a warm-up may take: a connect (10 s) and an attach; a browser slower than that is warmed by its first cell. */
+const WARM_UP_BUDGET_MS = 15_000;
 
 /** What a timed-out cell's error adds to contract §4's `execution timed out after <ms>ms`. */
 const TIMED_OUT_REPL_GONE = "the REPL was destroyed, so the next call starts a fresh REPL and this REPL's bindings are gone";
@@ -155,6 +166,20 @@ export class Repl {
       return Promise.reject(new ReplError('REPL_ERR_INVALID_REQUEST', 'code is required (it may be empty only when reset is true)'));
     }
     return this.#queue.run(() => this.#run(code, timeoutSec * 1000, options), options.signal);
+  }
+
+  /**
+   * Starts the worker and has it connect to the browser and attach its page, so that the first
+   * cell pays for neither (a browser in the warm pool, docs/browsers.md). Resolves once the page is
+   * attached, or once attaching failed (the first helper then tries again) or took longer than the
+   * connect budget. For a REPL without a browser it only starts the worker.
+   */
+  warm(options: { signal?: AbortSignal } = {}): Promise<void> {
+    if (this.closed) return Promise.reject(new ReplError('REPL_ERR_CLOSED', 'browser REPL is shutting down'));
+    return this.#queue.run(async () => {
+      const worker = await this.#ensureWorker();
+      if (this.#browser !== null) await worker.warm(WARM_UP_BUDGET_MS);
+    }, options.signal);
   }
 
   /** Replaces the REPL with a fresh one and returns the new id. */
@@ -243,10 +268,10 @@ export class Repl {
     if (options.signal?.aborted) throw abortError(options.signal);
     this.#state = 'busy';
     try {
-      let result = await this.#execute(await this.#ensureWorker(), code, timeoutMs, options.signal);
+      let result = await this.#execute(await this.#ensureWorker(), code, timeoutMs, options);
       // The worker had died before it began the cell (it was dying between cells when we sent
       // it): nothing ran, so running it on a fresh worker is the silent replacement of §4.
-      if (result === NOT_STARTED) result = await this.#execute(await this.#ensureWorker(), code, timeoutMs, options.signal);
+      if (result === NOT_STARTED) result = await this.#execute(await this.#ensureWorker(), code, timeoutMs, options);
       if (result === NOT_STARTED) {
         throw new ReplError('REPL_ERR_START_FAILED', 'failed to start browser REPL: the worker exited before running the cell');
       }
@@ -257,14 +282,24 @@ export class Repl {
   }
 
   async #execute(
-    worker: ReplWorker, code: string, timeoutMs: number, signal: AbortSignal | undefined,
+    worker: ReplWorker, code: string, timeoutMs: number, options: RunOptions,
   ): Promise<CellResult | typeof NOT_STARTED> {
+    const { signal } = options;
     const started = performance.now();
     const content: CellContent[] = [];
     const onOutput = (item: OutputItem) => {
-      content.push(item.type === 'text'
+      const converted: CellContent = item.type === 'text'
         ? item
-        : { type: 'image', mimeType: item.mimeType, data: Buffer.from(item.bytes) });
+        : { type: 'image', mimeType: item.mimeType, data: Buffer.from(item.bytes) };
+      content.push(converted);
+      if (options.onOutput === undefined) return;
+      // A throwing callback must not reach the worker handle: it would count as a protocol
+      // violation and end the REPL for a fault of the caller.
+      try {
+        options.onOutput(converted);
+      } catch (error) {
+        debug('onOutput threw: %o', error);
+      }
     };
     let timer: NodeJS.Timeout | undefined;
     let onAbort: (() => void) | undefined;

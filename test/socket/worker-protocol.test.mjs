@@ -92,7 +92,8 @@ t.test('executor: a malformed reply fails only that call and that worker; the ne
   const firstWorker = executors.get('default').workerId;
   const cases = [
     [reply({ success: false, error: 'boom' }), 'executor worker sent a malformed message (reply message: error must be a serialized error object, got string)'],
-    ['{"type":"output","requestId":"$id"}', 'executor worker sent a malformed message (unknown message type "output")'],
+    ['{"type":"result","requestId":"$id"}', 'executor worker sent a malformed message (unknown message type "result")'],
+    ['{"type":"output","requestId":"$id"}', 'executor worker sent a malformed message (output message: channel must be stdout or stderr)'],
     ['42', 'executor worker sent a malformed message (expected a message object, got number)'],
     [JSON.stringify({ type: 'reply', requestId: 999, success: true, stdout: '', stderr: '' }), /^response ID mismatch: expected \d+, got 999$/],
   ];

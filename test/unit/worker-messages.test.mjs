@@ -36,9 +36,12 @@ const VALID = {
     { type: 'reply', requestId: 1, success: true, resultJson: '1', stdout: '', stderr: '' },
     { type: 'reply', requestId: 1, success: false, error, stdout: 'a', stderr: 'b', tab: { targetId: 'T', created: true }, timedOut: true, tabMissing: false },
     { type: 'endpoint-request', requestId: 3 },
+    { type: 'output', requestId: 1, channel: 'stdout', text: 'hello\n' },
+    { type: 'output', requestId: 1, channel: 'stderr', text: '' },
   ],
   executorHost: [
     { type: 'run', requestId: 1, code: 'return 1', timeoutMs: 5000 },
+    { type: 'run', requestId: 3, code: 'return 1', timeoutMs: 5000, streamOutput: true },
     { type: 'run', requestId: 2, code: 'return 1', timeoutMs: 5000, targetId: 'T', tabCreated: true },
     { type: 'endpoint-reply', requestId: 1, endpoint: 'ws://x' },
   ],
@@ -65,7 +68,7 @@ t.test('a message of the other direction or the other protocol is an unknown typ
   t.same(validateReplWorkerMessage({ type: 'execute', requestId: 1, code: '', timeoutMs: 1, deadline: 1 }),
     { ok: false, error: 'unknown message type "execute"' });
   t.same(validateReplHostMessage({ type: 'result', requestId: 1 }), { ok: false, error: 'unknown message type "result"' });
-  t.same(validateExecutorWorkerMessage({ type: 'output', requestId: 1, item: text }), { ok: false, error: 'unknown message type "output"' });
+  t.same(validateExecutorWorkerMessage({ type: 'started', requestId: 1 }), { ok: false, error: 'unknown message type "started"' });
   t.same(validateExecutorHostMessage({ type: 'shutdown' }), { ok: false, error: 'unknown message type "shutdown"' });
   t.same(validateReplWorkerMessage({ type: 'toString' }), { ok: false, error: 'unknown message type "toString"' }, 'no prototype lookups');
 });
@@ -128,6 +131,10 @@ t.test('the executor guards check replies and runs', async (t) => {
   t.same(validateExecutorWorkerMessage({ ...reply, timedOut: 'yes' }), { ok: false, error: 'reply message: timedOut must be a boolean, got string' });
   t.same(validateExecutorWorkerMessage({ type: 'ready', protocolVersion: 2 }), { ok: false, error: 'ready message: workerId must be a string, got undefined' });
   t.same(validateExecutorHostMessage({ type: 'run', requestId: 1, code: 'x', timeoutMs: 5, tabCreated: 1 }), { ok: false, error: 'run message: tabCreated must be a boolean, got number' });
+  t.same(validateExecutorHostMessage({ type: 'run', requestId: 1, code: 'x', timeoutMs: 5, streamOutput: 'yes' }), { ok: false, error: 'run message: streamOutput must be a boolean, got string' });
+  t.same(validateExecutorWorkerMessage({ type: 'output', requestId: 1, channel: 'write', text: 'x' }), { ok: false, error: 'output message: channel must be stdout or stderr' });
+  t.same(validateExecutorWorkerMessage({ type: 'output', requestId: 1, channel: 'stdout' }), { ok: false, error: 'output message: text must be a string, got undefined' });
+  t.same(validateExecutorWorkerMessage({ type: 'output', channel: 'stdout', text: 'x' }), { ok: false, error: 'output message: requestId must be a positive integer, got undefined' });
 });
 
 t.test('toSerialized is the one shape of an error on the port, and fromSerialized rebuilds it', async (t) => {

@@ -13,9 +13,13 @@ const debug = debuglog('browser-repl:executor');
 
 type Channel = 'stdout' | 'stderr';
 
+/** Receives each accepted write as it happens (a streaming call); see `ExecutorOutputMessage`. */
+export type WriteListener = (channel: Channel, text: string) => void;
+
 /** The output of one call: its own console, a byte budget per channel, closed once answered. */
 export class CallOutput {
   readonly #limitBytes: number;
+  readonly #onWrite: WriteListener | undefined;
   readonly #text: Record<Channel, string[]> = { stdout: [], stderr: [] };
   readonly #bytes: Record<Channel, number> = { stdout: 0, stderr: 0 };
   readonly #truncated: Record<Channel, boolean> = { stdout: false, stderr: false };
@@ -23,8 +27,9 @@ export class CallOutput {
   /** The console the call's code sees. */
   readonly console: Console;
 
-  constructor(limitBytes: number) {
+  constructor(limitBytes: number, onWrite?: WriteListener) {
     this.#limitBytes = limitBytes;
+    this.#onWrite = onWrite;
     this.console = consoleWriting((channel, text) => this.write(channel, text));
   }
 
@@ -35,12 +40,18 @@ export class CallOutput {
     if (this.#bytes[channel] + bytes > this.#limitBytes) {
       if (!this.#truncated[channel]) {
         this.#truncated[channel] = true;
-        this.#text[channel].push(`[browser-repl: ${channel} truncated at ${this.#limitBytes} bytes]\n`);
+        this.#accept(channel, `[browser-repl: ${channel} truncated at ${this.#limitBytes} bytes]\n`);
       }
       return;
     }
     this.#bytes[channel] += bytes;
+    this.#accept(channel, text);
+  }
+
+  /** Keeps the text, and hands it to the listener: streamed chunks are the reply's text, piece by piece. */
+  #accept(channel: Channel, text: string): void {
     this.#text[channel].push(text);
+    this.#onWrite?.(channel, text);
   }
 
   /** Ends capture and returns what was written. Later writes are dropped. */

@@ -14,7 +14,8 @@ import type { SerializedError } from '../../common/errors.js';
 import { LIMITS } from '../../common/limits.js';
 import { EXECUTOR_PROTOCOL_VERSION } from '../../common/protocol/executor-messages.js';
 import type {
-  ExecutorReadyMessage, ExecutorReplyMessage, ExecutorRunMessage, ExecutorTab, ExecutorToMainMessage, PlaywrightEngine,
+  ExecutorOutputMessage, ExecutorReadyMessage, ExecutorReplyMessage, ExecutorRunMessage, ExecutorTab, ExecutorToMainMessage,
+  PlaywrightEngine,
 } from '../../common/protocol/executor-messages.js';
 import { validateExecutorHostMessage } from '../../common/protocol/validate.js';
 import { ScopedEndpoint } from '../../common/cdp/scoped-endpoint.js';
@@ -101,7 +102,11 @@ export function serveExecutor(startup: { workerId: string; engine: PlaywrightEng
   }
 
   async function run(message: ExecutorRunMessage): Promise<void> {
-    const output = new CallOutput(LIMITS.textBytesPerResponse);
+    // A streaming caller gets each write at once; `output.close()` below, before the reply, ends
+    // them, so none can follow the reply (the host would take it for another call's message).
+    const output = new CallOutput(LIMITS.textBytesPerResponse, message.streamOutput === true
+      ? (channel, text) => post({ type: 'output', requestId: message.requestId, channel, text } satisfies ExecutorOutputMessage)
+      : undefined);
     router.current = output;
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(new Error('timeout')), message.timeoutMs);

@@ -1,9 +1,11 @@
 /**
  * The default loader behind a cell's `import()` (repl-contract §7.7): Node built-ins with or
  * without `node:`, bare specifiers from this package's own install location and then from the
- * global npm root, paths and `file:` URLs against `process.cwd()`. Node caches every module for
- * the life of the process, so a cell re-importing a module gets the same instance.
+ * global npm root (where `npm install -g`, e.g. through `POST /process/exec`, puts packages),
+ * paths and `file:` URLs against `process.cwd()`. Node caches every module for the life of the
+ * process, so a cell re-importing a module gets the same instance.
  */
+import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire, isBuiltin } from 'node:module';
 import { delimiter, dirname, join, resolve } from 'node:path';
@@ -22,18 +24,45 @@ export type ImportModule = (
 const URL_SCHEME = /^[A-Za-z][A-Za-z\d+.-]*:/;
 const require = createRequire(import.meta.url);
 
+/** npm's prefix from the environment (npm reads `npm_config_*` in any case), or undefined. */
+function npmPrefix(env: NodeJS.ProcessEnv): string | undefined {
+  const prefix = env['npm_config_prefix'] ?? env['NPM_CONFIG_PREFIX'];
+  return prefix === undefined || prefix === '' ? undefined : prefix;
+}
+
 /**
  * Directories that hold globally installed packages, derived without spawning npm: every
  * `NODE_PATH` entry, `$npm_config_prefix/lib/node_modules`, and
- * `<dirname(dirname(execPath))>/lib/node_modules`. Read on every call: `/repl/env` may change the
- * environment of a running REPL.
+ * `<dirname(dirname(execPath))>/lib/node_modules` (npm's default prefix). Read on every call:
+ * `/repl/env` may change the environment of a running REPL.
  */
 export function globalModuleRoots(env: NodeJS.ProcessEnv = process.env, execPath: string = process.execPath): string[] {
   const roots = (env['NODE_PATH'] ?? '').split(delimiter).filter((entry) => entry !== '');
-  const prefix = env['npm_config_prefix'];
-  if (prefix !== undefined && prefix !== '') roots.push(join(prefix, 'lib', 'node_modules'));
+  const prefix = npmPrefix(env);
+  if (prefix !== undefined) roots.push(join(prefix, 'lib', 'node_modules'));
   roots.push(join(dirname(dirname(execPath)), 'lib', 'node_modules'));
   return [...new Set(roots.map((root) => resolve(root)))];
+}
+
+/** `npm root -g` may take a moment (npm starts a Node process); beyond this it counts as failed. */
+const NPM_ROOT_TIMEOUT_MS = 5_000;
+let npmRootAnswer: Promise<string | undefined> | undefined;
+
+/**
+ * The answer of `npm root -g`, asked once per worker and only when no environment variable names
+ * npm's prefix: it also knows a prefix set in an `.npmrc`, which `globalModuleRoots` cannot see.
+ * Resolves to undefined when npm is missing, fails or is too slow.
+ */
+export function npmGlobalRoot(): Promise<string | undefined> {
+  npmRootAnswer ??= new Promise<string | undefined>((resolveRoot) => {
+    // No update check: it would reach the registry from a cell's import().
+    const env = { ...process.env, npm_config_update_notifier: 'false' };
+    execFile('npm', ['root', '-g'], { env, encoding: 'utf8', timeout: NPM_ROOT_TIMEOUT_MS, windowsHide: true }, (error, stdout) => {
+      const root = stdout.trim();
+      resolveRoot(error === null && root !== '' ? resolve(root) : undefined);
+    });
+  });
+  return npmRootAnswer;
 }
 
 function load(url: string, attributes: ImportAttributes | undefined): Promise<Record<string, unknown>> {
@@ -131,12 +160,42 @@ function resolveInRoot(root: string, specifier: string): string | undefined {
   }
 }
 
-function resolveFromGlobalRoots(specifier: string): string | undefined {
-  for (const root of globalModuleRoots()) {
+/** The file `specifier` names in the first global root that has it, and every root looked in. */
+async function resolveFromGlobalRoots(specifier: string): Promise<{ resolved: string | undefined; searched: string[] }> {
+  const searched = globalModuleRoots();
+  for (const root of searched) {
     const resolved = resolveInRoot(root, specifier);
-    if (resolved !== undefined) return resolved;
+    if (resolved !== undefined) return { resolved, searched };
   }
-  return undefined;
+  if (npmPrefix(process.env) === undefined) {
+    const npmRoot = await npmGlobalRoot();
+    if (npmRoot !== undefined && !searched.includes(npmRoot)) {
+      searched.push(npmRoot);
+      const resolved = resolveInRoot(npmRoot, specifier);
+      if (resolved !== undefined) return { resolved, searched };
+    }
+  }
+  return { resolved: undefined, searched };
+}
+
+/**
+ * Adds the global folders to Node's resolution error, whose message names only the place it
+ * looked in; code and stack stay Node's. A value that is not an error object is left alone.
+ */
+function withSearchedRoots(error: unknown, searched: readonly string[]): unknown {
+  if (error === null || typeof error !== 'object' || searched.length === 0) return error;
+  const failure = error as { message?: unknown; stack?: unknown };
+  if (typeof failure.message !== 'string') return error;
+  const original = failure.message;
+  const plural = searched.length > 1 ? 's' : '';
+  try {
+    const message = `${original} (also looked in the global npm folder${plural} ${searched.join(', ')}, where npm install -g puts packages)`;
+    failure.message = message;
+    if (typeof failure.stack === 'string') failure.stack = failure.stack.replace(original, message);
+  } catch {
+    // A frozen or exotic error keeps its own message.
+  }
+  return error;
 }
 
 /**
@@ -145,8 +204,8 @@ function resolveFromGlobalRoots(specifier: string): string | undefined {
  * @param specifier As written in the cell.
  * @param _referrer The cell module's identifier; resolution does not depend on it because
  *   relative paths resolve against `process.cwd()`.
- * @throws Node's own resolution or load error (e.g. `ERR_MODULE_NOT_FOUND`, message kept) when
- *   nothing resolves.
+ * @throws Node's own resolution or load error (e.g. `ERR_MODULE_NOT_FOUND`, its message extended
+ *   with the global folders also looked in) when nothing resolves.
  */
 export async function importModule(
   specifier: string,
@@ -164,8 +223,8 @@ export async function importModule(
   } catch (error) {
     // Not keyed on error.code: behind off-thread loader hooks (e.g. a test runner's) the
     // resolution error arrives without it.
-    const fallback = resolveFromGlobalRoots(specifier);
-    if (fallback === undefined) throw error;
+    const { resolved: fallback, searched } = await resolveFromGlobalRoots(specifier);
+    if (fallback === undefined) throw withSearchedRoots(error, searched);
     return load(pathToFileURL(fallback).href, attributes);
   }
   return load(resolved, attributes);

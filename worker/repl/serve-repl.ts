@@ -12,7 +12,7 @@ import { ReplError } from '../../common/errors.js';
 import type { SerializedError } from '../../common/errors.js';
 import { PROTOCOL_VERSION } from '../../common/protocol/repl-messages.js';
 import type {
-  EnvAppliedMessage, EnvMessage, ExecuteMessage, OutputMessage, ReadyMessage, ResultMessage, StartedMessage,
+  EnvAppliedMessage, EnvMessage, WarmedMessage, ExecuteMessage, OutputMessage, ReadyMessage, ResultMessage, StartedMessage,
   WorkerToMainMessage,
 } from '../../common/protocol/repl-messages.js';
 import { validateReplHostMessage } from '../../common/protocol/validate.js';
@@ -28,6 +28,9 @@ import { CellEvaluator } from './cell-evaluator.js';
 import { createReplContext } from './create-context.js';
 import { describeError } from './describe-error.js';
 import { createReplNamespace } from './repl-namespace.js';
+
+/** Deadline of the warm-up's page round trip: a connect (10 s) and an attach. */
+const WARM_UP_DEADLINE_MS = 15_000;
 
 /** What the loop needs of its transport: a MessagePort, or an adapter over child-process IPC. */
 export interface ReplPort {
@@ -101,10 +104,11 @@ export function serveRepl(startup: ReplStartup): void {
     },
   });
   const repl = createReplNamespace({ id: startup.replId, name: () => identity.name, collector, help: HELP_ENTRIES });
+  const helpers = createBrowserHelpers(helperContext);
   const context = createReplContext({
     console: createCapturedConsole(collector),
     repl,
-    helpers: createBrowserHelpers(helperContext),
+    helpers,
     webmcp: Object.freeze({}),
   });
   const evaluator = new CellEvaluator({ context });
@@ -120,6 +124,26 @@ export function serveRepl(startup: ReplStartup): void {
       process.env['CDP_ENDPOINT'] = await scopedEndpoint().url();
     } catch (error) {
       helperContext.note(`CDP_ENDPOINT is not available: ${(error as Error).message}`);
+    }
+  }
+
+  /**
+   * Ahead of the first cell (`WarmMessage`): compiles a typical cell, connects and attaches the
+   * page, and runs one `js()` round trip, so the first cell finds every path hot. Nothing is
+   * declared or written, and the cell count is unchanged. Failures stay silent: the first helper
+   * call connects again and reports what goes wrong then.
+   */
+  async function warmUp(): Promise<void> {
+    evaluator.warm();
+    if (!startup.browserAvailable) return;
+    helperContext.beginCell(Date.now() + WARM_UP_DEADLINE_MS);
+    try {
+      await helperContext.client.ensureAttached();
+      await (helpers['js'] as (expression: string) => Promise<unknown>)('0');
+    } catch {
+      // See above.
+    } finally {
+      helperContext.endCell();
     }
   }
 
@@ -184,6 +208,13 @@ export function serveRepl(startup: ReplStartup): void {
         break;
       case 'endpoint-reply':
         endpoints.receive(message);
+        break;
+      case 'warm':
+        // In the queue, so a cell sent after it finds the page attached (or its own attach running).
+        queue = queue.then(async () => {
+          await warmUp();
+          post({ type: 'warmed', requestId: message.requestId } satisfies WarmedMessage);
+        });
         break;
       case 'shutdown':
         // Let queued work finish first; then close the browser connection cleanly and exit.

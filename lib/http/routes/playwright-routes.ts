@@ -1,14 +1,19 @@
-/** `POST /playwright/execute`, `GET /playwright/executors`, `DELETE /playwright/executors/{name}` for one browser host. */
+/**
+ * `POST /playwright/execute`, `GET /playwright/executors`, `DELETE /playwright/executors/{name}`
+ * for one browser host. `POST /playwright/execute` answers JSON, or streams the call's console
+ * output as Server-Sent Events when the request accepts `text/event-stream` (docs/playwright.md#streaming).
+ */
 import { Router } from 'express';
 import type { NextFunction, Request, Response } from 'express';
 import { ReplError } from '../../../common/errors.js';
 import { LIMITS } from '../../../common/limits.js';
-import type { PlaywrightExecutors } from '../../executor/executor-registry.js';
+import type { PlaywrightExecuteRequest, PlaywrightExecutors } from '../../executor/executor-registry.js';
 import { toWireExecuteResult, toWireExecutor } from '../../executor/execute-result.js';
 import type { PlaywrightExecutorInfo } from '../../executor/execute-result.js';
 import { jsonBody, noRetry, requestSignal, requireBody } from '../middleware.js';
 import type { HostOf } from '../middleware.js';
 import { validateBody } from '../schema-validator.js';
+import { EventStream, wantsEventStream } from '../sse.js';
 
 interface ExecuteRequestBody {
   code: string;
@@ -34,13 +39,13 @@ export function playwrightRoutes(hostOf: HostOf): Router {
     requireBody(req.body);
     validateBody('ExecutePlaywrightRequest', req.body);
     const body = req.body as ExecuteRequestBody;
+    const call: PlaywrightExecuteRequest = { code: body.code, executor: body.executor, timeoutSec: body.timeout_sec };
     try {
-      const result = await executors(req, res).execute({
-        code: body.code,
-        executor: body.executor,
-        timeoutSec: body.timeout_sec,
-        signal: requestSignal(req, res),
-      });
+      if (wantsEventStream(req)) {
+        await streamExecute(executors(req, res), call, res);
+        return;
+      }
+      const result = await executors(req, res).execute({ ...call, signal: requestSignal(req, res) });
       if (result.success) res.removeHeader('x-should-retry');
       res.json(toWireExecuteResult(result));
     } catch (error) {
@@ -71,6 +76,33 @@ export function playwrightRoutes(hostOf: HostOf): Router {
   });
 
   return router;
+}
+
+/**
+ * Runs one call as an event stream: a `stdout` or `stderr` event per console write, then
+ * `result` (or `error` for a failure after admission). The stream opens when the executor admits
+ * the call, so refusals before that (the executor limit, a bad engine) still answer plain JSON:
+ * they are rethrown to the route. A client that goes away does not stop the call.
+ */
+async function streamExecute(executors: PlaywrightExecutors, call: PlaywrightExecuteRequest, res: Response): Promise<void> {
+  let stream: EventStream | undefined;
+  try {
+    const result = await executors.execute({
+      ...call,
+      onAdmitted: () => {
+        stream = new EventStream(res);
+      },
+      onOutput: ({ channel, text }) => stream?.send(channel, { text }),
+    });
+    // Some answers come without admission (the executors are shutting down): still a stream, as asked.
+    stream ??= new EventStream(res);
+    stream.send('result', toWireExecuteResult(result));
+  } catch (error) {
+    if (stream === undefined) throw error;
+    stream.sendError(error);
+  } finally {
+    stream?.end();
+  }
 }
 
 function parseCloseTab(value: unknown): boolean {

@@ -1,16 +1,24 @@
-/** `POST /repl`, `/repl/env`, `GET /repls` and `DELETE /repls/{name}` for one browser host (contract §1, §2, §9.1). */
+/**
+ * `POST /repl`, `GET /repl/results/{cell_id}`, `/repl/env`, `GET /repls` and `DELETE /repls/{name}`
+ * for one browser host (contract §1, §2, §9.1). `POST /repl` answers JSON, or streams the cell as
+ * Server-Sent Events when the request accepts `text/event-stream` (docs/repl.md#streaming).
+ */
+import { randomUUID } from 'node:crypto';
 import { Router } from 'express';
 import type { NextFunction, Request, Response } from 'express';
 import { ReplError } from '../../../common/errors.js';
 import { LIMITS } from '../../../common/limits.js';
-import type { ReplInfo } from '../../host/browser-host.js';
-import { toWireResult } from '../../repl/cell-result.js';
-import type { Repl } from '../../repl/repl.js';
+import type { BrowserHost, ReplInfo } from '../../host/browser-host.js';
+import { toWireContent, toWireResult } from '../../repl/cell-result.js';
+import type { CellResult } from '../../repl/cell-result.js';
+import { CellResults } from '../../repl/cell-results.js';
+import type { Repl, RunOptions } from '../../repl/repl.js';
 import { toWireExecutor } from '../../executor/execute-result.js';
 import type { WireExecutor } from '../../executor/execute-result.js';
 import { jsonBody, noRetry, requestSignal, requireBody } from '../middleware.js';
 import type { HostOf } from '../middleware.js';
 import { validateBody } from '../schema-validator.js';
+import { EventStream, wantsEventStream } from '../sse.js';
 
 interface ReplRequestBody {
   code?: string;
@@ -58,9 +66,44 @@ export function replRoutes(hostOf: HostOf): Router {
       res.status(409).json({ message: (error as ReplError).message, code: 'REPL_ERR_CONFLICT', repls: (listed as ReplInfo[]).map(toWireRepl) });
       return;
     }
-    const result = await repl.run(code, { timeoutSec, reset, signal: requestSignal(req, res) });
+    // Admitted: from here on the cell has an id under which its result can be fetched again.
+    const results = cellResults(host);
+    const cellId = randomUUID();
+    results.start(cellId);
+    if (wantsEventStream(req)) {
+      await streamCell(res, repl, cellId, results, code, { timeoutSec, reset });
+      return;
+    }
+    res.setHeader('x-cell-id', cellId);
+    let result: CellResult;
+    try {
+      result = await repl.run(code, { timeoutSec, reset, signal: requestSignal(req, res) });
+    } catch (error) {
+      results.fail(cellId, error);
+      throw error;
+    }
+    results.finish(cellId, result);
     if (result.success) res.removeHeader('x-should-retry');
     res.json(toWireResult(result));
+  });
+
+  router.get('/repl/results/:cell_id', (req: Request, res: Response) => {
+    const cellId = String(req.params['cell_id']);
+    const record = cellResults(hostOf(req, res)).get(cellId);
+    if (record === undefined) {
+      throw new ReplError('REPL_ERR_NOT_FOUND',
+        `no result for cell "${cellId.slice(0, 64)}": unknown, or no longer kept (results are kept for 10 minutes, the last 32 per browser)`);
+    }
+    switch (record.state) {
+      case 'running':
+        res.status(202).json({ status: 'running', cell_id: cellId });
+        return;
+      case 'failed':
+        // The same answer as the call itself gave (or would have given) on the JSON path.
+        throw record.error;
+      case 'finished':
+        res.json(toWireResult(record.result));
+    }
   });
 
   router.get('/repls', async (req: Request, res: Response) => {
@@ -97,6 +140,50 @@ export function replRoutes(hostOf: HostOf): Router {
   });
 
   return router;
+}
+
+/**
+ * The results store of each host. Keyed by the host object, so a deleted browser's results go
+ * with it, and both mounts of one host (`/repl`, `/browsers/{id}/repl`) share one store.
+ */
+const resultStores = new WeakMap<BrowserHost, CellResults>();
+
+function cellResults(host: BrowserHost): CellResults {
+  let store = resultStores.get(host);
+  if (store === undefined) {
+    store = new CellResults();
+    resultStores.set(host, store);
+  }
+  return store;
+}
+
+/**
+ * Runs an admitted cell as an event stream: `cell`, a `content` event per item as the worker
+ * produces it, then `result` (or `error` for a host failure). The cell is not tied to the
+ * connection: a client that goes away stops receiving events, the cell runs on, and its result
+ * lands in the store like every other.
+ */
+async function streamCell(
+  res: Response, repl: Repl, cellId: string, results: CellResults, code: string, options: Pick<RunOptions, 'timeoutSec' | 'reset'>,
+): Promise<void> {
+  const stream = new EventStream(res, { headers: { 'x-cell-id': cellId } });
+  stream.send('cell', { cell_id: cellId, repl: repl.name });
+  try {
+    const result = await repl.run(code, {
+      ...options,
+      // Base64 only while someone listens; the result still carries every item.
+      onOutput: (item) => {
+        if (stream.connected) stream.send('content', toWireContent(item));
+      },
+    });
+    results.finish(cellId, result);
+    stream.send('result', toWireResult(result));
+  } catch (error) {
+    results.fail(cellId, error);
+    stream.sendError(error);
+  } finally {
+    stream.end();
+  }
 }
 
 /**

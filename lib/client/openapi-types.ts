@@ -1,0 +1,2968 @@
+// Generated from openapi.json by scripts/generate.mjs (openapi-typescript); do not edit: npm run generate.
+// `npm run lint` fails when it is out of date.
+export interface paths {
+    "/healthz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Liveness of the server */
+        get: operations["getHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repl": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run one JavaScript cell in the persistent browser REPL
+         * @description Runs `code` as one cell of a persistent JavaScript REPL (an ES module evaluated in one long-lived context; top-level
+         *     var/let/const/function/class bindings persist). Expression values are ignored: emit output with repl.write, console
+         *     or repl.emitImage. Calls to one REPL are serialised; REPLs of different names (`repl`) run concurrently, each with its own
+         *     worker, bindings and tab. A timeout, crash or out-of-memory destroys that REPL (`repl_terminated: true`).
+         *
+         *     Methods available inside a cell:
+         *
+         *     - `repl.help(methodName?: string): string`: Writes help as one write item and returns it. Without an argument it lists every method; with a name (qualified like "browser.click" or unqualified when unique) it shows the signature, behaviour, defaults and an example.
+         *     - `repl.write(value: unknown): void`: Emits one text item on the "write" channel, without a newline. Strings are written as they are; other values are formatted with util.inspect (depth 4, 100 array items, 8192 characters per string, line width 120). Expression values are never emitted automatically: use repl.write for the answer of a cell.
+         *     - `repl.emitImage(input: string | Buffer | ArrayBufferView | ArrayBuffer | { bytes, mimeType? } | { path, mimeType? }): Promise<void>`: Emits one image item in call order with the text output. Accepts an image/* data URL, binary data (PNG, JPEG and WebP are recognised from their bytes), { bytes, mimeType? } or { path, mimeType? } read from disk. An image may be at most 8 MiB; a response carries at most 16 MiB of images, beyond which images are dropped with a stderr note and content_truncated set.
+         *     - `cdp(method: string, params?: object, sessionId?: string | null): Promise<object>`: Sends one raw Chrome DevTools Protocol command and resolves its result. Routing: sessionId null sends it browser-level; a session id string sends it on that session as is (never retried); omitted, Target.*, Browser.*, SystemInfo.* and Storage.* go browser-level and everything else goes to the attached page (attaching one first). Only observational commands are retried after a dropped connection; others fail with REPL_ERR_CDP_OUTCOME_UNKNOWN rather than run twice. CDP errors throw "CDP <method> failed: <message> (code <n>)"; each command times out after 30 s or 500 ms before the cell deadline. It is also the way out of a dialog: cdp("Page.handleJavaScriptDialog", { accept: true }).
+         *     - `drainEvents(): Promise<Array<{ method, params, sessionId?, time }>>`: Attaches a page if none is attached, then returns every buffered CDP event of the connection (all sessions and browser-level events, oldest first, time in Unix ms) and empties the buffer. The buffer keeps the newest 500 events; Network events fill it quickly on busy pages, so drain before acting and filter by method.
+         *     - `waitForEvent(method: string, options?: { sessionId?: string | null, timeoutSec?: number, predicate?: (event) => boolean }): Promise<{ method, params, sessionId?, time } | null>`: Arms a one-shot waiter for the next CDP event named method and returns its promise: the event, or null after timeoutSec (default 30, clamped to 500 ms before the cell deadline). Only events that arrive after arming count, so arm first, then act, then await. Without sessionId it waits on the attached page (and throws if none is attached); sessionId null waits for browser-level events; a string waits on that session. predicate skips events it returns false for; if it throws, the promise rejects. Validation errors throw synchronously.
+         *     - `gotoUrl(url: string): Promise<{ frameId, loaderId?, errorText? }>`: Navigates the attached page (attaching one first) and resolves the raw Page.navigate result once Chromium has committed the navigation; it does not wait for the load event (use waitForLoad). A failed navigation does not throw: errorText is set and a browser-repl note goes to stderr. Never retried after a dropped connection. A beforeunload dialog that holds the navigation makes it fail with REPL_ERR_DIALOG_OPEN.
+         *     - `pageInfo(): Promise<{ url, title, viewport: { width, height }, scroll: { x, y }, page: { width, height }, ready_state, dialog }>`: Describes the attached page with one evaluation: url, title, viewport (innerWidth/innerHeight), scroll offsets, page (document scroll size), ready_state and dialog (null, or { type, message } of an open alert/confirm/prompt/beforeunload). While a dialog is open nothing is evaluated (the page is frozen): it resolves { url, title, dialog } from the browser's target list instead, also when the dialog opens during the call. Close the dialog with cdp("Page.handleJavaScriptDialog", { accept: true }) (accept: false to cancel; promptText for a prompt).
+         *     - `accessibilitySnapshot(options?): Promise<{ url, title, nodes, truncated?, totalNodes? }>`: options: { maxNodes = 2000, interactiveOnly = false }. A compact view of Chromium's accessibility tree of the attached page, same-origin iframes included. Each node is { backendNodeId, role, name, depth, value?, text?, checked?, pressed?, selected?, expanded?, disabled?, focused?, required?, readonly?, level?, fileInput?, multiple? }: only elements an action can target are listed (text is folded into its element's text, layout wrappers are dropped), in document order, depth giving the nesting. A file input has role "file input" and fileInput: true (multiple: true when it takes several files; value says the chosen files): set its files with uploadFile, do not click it. A <label> of a listed control is left out (the control's name is the label's text); a label of nothing or of a hidden control (a styled upload) stays, named by its text. Date and time inputs list their segments (spinbutton "Month", button "Show date picker") named once; fill the date input itself. Pass a node as is to click, fillInput, waitForElement or uploadFile, or use its role and name as a target: click({ role: node.role, name: node.name, exact: true }). backendNodeId is a stable handle while the element lives; after a navigation or re-render a node is stale and helpers fail at once telling you to take a new snapshot. maxNodes bounds the list (truncated and totalNodes then say so); interactiveOnly keeps only widgets and focusable elements. Cross-site iframes are separate targets: iframeTarget() + switchTab(). Call waitForLoad() first on a page you just opened.
+         *     - `click(target, options?): Promise<void>`: options: { button = "left" | "right" | "middle", clickCount = 1, timeoutSec = 10, modifiers, position: { x, y }, force = false, trial = false }. Clicks with physical mouse input (move, then press and release per click; clickCount 2 is a double click). target is a CSS selector (matched in the document, its open shadow roots and same-origin iframes; hidden matches are ignored, several visible matches fail at once), an accessibility-snapshot node / { backendNodeId }, or a semantic target searched the same way: { role, name?, exact? } (ARIA role and accessible name, as Playwright's getByRole; the role names a snapshot prints, such as "Date" or "file input", work too), { text, exact? } (the innermost elements whose whitespace-normalised text matches, as getByText) or { label, exact? } (the control a <label>, aria-labelledby or aria-label names, as getByLabel). A string name/text/label matches case-insensitively as a substring; exact: true asks for the whole string, case-sensitive; a RegExp works too. Several visible matches of a semantic target fail at once listing them: "click: {role: \"button\", name: \"Book\"} matched 2 elements: button \"Book now\", button \"Book later\"; …"; no match is waited for like a selector. Errors name a snapshot node by role and name: node 12 (button "Book"); {x, y} clicks viewport coordinates at once. An element target waits up to timeoutSec (default 10) until it is visible, enabled (not disabled, not aria-disabled), scrolled into view, stable over two animation frames and not covered (hit-tested through shadow roots and frames), then clicks the centre of its visible part, or another point of it when the centre is covered. On timeout it throws "click: selector \"<s>\" was not actionable within <t>s (<reason>)", e.g. (intercepted by <div id="overlay">). modifiers hold keys during the click (as pressKey takes them); position clicks at an offset from the element's top-left corner; force skips the enabled/stable/covered checks; trial runs the checks without clicking. It does not wait for what the click causes. A dialog the click opens is reported on stderr. A JavaScript dialog never makes it hang: with one open it fails at once with REPL_ERR_DIALOG_OPEN, naming cdp("Page.handleJavaScriptDialog", { accept: true }).
+         *     - `typeText(text): Promise<void>`: Inserts text into whatever has focus with one Input.insertText (beforeinput and input fire, no key events), without focusing anything first. Use fillInput to focus, clear and type into a field, pressKey for single keys. A JavaScript dialog never makes it hang: with one open it fails at once with REPL_ERR_DIALOG_OPEN, naming cdp("Page.handleJavaScriptDialog", { accept: true }).
+         *     - `fillInput(target, text, options?): Promise<void>`: options: { clearFirst = true, timeoutSec = 10, force = false }. Focuses an editable field and types text into it. target is a CSS selector (matched in the document, its open shadow roots and same-origin iframes; hidden matches are ignored, several visible matches fail at once), an accessibility-snapshot node / { backendNodeId }, or a semantic target searched the same way: { role, name?, exact? } (ARIA role and accessible name, as Playwright's getByRole; the role names a snapshot prints, such as "Date" or "file input", work too), { text, exact? } (the innermost elements whose whitespace-normalised text matches, as getByText) or { label, exact? } (the control a <label>, aria-labelledby or aria-label names, as getByLabel). A string name/text/label matches case-insensitively as a substring; exact: true asks for the whole string, case-sensitive; a RegExp works too. Several visible matches of a semantic target fail at once listing them: "click: {role: \"button\", name: \"Book\"} matched 2 elements: button \"Book now\", button \"Book later\"; …"; no match is waited for like a selector. Errors name a snapshot node by role and name: node 12 (button "Book"); a label stands for its control. It waits up to timeoutSec (default 10) until the target is visible, enabled, editable (text-like input, textarea or contenteditable, not read-only) and not covered (click's hit test: a point of the field, or of its label, must be on top), else throws "fillInput: selector \"<s>\" was not editable within <t>s (<reason>)", e.g. (intercepted by <div id="cookie-banner">) for a field under an overlay; force skips the hit test. With clearFirst (default true) the old content is selected and deleted with Backspace. Characters on the US layout are typed as real key presses (Shift for capitals and symbols); other characters and line breaks are inserted, so a newline never submits a form; text over 200 characters is inserted at once except its last character. change fires when the value changed; pages that reformat on input keep their formatting. Date and time inputs get their value set directly. A JavaScript dialog never makes it hang: with one open it fails at once with REPL_ERR_DIALOG_OPEN, naming cdp("Page.handleJavaScriptDialog", { accept: true }).
+         *     - `pressKey(key, modifiers?): Promise<void>`: modifiers: string[] | { alt, ctrl, meta, shift } | 0-15. Presses and releases one key in whatever has focus (keyDown, char for printable keys, keyUp) on a US layout. key is one character ("a", "!", "é") or a key name, case-insensitive ("Enter", "ArrowLeft", "KeyA", "Digit1", "F5", "Numpad1"), or an alias (esc, return, spacebar, del, cmd, command, ctrl). Modifiers: an array of Alt/Control/Ctrl/Meta/Shift names (any case), an object of flags ({ ctrl: true }) or a bitfield 0-15 (Alt 1, Control 2, Meta 4, Shift 8); Shift maps keys to their shifted form (Digit1 + Shift types "!"). Enter submits forms; Control+A selects all on any platform. Errors: "unknown key: <k> (…)", "pressKey: unknown modifier: <m> (…)", "pressKey: modifiers must be an array drawn from Alt, Control, Meta, Shift (or an object like {ctrl: true})". A dialog the key opens is reported on stderr. A JavaScript dialog never makes it hang: with one open it fails at once with REPL_ERR_DIALOG_OPEN, naming cdp("Page.handleJavaScriptDialog", { accept: true }).
+         *     - `scroll(x, y, dy = -300, dx = 0): Promise<void>`: Sends exactly one mouse-wheel event at viewport point (x, y): dy (default -300, as in the hosted product; positive scrolls down, negative up) and dx (default 0) in CSS pixels, so the element under the point scrolls as for a person. The command has a 5 s timeout and is never retried or replaced by window.scrollBy; a timeout reports an unknown outcome. It returns when Chromium has taken the event; smooth scrolling may still be running. A JavaScript dialog never makes it hang: with one open it fails at once with REPL_ERR_DIALOG_OPEN, naming cdp("Page.handleJavaScriptDialog", { accept: true }).
+         *     - `captureScreenshot(path?: string, fullPage?: boolean, maxDim?: number): Promise<string>; captureScreenshot(options: { path?, fullPage?, maxDim?, format?, quality?, clip?, selector? }): Promise<string>`: Captures the attached page, writes the image to path (default /tmp/shot.png, parent folders created, file overwritten) and resolves the path; show it with repl.emitImage({ path }). format is png (default), jpeg or webp, taken from the option or the path extension; quality 0-100 applies to jpeg and webp. fullPage: true captures the whole scroll height and width, not just the viewport. maxDim (positive integer) scales the image down, never up, so its longer side is at most maxDim device pixels (aspect ratio kept). clip { x, y, width, height } (CSS pixels, document coordinates) or selector (first match) capture a region. The second argument may also be an options object: captureScreenshot(path, { fullPage: true }). If a JavaScript dialog blocks the page it fails at once with REPL_ERR_DIALOG_OPEN instead of hanging; handle the dialog with cdp("Page.handleJavaScriptDialog", { accept: true }) (see pageInfo).
+         *     - `setViewport(viewport: { width: number, height: number, deviceScaleFactor?: number, mobile?: boolean } | null): Promise<void>`: Sets the attached tab's viewport by emulation (Emulation.setDeviceMetricsOverride): width and height in CSS pixels (integers 1-10000), deviceScaleFactor (default 1, at most 10) and mobile (default false: true applies the page's meta viewport and mobile scrollbars; touch is not emulated). pageInfo().viewport, media queries and screen.width follow it, and captureScreenshot images are width × deviceScaleFactor pixels wide. The override lasts while this REPL is attached to the tab: after switchTab to another tab the tab shows its window's size (the server's default viewport, 1280×720 unless configured), and switchTab back sets it again; a dropped connection, a browser restart or a reset forget it, and popups get their window's size. null removes the override. If a JavaScript dialog blocks the page it fails at once with REPL_ERR_DIALOG_OPEN instead of hanging; handle the dialog with cdp("Page.handleJavaScriptDialog", { accept: true }) (see pageInfo).
+         *     - `listTabs(includeChrome?: boolean): Promise<Array<{ targetId, title, url }>>`: Lists the browser's page targets in Chromium's order without attaching anything. includeChrome (default true) false drops internal pages: chrome://, chrome-extension://, chrome-untrusted://, devtools://, edge:// and about: URLs (about:blank included).
+         *     - `currentTab(): Promise<{ targetId, title, url }>`: The attached target. If none is attached, a named REPL (POST /repl with "repl") attaches its own tab, opened in the background on first use and reopened if it was closed; the default REPL attaches the previous target, else the first page with a real URL, else any page, else a new about:blank tab, and never a tab that a named REPL or executor owns. Throws REPL_ERR_TARGET_NOT_FOUND ("attached target no longer exists") if the attached target has disappeared.
+         *     - `switchTab(target: string | { targetId: string }): Promise<string>`: Attaches the given target (an id, or an object from listTabs, currentTab or iframeTarget) and resolves its session id. Page helpers then act on it. It brings the tab to the foreground (headless Chromium cancels dialogs of background tabs) and detaches the previous session; switching to the attached target is a no-op returning the same session id. Unknown ids throw REPL_ERR_TARGET_NOT_FOUND; a tab that a named REPL or executor owns (another one than this REPL) throws REPL_ERR_INVALID_ARGUMENT naming its owner.
+         *     - `newTab(url?: string): Promise<string>`: Opens url (default about:blank) in a tab, attaches it and resolves its target id. With a url and an attached tab that is still blank (about:blank or a new-tab page) that tab is navigated instead of opening another. Otherwise a blank tab is created, attached and then navigated, so its dialogs and events are seen from the start. It resolves once the renderer shows the new URL (an immediate js("location.href") sees it), without waiting for load. Navigation errors are reported (stderr note, as gotoUrl), never retried in a second tab.
+         *     - `closeTab(target?: string | { targetId: string }): Promise<void>`: Closes the target (default: the attached tab) and waits up to 5 s until Chromium no longer lists it, so an immediate listTabs() does not count it. Closing the attached tab detaches it; the next page helper attaches another page (in a named REPL: a new tab of its own). Throws REPL_ERR_TARGET_NOT_FOUND when nothing is attached and no target was given, or when the id does not exist.
+         *     - `waitForPopup(action: () => Promise<unknown>, options?: { timeoutSec?: number }): Promise<{ targetId, url, title }>`: Runs action and resolves the tab it opened (a link with target=_blank, window.open), without enabling target discovery. It is armed before action runs, so a popup that opens before action's promise settles counts; only a popup whose opener is the attached tab counts, so another REPL's popups never resolve it. It resolves once the popup has committed its first document: url is the page's (not the about:blank of a tab on its way to a URL; window.open() without a URL gives about:blank) and title the page's once it has set one (up to 0.5 s after the commit; until then Chromium shows the address). It also waits for action's promise, and rejects with action's error if it rejects. After timeoutSec (default 10, clamped to 500 ms before the cell deadline) without a popup it throws REPL_ERR_TARGET_NOT_FOUND. The REPL stays attached to the opener, which is kept in the foreground; the popup waits in the background until switchTab(popup). In a named REPL the popup is that REPL's tab: other REPLs and executors never attach it, and it closes with the REPL.
+         *     - `ensureRealTab(): Promise<{ targetId, title, url } | null>`: Makes sure a page with real content is attached: resolves the attached tab if its URL is not internal (about:, chrome://, ...), else attaches and resolves the first real tab, else resolves null. It never creates a tab (use newTab).
+         *     - `iframeTarget(urlSubstring: string): Promise<{ targetId, url, title, type } | null>`: Finds the first cross-site (out-of-process) iframe target whose URL contains urlSubstring ("" matches any), or null; nothing is attached. Evaluate inside it with js(fn, { targetId }), or attach it with switchTab. Same-site iframes are not separate targets: reach them through contentDocument in js(). Frames appear a moment after the page loads, so poll when needed.
+         *     - `waitMs(milliseconds?: number): Promise<void>`: Sleeps milliseconds (default 1000). The value must be a non-negative finite number. A sleep that would run past 500 ms before the cell deadline throws REPL_ERR_INVALID_ARGUMENT at once instead of letting the cell time out and destroy the REPL.
+         *     - `waitForLoad(timeoutSec?: number): Promise<boolean>`: Resolves true once the attached page's document.readyState is "complete", polling every 100 ms, or false after timeoutSec (default 15, clamped to 500 ms before the cell deadline). While a navigation of the main frame is under way (gotoUrl, newTab, a clicked link, page code setting location) it waits for the new document: the page being replaced never counts as loaded. timeoutSec must be a non-negative finite number. If a JavaScript dialog blocks the page it fails at once with REPL_ERR_DIALOG_OPEN instead of hanging; handle the dialog with cdp("Page.handleJavaScriptDialog", { accept: true }) (see pageInfo).
+         *     - `waitForElement(target, options?): Promise<boolean>`: target: selector | snapshot node | { backendNodeId } | { role, name?, exact? } | { text, exact? } | { label, exact? } (as click takes them); options: { state = "visible" | "attached" | "detached" | "hidden", timeoutSec = 10 }. Polls (at least once, every 50 ms) until the state holds and resolves true, or resolves false after timeoutSec (default 10, ending before the cell's deadline). States consider every match of a selector or semantic target, in the document, open shadow roots and same-origin iframes: attached = at least one match, detached = none, visible = at least one visible match, hidden = no visible match (so a hidden duplicate never masks a visible one). A snapshot node that no longer exists is detached and hidden. It throws only for contract errors: bad arguments ("waitForElement: state must be attached, detached, visible, or hidden"), an invalid selector, CDP failures. A JavaScript dialog never makes it hang: with one open it fails at once with REPL_ERR_DIALOG_OPEN, naming cdp("Page.handleJavaScriptDialog", { accept: true }).
+         *     - `waitForNetworkIdle(idleSec?: number, timeoutSec?: number): Promise<boolean>`: Resolves true once the attached page has had no request in flight for idleSec (default 0.5), or false after timeoutSec (default 30, clamped to 500 ms before the cell deadline). Both must be non-negative finite numbers. Only the attached page's requests count, tracked since it was attached (attaching counts as activity, so a first call waits at least idleSec); requests that never finish (long polling) keep it busy.
+         *     - `js(expressionOrFunction: string | Function, options?: { arg?: unknown, targetId?: string }): Promise<unknown>`: Evaluates in the attached page, exactly once (never retried; a dropped connection reports an unknown outcome). A string is one expression sent as is; a returned promise is awaited. A function is rebuilt in the page from its source (it cannot see REPL variables) and called with arg if given; arg and the result keep bigint, NaN, Infinity, -Infinity, -0, undefined, sparse arrays and nested plain objects exactly. arg rejects functions, symbols, cycles and non-plain objects (class instances, Date, Map) with clear errors; results without a by-value form (DOM nodes, functions, Map) become undefined; a thrown or returned Error rejects with the page error (REPL_ERR_PAGE_EVALUATION). targetId evaluates in another target (an iframe from iframeTarget, another tab) through a temporary session. Page promises may run until the cell deadline. If a JavaScript dialog blocks the page it fails at once with REPL_ERR_DIALOG_OPEN instead of hanging; handle the dialog with cdp("Page.handleJavaScriptDialog", { accept: true }) (see pageInfo).
+         *     - `uploadFile(target: string | { backendNodeId: number } | { label } | { role, name? } | { text }, pathOrPaths: string | string[], options?: { timeoutSec?: number }): Promise<void>`: Sets the files of an <input type=file> (Chromium fires input and change). target is a CSS selector, an accessibility-snapshot node (a file input reads role "file input", fileInput: true), or a semantic target as click takes it: { label, exact? } (the file input a <label>, aria-labelledby or aria-label names), { role, name?, exact? } (a file input's role is "button", or "file input" as the snapshot prints it), { text, exact? } (a label's text stands for its control). Selectors and semantic targets are searched in the document, open shadow roots and same-origin iframes, and wait up to timeoutSec (default 10) to match; they must match a file input (hidden ones are fine: styled uploads hide the input behind a label), and if several match, exactly one of them must be visible. Several files need the multiple attribute. Paths are resolved to absolute paths and, when the browser runs on this machine, must exist.
+         *     - `waitForDownload(action: () => Promise<unknown>, options?: { timeoutSec?: number, dir?: string }): Promise<{ path, suggestedFilename, url, bytes }>`: Runs action, waits for the download it starts on the attached tab (a link with download, a Content-Disposition: attachment answer, a form that returns a file) and resolves where the file was saved once Chromium finished it. Files go to this REPL's own download folder (in the host's temporary folder, removed when the host closes; never $HOME/Downloads), or to dir when given, under the suggested name (name (1).ext when it is taken). The action's rejection rejects it; a canceled download, no download within timeoutSec (default 30, clamped to 500 ms before the cell deadline) or a file that cannot be saved throw REPL_ERR_DOWNLOAD_FAILED. A download nobody waits for is saved to the REPL's folder as well, with a note on stderr (see listDownloads). It sets the host's download behaviour again first, so it also works after a cell sent its own Browser.setDownloadBehavior.
+         *     - `listDownloads(): Promise<Array<{ path, suggestedFilename, url, bytes }>>`: Lists the files in this REPL's download folder, oldest first: the ones waitForDownload saved there and the downloads nobody waited for. url is "" for a file saved by an earlier worker of this REPL (after a reset).
+         *     - `handleDialog(options?: { accept?: boolean, promptText?: string }): Promise<{ type, message }>`: Answers the JavaScript dialog (alert, confirm, prompt, beforeunload) open on the attached page: accept (default true) or dismiss (accept: false); promptText is the answer to a prompt. Resolves the dialog's type and message. With no dialog open it throws REPL_ERR_NO_DIALOG. A dialog belongs to the REPL whose tab opened it: no other REPL or executor answers it or is blocked by it.
+         *     - `onDialog(policy: "accept" | "dismiss" | { accept: boolean, promptText?: string } | null): Promise<{ accept, promptText? } | null>`: Sets how this REPL answers the JavaScript dialogs its tab opens from now on, as they open, each with a note on stderr; resolves the previous policy. It applies before the promise resolves. null (the default) leaves them pending for the next cell to see in pageInfo().dialog and answer with handleDialog. A dialog already open is not answered by it. The policy lasts as long as the REPL (a reset starts with null).
+         *     - `httpGet(url: string, headers?: Record<string, string>, timeoutSec?: number): Promise<string>`: GETs an http(s) URL from the REPL process (not the browser: no browser cookies) and resolves the body as UTF-8 text. Sends user-agent Mozilla/5.0 and accept-encoding gzip, deflate, br unless headers override them; follows up to 20 redirects; decodes compressed bodies. timeoutSec (default 20) covers the whole exchange including the body and is clamped to 500 ms before the cell deadline. Throws REPL_ERR_HTTP_GET_FAILED: "GET <url> failed with status <n>" for non-2xx, "GET <url> timed out after <n>ms", or when the body exceeds 32 MiB.
+         */
+        post: operations["runReplCell"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repl/env": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Names of the environment variables set for the REPL */
+        get: operations["getReplEnv"];
+        /** Replace the REPL's environment variables (applied live, kept across resets) */
+        put: operations["putReplEnv"];
+        post?: never;
+        /** Remove every REPL environment variable (same as PUT with an empty env) */
+        delete: operations["deleteReplEnv"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repl/results/{cell_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Fetch the result of a recent cell again
+         * @description The answer of a cell admitted by `POST /repl` (its id is the `cell` event of a stream, or the `x-cell-id` header of a
+         *     JSON answer), for a client that lost its connection: streamed cells keep running when their client disconnects.
+         *     Results are kept for 10 minutes after the cell ended, the last 32 per browser. A cell that failed with a host error
+         *     (e.g. REPL_ERR_CLOSED) answers that error with its status, as the call did.
+         */
+        get: operations["getReplCellResult"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repls": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List REPLs
+         * @description `default` first (once it exists), then named REPLs oldest first. Each entry tells whether a call is running or queued on it, its current `repl_id`, and for named REPLs the target id and current URL of the tab it owns.
+         */
+        get: operations["listRepls"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repls/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a named REPL, or reset `default`
+         * @description Ends the REPL: a running cell answers `repl_terminated: true`, queued calls fail with `REPL_ERR_CLOSED`, its worker ends and its tab is closed (Chromium no longer lists it when this answers). The name is free at once; the next call with it creates a new REPL and tab.
+         *
+         *     `default` is reset instead: a fresh worker (its bindings are gone), and its tab, the one the user sees, stays open.
+         */
+        delete: operations["deleteRepl"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/playwright/execute": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run Playwright/TypeScript code against the browser in an executor
+         * @description Runs `code` as the body of an async function with `page`, `context` (`page.context()`), `browser` (the executor's own
+         *     `connectOverCDP` connection) and `webmcp` in scope; `return` a value to get it back as `result` (JSON rules; a value that
+         *     cannot be JSON, such as a cycle or a BigInt, fails the call). TypeScript syntax is accepted: types are stripped inside the
+         *     executor worker. `console` output is captured into `stdout` and `stderr`.
+         *
+         *     Every call runs in an executor, a dedicated worker thread with its own browser connection. Calls on one executor run one
+         *     at a time, in arrival order; calls on different executors run concurrently. Without `executor` the call runs in `default`,
+         *     which binds `page` to the tab Chrome reports as active (else the newest page, else a new one). Any other name creates a
+         *     named executor on first use; it opens its own background tab (without changing the active tab) and binds `page` to it on
+         *     every call; if that tab was closed, the next call opens a new one and reports `tab.created: true`. At most 8 named executors
+         *     exist per browser (409 lists them; delete one with DELETE /playwright/executors/{name}).
+         *
+         *     After `timeout_sec` the executor answers `success: false`, keeps its worker and drops its browser connection, so code
+         *     abandoned by the timeout can no longer drive the browser; the next call reconnects. A worker that does not answer by
+         *     `timeout_sec` + 5 s (a blocked event loop) or that crashed is replaced by the next call.
+         */
+        post: operations["executePlaywrightCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/playwright/executors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Playwright executors
+         * @description `default` first, then named executors oldest first. Each entry tells whether a call is running on it and, for named executors, the target id and current URL of the tab it owns.
+         */
+        get: operations["listPlaywrightExecutors"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/playwright/executors/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a named Playwright executor, or restart `default`
+         * @description Stops the executor's worker: a call running on it, and calls queued on it, fail with `execution failed: executor was deleted`.
+         *     Its tab is closed too unless `close_tab=false`. The name is free at once; the next call with it creates a new executor and tab.
+         *
+         *     `default` is restarted instead: its worker is stopped without waiting for queued calls, the running call fails with
+         *     `execution failed: executor was restarted`, and queued and later calls run on a new worker. It owns no tab, so `close_tab`
+         *     does not apply.
+         */
+        delete: operations["deletePlaywrightExecutor"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/browsers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List browsers
+         * @description Live browsers created with POST /browsers, oldest first, as a bare array (the default browser is not listed; GET /browsers/default shows it). Paged with `offset`/`limit`; `X-Has-More` and `X-Next-Offset` (0 on the last page) are what the Kernel SDK pages with.
+         */
+        get: operations["listBrowsers"];
+        put?: never;
+        /**
+         * Launch a browser
+         * @description Launches a Chromium with a fresh temporary profile (or takes one from the warm pool, `--browser-pool`), and answers once it runs. Every per-browser route is then available below `/browsers/{id_or_name}/`.
+         */
+        post: operations["createBrowser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/browsers/{id_or_name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A browser id, its name, or `default` for the server's own browser. */
+                id_or_name: string;
+            };
+            cookie?: never;
+        };
+        /** Get a browser */
+        get: operations["getBrowser"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a browser
+         * @description Ends it: at once it is gone from the API (its id and name are free again), then its running cells end, its REPL and executor workers exit, Chromium is killed and its profile and download folders are removed, in the background. Until that is done it still counts towards the browser limit. The default browser cannot be deleted (400).
+         */
+        delete: operations["deleteBrowser"];
+        options?: never;
+        head?: never;
+        /** Rename or retag a browser */
+        patch: operations["updateBrowser"];
+        trace?: never;
+    };
+    "/browsers/{id_or_name}/cdp": {
+        parameters: {
+            query?: {
+                /** @description The browser's capability, as cdp_ws_url carries it. */
+                jwt?: string;
+                /** @description The server token, for clients that cannot send headers (see docs/security.md for the risk). */
+                token?: string;
+            };
+            header?: never;
+            path: {
+                /** @description A browser id, its name, or `default` for the server's own browser. */
+                id_or_name: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Chrome DevTools Protocol WebSocket (cdp_ws_url)
+         * @description A WebSocket upgrade relayed to this browser's DevTools. The client sees every tab except those a named REPL or executor owns. While it is open the browser counts as active.
+         */
+        get: operations["connectBrowserCdp"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/process/exec": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run a command on the server's machine and wait for it
+         * @description Runs `command` with `args` (no shell) as the server's user, in a process group of its own, with the server's environment plus `env`, stdin `/dev/null`. When the browser is running (launched or attached), `CDP_ENDPOINT` is set to its DevTools endpoint; no browser is launched for this. The answer comes once the process exited and its stdout and stderr closed, or at `timeout_sec`, when the whole group is killed. A client that disconnects kills the group too. Typical use: `npm install -g <package>`, then `await import("<package>")` in a cell.
+         *
+         *     This is code execution on the server's machine by design; the bearer token and the container are the boundary. Failed answers carry `x-should-retry: false`.
+         */
+        post: operations["processExec"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fs/read_file": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a file */
+        get: operations["fsReadFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fs/write_file": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Create or replace a file with the raw request body
+         * @description Missing parent directories are created (755). The body goes to a temporary file next to the target, renamed over it when complete, so a failed or oversized upload leaves the old file as it was. A symbolic link at `path` is written through. At most 64 MiB (413 `REPL_ERR_BODY_TOO_LARGE`).
+         */
+        put: operations["fsWriteFile"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fs/list_files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List a directory */
+        get: operations["fsListFiles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fs/file_info": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Information about a file or directory (symbolic links followed) */
+        get: operations["fsFileInfo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fs/create_directory": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Create a directory and its missing parents (an existing directory is fine) */
+        put: operations["fsCreateDirectory"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fs/delete_file": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Delete a file or a symbolic link (not a directory) */
+        put: operations["fsDeleteFile"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fs/delete_directory": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Delete a directory and everything in it */
+        put: operations["fsDeleteDirectory"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fs/move": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Move or rename a file or directory
+         * @description `rename(2)`; across file systems it copies, then removes the source. The destination's directory must exist.
+         */
+        put: operations["fsMove"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/browsers/{id_or_name}/repl": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run one JavaScript cell in the persistent browser REPL
+         * @description Runs `code` as one cell of a persistent JavaScript REPL (an ES module evaluated in one long-lived context; top-level
+         *     var/let/const/function/class bindings persist). Expression values are ignored: emit output with repl.write, console
+         *     or repl.emitImage. Calls to one REPL are serialised; REPLs of different names (`repl`) run concurrently, each with its own
+         *     worker, bindings and tab. A timeout, crash or out-of-memory destroys that REPL (`repl_terminated: true`).
+         *
+         *     Methods available inside a cell:
+         *
+         *     - `repl.help(methodName?: string): string`: Writes help as one write item and returns it. Without an argument it lists every method; with a name (qualified like "browser.click" or unqualified when unique) it shows the signature, behaviour, defaults and an example.
+         *     - `repl.write(value: unknown): void`: Emits one text item on the "write" channel, without a newline. Strings are written as they are; other values are formatted with util.inspect (depth 4, 100 array items, 8192 characters per string, line width 120). Expression values are never emitted automatically: use repl.write for the answer of a cell.
+         *     - `repl.emitImage(input: string | Buffer | ArrayBufferView | ArrayBuffer | { bytes, mimeType? } | { path, mimeType? }): Promise<void>`: Emits one image item in call order with the text output. Accepts an image/* data URL, binary data (PNG, JPEG and WebP are recognised from their bytes), { bytes, mimeType? } or { path, mimeType? } read from disk. An image may be at most 8 MiB; a response carries at most 16 MiB of images, beyond which images are dropped with a stderr note and content_truncated set.
+         *     - `cdp(method: string, params?: object, sessionId?: string | null): Promise<object>`: Sends one raw Chrome DevTools Protocol command and resolves its result. Routing: sessionId null sends it browser-level; a session id string sends it on that session as is (never retried); omitted, Target.*, Browser.*, SystemInfo.* and Storage.* go browser-level and everything else goes to the attached page (attaching one first). Only observational commands are retried after a dropped connection; others fail with REPL_ERR_CDP_OUTCOME_UNKNOWN rather than run twice. CDP errors throw "CDP <method> failed: <message> (code <n>)"; each command times out after 30 s or 500 ms before the cell deadline. It is also the way out of a dialog: cdp("Page.handleJavaScriptDialog", { accept: true }).
+         *     - `drainEvents(): Promise<Array<{ method, params, sessionId?, time }>>`: Attaches a page if none is attached, then returns every buffered CDP event of the connection (all sessions and browser-level events, oldest first, time in Unix ms) and empties the buffer. The buffer keeps the newest 500 events; Network events fill it quickly on busy pages, so drain before acting and filter by method.
+         *     - `waitForEvent(method: string, options?: { sessionId?: string | null, timeoutSec?: number, predicate?: (event) => boolean }): Promise<{ method, params, sessionId?, time } | null>`: Arms a one-shot waiter for the next CDP event named method and returns its promise: the event, or null after timeoutSec (default 30, clamped to 500 ms before the cell deadline). Only events that arrive after arming count, so arm first, then act, then await. Without sessionId it waits on the attached page (and throws if none is attached); sessionId null waits for browser-level events; a string waits on that session. predicate skips events it returns false for; if it throws, the promise rejects. Validation errors throw synchronously.
+         *     - `gotoUrl(url: string): Promise<{ frameId, loaderId?, errorText? }>`: Navigates the attached page (attaching one first) and resolves the raw Page.navigate result once Chromium has committed the navigation; it does not wait for the load event (use waitForLoad). A failed navigation does not throw: errorText is set and a browser-repl note goes to stderr. Never retried after a dropped connection. A beforeunload dialog that holds the navigation makes it fail with REPL_ERR_DIALOG_OPEN.
+         *     - `pageInfo(): Promise<{ url, title, viewport: { width, height }, scroll: { x, y }, page: { width, height }, ready_state, dialog }>`: Describes the attached page with one evaluation: url, title, viewport (innerWidth/innerHeight), scroll offsets, page (document scroll size), ready_state and dialog (null, or { type, message } of an open alert/confirm/prompt/beforeunload). While a dialog is open nothing is evaluated (the page is frozen): it resolves { url, title, dialog } from the browser's target list instead, also when the dialog opens during the call. Close the dialog with cdp("Page.handleJavaScriptDialog", { accept: true }) (accept: false to cancel; promptText for a prompt).
+         *     - `accessibilitySnapshot(options?): Promise<{ url, title, nodes, truncated?, totalNodes? }>`: options: { maxNodes = 2000, interactiveOnly = false }. A compact view of Chromium's accessibility tree of the attached page, same-origin iframes included. Each node is { backendNodeId, role, name, depth, value?, text?, checked?, pressed?, selected?, expanded?, disabled?, focused?, required?, readonly?, level?, fileInput?, multiple? }: only elements an action can target are listed (text is folded into its element's text, layout wrappers are dropped), in document order, depth giving the nesting. A file input has role "file input" and fileInput: true (multiple: true when it takes several files; value says the chosen files): set its files with uploadFile, do not click it. A <label> of a listed control is left out (the control's name is the label's text); a label of nothing or of a hidden control (a styled upload) stays, named by its text. Date and time inputs list their segments (spinbutton "Month", button "Show date picker") named once; fill the date input itself. Pass a node as is to click, fillInput, waitForElement or uploadFile, or use its role and name as a target: click({ role: node.role, name: node.name, exact: true }). backendNodeId is a stable handle while the element lives; after a navigation or re-render a node is stale and helpers fail at once telling you to take a new snapshot. maxNodes bounds the list (truncated and totalNodes then say so); interactiveOnly keeps only widgets and focusable elements. Cross-site iframes are separate targets: iframeTarget() + switchTab(). Call waitForLoad() first on a page you just opened.
+         *     - `click(target, options?): Promise<void>`: options: { button = "left" | "right" | "middle", clickCount = 1, timeoutSec = 10, modifiers, position: { x, y }, force = false, trial = false }. Clicks with physical mouse input (move, then press and release per click; clickCount 2 is a double click). target is a CSS selector (matched in the document, its open shadow roots and same-origin iframes; hidden matches are ignored, several visible matches fail at once), an accessibility-snapshot node / { backendNodeId }, or a semantic target searched the same way: { role, name?, exact? } (ARIA role and accessible name, as Playwright's getByRole; the role names a snapshot prints, such as "Date" or "file input", work too), { text, exact? } (the innermost elements whose whitespace-normalised text matches, as getByText) or { label, exact? } (the control a <label>, aria-labelledby or aria-label names, as getByLabel). A string name/text/label matches case-insensitively as a substring; exact: true asks for the whole string, case-sensitive; a RegExp works too. Several visible matches of a semantic target fail at once listing them: "click: {role: \"button\", name: \"Book\"} matched 2 elements: button \"Book now\", button \"Book later\"; …"; no match is waited for like a selector. Errors name a snapshot node by role and name: node 12 (button "Book"); {x, y} clicks viewport coordinates at once. An element target waits up to timeoutSec (default 10) until it is visible, enabled (not disabled, not aria-disabled), scrolled into view, stable over two animation frames and not covered (hit-tested through shadow roots and frames), then clicks the centre of its visible part, or another point of it when the centre is covered. On timeout it throws "click: selector \"<s>\" was not actionable within <t>s (<reason>)", e.g. (intercepted by <div id="overlay">). modifiers hold keys during the click (as pressKey takes them); position clicks at an offset from the element's top-left corner; force skips the enabled/stable/covered checks; trial runs the checks without clicking. It does not wait for what the click causes. A dialog the click opens is reported on stderr. A JavaScript dialog never makes it hang: with one open it fails at once with REPL_ERR_DIALOG_OPEN, naming cdp("Page.handleJavaScriptDialog", { accept: true }).
+         *     - `typeText(text): Promise<void>`: Inserts text into whatever has focus with one Input.insertText (beforeinput and input fire, no key events), without focusing anything first. Use fillInput to focus, clear and type into a field, pressKey for single keys. A JavaScript dialog never makes it hang: with one open it fails at once with REPL_ERR_DIALOG_OPEN, naming cdp("Page.handleJavaScriptDialog", { accept: true }).
+         *     - `fillInput(target, text, options?): Promise<void>`: options: { clearFirst = true, timeoutSec = 10, force = false }. Focuses an editable field and types text into it. target is a CSS selector (matched in the document, its open shadow roots and same-origin iframes; hidden matches are ignored, several visible matches fail at once), an accessibility-snapshot node / { backendNodeId }, or a semantic target searched the same way: { role, name?, exact? } (ARIA role and accessible name, as Playwright's getByRole; the role names a snapshot prints, such as "Date" or "file input", work too), { text, exact? } (the innermost elements whose whitespace-normalised text matches, as getByText) or { label, exact? } (the control a <label>, aria-labelledby or aria-label names, as getByLabel). A string name/text/label matches case-insensitively as a substring; exact: true asks for the whole string, case-sensitive; a RegExp works too. Several visible matches of a semantic target fail at once listing them: "click: {role: \"button\", name: \"Book\"} matched 2 elements: button \"Book now\", button \"Book later\"; …"; no match is waited for like a selector. Errors name a snapshot node by role and name: node 12 (button "Book"); a label stands for its control. It waits up to timeoutSec (default 10) until the target is visible, enabled, editable (text-like input, textarea or contenteditable, not read-only) and not covered (click's hit test: a point of the field, or of its label, must be on top), else throws "fillInput: selector \"<s>\" was not editable within <t>s (<reason>)", e.g. (intercepted by <div id="cookie-banner">) for a field under an overlay; force skips the hit test. With clearFirst (default true) the old content is selected and deleted with Backspace. Characters on the US layout are typed as real key presses (Shift for capitals and symbols); other characters and line breaks are inserted, so a newline never submits a form; text over 200 characters is inserted at once except its last character. change fires when the value changed; pages that reformat on input keep their formatting. Date and time inputs get their value set directly. A JavaScript dialog never makes it hang: with one open it fails at once with REPL_ERR_DIALOG_OPEN, naming cdp("Page.handleJavaScriptDialog", { accept: true }).
+         *     - `pressKey(key, modifiers?): Promise<void>`: modifiers: string[] | { alt, ctrl, meta, shift } | 0-15. Presses and releases one key in whatever has focus (keyDown, char for printable keys, keyUp) on a US layout. key is one character ("a", "!", "é") or a key name, case-insensitive ("Enter", "ArrowLeft", "KeyA", "Digit1", "F5", "Numpad1"), or an alias (esc, return, spacebar, del, cmd, command, ctrl). Modifiers: an array of Alt/Control/Ctrl/Meta/Shift names (any case), an object of flags ({ ctrl: true }) or a bitfield 0-15 (Alt 1, Control 2, Meta 4, Shift 8); Shift maps keys to their shifted form (Digit1 + Shift types "!"). Enter submits forms; Control+A selects all on any platform. Errors: "unknown key: <k> (…)", "pressKey: unknown modifier: <m> (…)", "pressKey: modifiers must be an array drawn from Alt, Control, Meta, Shift (or an object like {ctrl: true})". A dialog the key opens is reported on stderr. A JavaScript dialog never makes it hang: with one open it fails at once with REPL_ERR_DIALOG_OPEN, naming cdp("Page.handleJavaScriptDialog", { accept: true }).
+         *     - `scroll(x, y, dy = -300, dx = 0): Promise<void>`: Sends exactly one mouse-wheel event at viewport point (x, y): dy (default -300, as in the hosted product; positive scrolls down, negative up) and dx (default 0) in CSS pixels, so the element under the point scrolls as for a person. The command has a 5 s timeout and is never retried or replaced by window.scrollBy; a timeout reports an unknown outcome. It returns when Chromium has taken the event; smooth scrolling may still be running. A JavaScript dialog never makes it hang: with one open it fails at once with REPL_ERR_DIALOG_OPEN, naming cdp("Page.handleJavaScriptDialog", { accept: true }).
+         *     - `captureScreenshot(path?: string, fullPage?: boolean, maxDim?: number): Promise<string>; captureScreenshot(options: { path?, fullPage?, maxDim?, format?, quality?, clip?, selector? }): Promise<string>`: Captures the attached page, writes the image to path (default /tmp/shot.png, parent folders created, file overwritten) and resolves the path; show it with repl.emitImage({ path }). format is png (default), jpeg or webp, taken from the option or the path extension; quality 0-100 applies to jpeg and webp. fullPage: true captures the whole scroll height and width, not just the viewport. maxDim (positive integer) scales the image down, never up, so its longer side is at most maxDim device pixels (aspect ratio kept). clip { x, y, width, height } (CSS pixels, document coordinates) or selector (first match) capture a region. The second argument may also be an options object: captureScreenshot(path, { fullPage: true }). If a JavaScript dialog blocks the page it fails at once with REPL_ERR_DIALOG_OPEN instead of hanging; handle the dialog with cdp("Page.handleJavaScriptDialog", { accept: true }) (see pageInfo).
+         *     - `setViewport(viewport: { width: number, height: number, deviceScaleFactor?: number, mobile?: boolean } | null): Promise<void>`: Sets the attached tab's viewport by emulation (Emulation.setDeviceMetricsOverride): width and height in CSS pixels (integers 1-10000), deviceScaleFactor (default 1, at most 10) and mobile (default false: true applies the page's meta viewport and mobile scrollbars; touch is not emulated). pageInfo().viewport, media queries and screen.width follow it, and captureScreenshot images are width × deviceScaleFactor pixels wide. The override lasts while this REPL is attached to the tab: after switchTab to another tab the tab shows its window's size (the server's default viewport, 1280×720 unless configured), and switchTab back sets it again; a dropped connection, a browser restart or a reset forget it, and popups get their window's size. null removes the override. If a JavaScript dialog blocks the page it fails at once with REPL_ERR_DIALOG_OPEN instead of hanging; handle the dialog with cdp("Page.handleJavaScriptDialog", { accept: true }) (see pageInfo).
+         *     - `listTabs(includeChrome?: boolean): Promise<Array<{ targetId, title, url }>>`: Lists the browser's page targets in Chromium's order without attaching anything. includeChrome (default true) false drops internal pages: chrome://, chrome-extension://, chrome-untrusted://, devtools://, edge:// and about: URLs (about:blank included).
+         *     - `currentTab(): Promise<{ targetId, title, url }>`: The attached target. If none is attached, a named REPL (POST /repl with "repl") attaches its own tab, opened in the background on first use and reopened if it was closed; the default REPL attaches the previous target, else the first page with a real URL, else any page, else a new about:blank tab, and never a tab that a named REPL or executor owns. Throws REPL_ERR_TARGET_NOT_FOUND ("attached target no longer exists") if the attached target has disappeared.
+         *     - `switchTab(target: string | { targetId: string }): Promise<string>`: Attaches the given target (an id, or an object from listTabs, currentTab or iframeTarget) and resolves its session id. Page helpers then act on it. It brings the tab to the foreground (headless Chromium cancels dialogs of background tabs) and detaches the previous session; switching to the attached target is a no-op returning the same session id. Unknown ids throw REPL_ERR_TARGET_NOT_FOUND; a tab that a named REPL or executor owns (another one than this REPL) throws REPL_ERR_INVALID_ARGUMENT naming its owner.
+         *     - `newTab(url?: string): Promise<string>`: Opens url (default about:blank) in a tab, attaches it and resolves its target id. With a url and an attached tab that is still blank (about:blank or a new-tab page) that tab is navigated instead of opening another. Otherwise a blank tab is created, attached and then navigated, so its dialogs and events are seen from the start. It resolves once the renderer shows the new URL (an immediate js("location.href") sees it), without waiting for load. Navigation errors are reported (stderr note, as gotoUrl), never retried in a second tab.
+         *     - `closeTab(target?: string | { targetId: string }): Promise<void>`: Closes the target (default: the attached tab) and waits up to 5 s until Chromium no longer lists it, so an immediate listTabs() does not count it. Closing the attached tab detaches it; the next page helper attaches another page (in a named REPL: a new tab of its own). Throws REPL_ERR_TARGET_NOT_FOUND when nothing is attached and no target was given, or when the id does not exist.
+         *     - `waitForPopup(action: () => Promise<unknown>, options?: { timeoutSec?: number }): Promise<{ targetId, url, title }>`: Runs action and resolves the tab it opened (a link with target=_blank, window.open), without enabling target discovery. It is armed before action runs, so a popup that opens before action's promise settles counts; only a popup whose opener is the attached tab counts, so another REPL's popups never resolve it. It resolves once the popup has committed its first document: url is the page's (not the about:blank of a tab on its way to a URL; window.open() without a URL gives about:blank) and title the page's once it has set one (up to 0.5 s after the commit; until then Chromium shows the address). It also waits for action's promise, and rejects with action's error if it rejects. After timeoutSec (default 10, clamped to 500 ms before the cell deadline) without a popup it throws REPL_ERR_TARGET_NOT_FOUND. The REPL stays attached to the opener, which is kept in the foreground; the popup waits in the background until switchTab(popup). In a named REPL the popup is that REPL's tab: other REPLs and executors never attach it, and it closes with the REPL.
+         *     - `ensureRealTab(): Promise<{ targetId, title, url } | null>`: Makes sure a page with real content is attached: resolves the attached tab if its URL is not internal (about:, chrome://, ...), else attaches and resolves the first real tab, else resolves null. It never creates a tab (use newTab).
+         *     - `iframeTarget(urlSubstring: string): Promise<{ targetId, url, title, type } | null>`: Finds the first cross-site (out-of-process) iframe target whose URL contains urlSubstring ("" matches any), or null; nothing is attached. Evaluate inside it with js(fn, { targetId }), or attach it with switchTab. Same-site iframes are not separate targets: reach them through contentDocument in js(). Frames appear a moment after the page loads, so poll when needed.
+         *     - `waitMs(milliseconds?: number): Promise<void>`: Sleeps milliseconds (default 1000). The value must be a non-negative finite number. A sleep that would run past 500 ms before the cell deadline throws REPL_ERR_INVALID_ARGUMENT at once instead of letting the cell time out and destroy the REPL.
+         *     - `waitForLoad(timeoutSec?: number): Promise<boolean>`: Resolves true once the attached page's document.readyState is "complete", polling every 100 ms, or false after timeoutSec (default 15, clamped to 500 ms before the cell deadline). While a navigation of the main frame is under way (gotoUrl, newTab, a clicked link, page code setting location) it waits for the new document: the page being replaced never counts as loaded. timeoutSec must be a non-negative finite number. If a JavaScript dialog blocks the page it fails at once with REPL_ERR_DIALOG_OPEN instead of hanging; handle the dialog with cdp("Page.handleJavaScriptDialog", { accept: true }) (see pageInfo).
+         *     - `waitForElement(target, options?): Promise<boolean>`: target: selector | snapshot node | { backendNodeId } | { role, name?, exact? } | { text, exact? } | { label, exact? } (as click takes them); options: { state = "visible" | "attached" | "detached" | "hidden", timeoutSec = 10 }. Polls (at least once, every 50 ms) until the state holds and resolves true, or resolves false after timeoutSec (default 10, ending before the cell's deadline). States consider every match of a selector or semantic target, in the document, open shadow roots and same-origin iframes: attached = at least one match, detached = none, visible = at least one visible match, hidden = no visible match (so a hidden duplicate never masks a visible one). A snapshot node that no longer exists is detached and hidden. It throws only for contract errors: bad arguments ("waitForElement: state must be attached, detached, visible, or hidden"), an invalid selector, CDP failures. A JavaScript dialog never makes it hang: with one open it fails at once with REPL_ERR_DIALOG_OPEN, naming cdp("Page.handleJavaScriptDialog", { accept: true }).
+         *     - `waitForNetworkIdle(idleSec?: number, timeoutSec?: number): Promise<boolean>`: Resolves true once the attached page has had no request in flight for idleSec (default 0.5), or false after timeoutSec (default 30, clamped to 500 ms before the cell deadline). Both must be non-negative finite numbers. Only the attached page's requests count, tracked since it was attached (attaching counts as activity, so a first call waits at least idleSec); requests that never finish (long polling) keep it busy.
+         *     - `js(expressionOrFunction: string | Function, options?: { arg?: unknown, targetId?: string }): Promise<unknown>`: Evaluates in the attached page, exactly once (never retried; a dropped connection reports an unknown outcome). A string is one expression sent as is; a returned promise is awaited. A function is rebuilt in the page from its source (it cannot see REPL variables) and called with arg if given; arg and the result keep bigint, NaN, Infinity, -Infinity, -0, undefined, sparse arrays and nested plain objects exactly. arg rejects functions, symbols, cycles and non-plain objects (class instances, Date, Map) with clear errors; results without a by-value form (DOM nodes, functions, Map) become undefined; a thrown or returned Error rejects with the page error (REPL_ERR_PAGE_EVALUATION). targetId evaluates in another target (an iframe from iframeTarget, another tab) through a temporary session. Page promises may run until the cell deadline. If a JavaScript dialog blocks the page it fails at once with REPL_ERR_DIALOG_OPEN instead of hanging; handle the dialog with cdp("Page.handleJavaScriptDialog", { accept: true }) (see pageInfo).
+         *     - `uploadFile(target: string | { backendNodeId: number } | { label } | { role, name? } | { text }, pathOrPaths: string | string[], options?: { timeoutSec?: number }): Promise<void>`: Sets the files of an <input type=file> (Chromium fires input and change). target is a CSS selector, an accessibility-snapshot node (a file input reads role "file input", fileInput: true), or a semantic target as click takes it: { label, exact? } (the file input a <label>, aria-labelledby or aria-label names), { role, name?, exact? } (a file input's role is "button", or "file input" as the snapshot prints it), { text, exact? } (a label's text stands for its control). Selectors and semantic targets are searched in the document, open shadow roots and same-origin iframes, and wait up to timeoutSec (default 10) to match; they must match a file input (hidden ones are fine: styled uploads hide the input behind a label), and if several match, exactly one of them must be visible. Several files need the multiple attribute. Paths are resolved to absolute paths and, when the browser runs on this machine, must exist.
+         *     - `waitForDownload(action: () => Promise<unknown>, options?: { timeoutSec?: number, dir?: string }): Promise<{ path, suggestedFilename, url, bytes }>`: Runs action, waits for the download it starts on the attached tab (a link with download, a Content-Disposition: attachment answer, a form that returns a file) and resolves where the file was saved once Chromium finished it. Files go to this REPL's own download folder (in the host's temporary folder, removed when the host closes; never $HOME/Downloads), or to dir when given, under the suggested name (name (1).ext when it is taken). The action's rejection rejects it; a canceled download, no download within timeoutSec (default 30, clamped to 500 ms before the cell deadline) or a file that cannot be saved throw REPL_ERR_DOWNLOAD_FAILED. A download nobody waits for is saved to the REPL's folder as well, with a note on stderr (see listDownloads). It sets the host's download behaviour again first, so it also works after a cell sent its own Browser.setDownloadBehavior.
+         *     - `listDownloads(): Promise<Array<{ path, suggestedFilename, url, bytes }>>`: Lists the files in this REPL's download folder, oldest first: the ones waitForDownload saved there and the downloads nobody waited for. url is "" for a file saved by an earlier worker of this REPL (after a reset).
+         *     - `handleDialog(options?: { accept?: boolean, promptText?: string }): Promise<{ type, message }>`: Answers the JavaScript dialog (alert, confirm, prompt, beforeunload) open on the attached page: accept (default true) or dismiss (accept: false); promptText is the answer to a prompt. Resolves the dialog's type and message. With no dialog open it throws REPL_ERR_NO_DIALOG. A dialog belongs to the REPL whose tab opened it: no other REPL or executor answers it or is blocked by it.
+         *     - `onDialog(policy: "accept" | "dismiss" | { accept: boolean, promptText?: string } | null): Promise<{ accept, promptText? } | null>`: Sets how this REPL answers the JavaScript dialogs its tab opens from now on, as they open, each with a note on stderr; resolves the previous policy. It applies before the promise resolves. null (the default) leaves them pending for the next cell to see in pageInfo().dialog and answer with handleDialog. A dialog already open is not answered by it. The policy lasts as long as the REPL (a reset starts with null).
+         *     - `httpGet(url: string, headers?: Record<string, string>, timeoutSec?: number): Promise<string>`: GETs an http(s) URL from the REPL process (not the browser: no browser cookies) and resolves the body as UTF-8 text. Sends user-agent Mozilla/5.0 and accept-encoding gzip, deflate, br unless headers override them; follows up to 20 redirects; decodes compressed bodies. timeoutSec (default 20) covers the whole exchange including the body and is clamped to 500 ms before the cell deadline. Throws REPL_ERR_HTTP_GET_FAILED: "GET <url> failed with status <n>" for non-2xx, "GET <url> timed out after <n>ms", or when the body exceeds 32 MiB.
+         */
+        post: operations["runReplCellOfBrowser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/browsers/{id_or_name}/repl/env": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Names of the environment variables set for the REPL */
+        get: operations["getReplEnvOfBrowser"];
+        /** Replace the REPL's environment variables (applied live, kept across resets) */
+        put: operations["putReplEnvOfBrowser"];
+        post?: never;
+        /** Remove every REPL environment variable (same as PUT with an empty env) */
+        delete: operations["deleteReplEnvOfBrowser"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/browsers/{id_or_name}/repl/results/{cell_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Fetch the result of a recent cell again
+         * @description The answer of a cell admitted by `POST /repl` (its id is the `cell` event of a stream, or the `x-cell-id` header of a
+         *     JSON answer), for a client that lost its connection: streamed cells keep running when their client disconnects.
+         *     Results are kept for 10 minutes after the cell ended, the last 32 per browser. A cell that failed with a host error
+         *     (e.g. REPL_ERR_CLOSED) answers that error with its status, as the call did.
+         */
+        get: operations["getReplCellResultOfBrowser"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/browsers/{id_or_name}/repls": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List REPLs
+         * @description `default` first (once it exists), then named REPLs oldest first. Each entry tells whether a call is running or queued on it, its current `repl_id`, and for named REPLs the target id and current URL of the tab it owns.
+         */
+        get: operations["listReplsOfBrowser"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/browsers/{id_or_name}/repls/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a named REPL, or reset `default`
+         * @description Ends the REPL: a running cell answers `repl_terminated: true`, queued calls fail with `REPL_ERR_CLOSED`, its worker ends and its tab is closed (Chromium no longer lists it when this answers). The name is free at once; the next call with it creates a new REPL and tab.
+         *
+         *     `default` is reset instead: a fresh worker (its bindings are gone), and its tab, the one the user sees, stays open.
+         */
+        delete: operations["deleteReplOfBrowser"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/browsers/{id_or_name}/playwright/execute": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run Playwright/TypeScript code against the browser in an executor
+         * @description Runs `code` as the body of an async function with `page`, `context` (`page.context()`), `browser` (the executor's own
+         *     `connectOverCDP` connection) and `webmcp` in scope; `return` a value to get it back as `result` (JSON rules; a value that
+         *     cannot be JSON, such as a cycle or a BigInt, fails the call). TypeScript syntax is accepted: types are stripped inside the
+         *     executor worker. `console` output is captured into `stdout` and `stderr`.
+         *
+         *     Every call runs in an executor, a dedicated worker thread with its own browser connection. Calls on one executor run one
+         *     at a time, in arrival order; calls on different executors run concurrently. Without `executor` the call runs in `default`,
+         *     which binds `page` to the tab Chrome reports as active (else the newest page, else a new one). Any other name creates a
+         *     named executor on first use; it opens its own background tab (without changing the active tab) and binds `page` to it on
+         *     every call; if that tab was closed, the next call opens a new one and reports `tab.created: true`. At most 8 named executors
+         *     exist per browser (409 lists them; delete one with DELETE /playwright/executors/{name}).
+         *
+         *     After `timeout_sec` the executor answers `success: false`, keeps its worker and drops its browser connection, so code
+         *     abandoned by the timeout can no longer drive the browser; the next call reconnects. A worker that does not answer by
+         *     `timeout_sec` + 5 s (a blocked event loop) or that crashed is replaced by the next call.
+         */
+        post: operations["executePlaywrightCodeOfBrowser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/browsers/{id_or_name}/playwright/executors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Playwright executors
+         * @description `default` first, then named executors oldest first. Each entry tells whether a call is running on it and, for named executors, the target id and current URL of the tab it owns.
+         */
+        get: operations["listPlaywrightExecutorsOfBrowser"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/browsers/{id_or_name}/playwright/executors/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a named Playwright executor, or restart `default`
+         * @description Stops the executor's worker: a call running on it, and calls queued on it, fail with `execution failed: executor was deleted`.
+         *     Its tab is closed too unless `close_tab=false`. The name is free at once; the next call with it creates a new executor and tab.
+         *
+         *     `default` is restarted instead: its worker is stopped without waiting for queued calls, the running call fails with
+         *     `execution failed: executor was restarted`, and queued and later calls run on a new worker. It owns no tab, so `close_tab`
+         *     does not apply.
+         */
+        delete: operations["deletePlaywrightExecutorOfBrowser"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/browsers/{id_or_name}/process/exec": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run a command on the server's machine and wait for it
+         * @description Runs `command` with `args` (no shell) as the server's user, in a process group of its own, with the server's environment plus `env`, stdin `/dev/null`. When the browser is running (launched or attached), `CDP_ENDPOINT` is set to its DevTools endpoint; no browser is launched for this. The answer comes once the process exited and its stdout and stderr closed, or at `timeout_sec`, when the whole group is killed. A client that disconnects kills the group too. Typical use: `npm install -g <package>`, then `await import("<package>")` in a cell.
+         *
+         *     This is code execution on the server's machine by design; the bearer token and the container are the boundary. Failed answers carry `x-should-retry: false`.
+         */
+        post: operations["processExecOfBrowser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/browsers/{id_or_name}/fs/read_file": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a file */
+        get: operations["fsReadFileOfBrowser"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/browsers/{id_or_name}/fs/write_file": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Create or replace a file with the raw request body
+         * @description Missing parent directories are created (755). The body goes to a temporary file next to the target, renamed over it when complete, so a failed or oversized upload leaves the old file as it was. A symbolic link at `path` is written through. At most 64 MiB (413 `REPL_ERR_BODY_TOO_LARGE`).
+         */
+        put: operations["fsWriteFileOfBrowser"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/browsers/{id_or_name}/fs/list_files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List a directory */
+        get: operations["fsListFilesOfBrowser"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/browsers/{id_or_name}/fs/file_info": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Information about a file or directory (symbolic links followed) */
+        get: operations["fsFileInfoOfBrowser"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/browsers/{id_or_name}/fs/create_directory": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Create a directory and its missing parents (an existing directory is fine) */
+        put: operations["fsCreateDirectoryOfBrowser"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/browsers/{id_or_name}/fs/delete_file": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Delete a file or a symbolic link (not a directory) */
+        put: operations["fsDeleteFileOfBrowser"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/browsers/{id_or_name}/fs/delete_directory": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Delete a directory and everything in it */
+        put: operations["fsDeleteDirectoryOfBrowser"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/browsers/{id_or_name}/fs/move": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Move or rename a file or directory
+         * @description `rename(2)`; across file systems it copies, then removes the source. The destination's directory must exist.
+         */
+        put: operations["fsMoveOfBrowser"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        Health: {
+            /** @constant */
+            status: "ok";
+        };
+        Error: {
+            message: string;
+            code: components["schemas"]["ErrorCode"];
+        };
+        /**
+         * @description Stable error codes; see docs/errors.md.
+         * @enum {string}
+         */
+        ErrorCode: "REPL_ERR_INVALID_REQUEST" | "REPL_ERR_BODY_TOO_LARGE" | "REPL_ERR_CODE_TOO_LARGE" | "REPL_ERR_UNAUTHORIZED" | "REPL_ERR_PERMISSION_DENIED" | "REPL_ERR_NOT_FOUND" | "REPL_ERR_BROWSER_LIMIT" | "REPL_ERR_CONFLICT" | "REPL_ERR_INTERNAL" | "REPL_ERR_START_FAILED" | "REPL_ERR_CLOSED" | "REPL_ERR_ABORTED" | "REPL_ERR_CELL_TIMEOUT" | "REPL_ERR_WORKER_CRASHED" | "REPL_ERR_OUT_OF_MEMORY" | "REPL_ERR_PROTOCOL" | "REPL_ERR_CELL_SYNTAX" | "REPL_ERR_BINDING" | "REPL_ERR_OUTPUT_LIMIT" | "REPL_ERR_INVALID_ARGUMENT" | "REPL_ERR_BROWSER_NOT_FOUND" | "REPL_ERR_BROWSER_LAUNCH_FAILED" | "REPL_ERR_CDP_CONNECT_FAILED" | "REPL_ERR_CDP_COMMAND_FAILED" | "REPL_ERR_CDP_TIMEOUT" | "REPL_ERR_CDP_DEADLINE_REACHED" | "REPL_ERR_CDP_DISCONNECTED" | "REPL_ERR_CDP_OUTCOME_UNKNOWN" | "REPL_ERR_TARGET_NOT_FOUND" | "REPL_ERR_PAGE_EVALUATION" | "REPL_ERR_ACTION_FAILED" | "REPL_ERR_DIALOG_OPEN" | "REPL_ERR_NO_DIALOG" | "REPL_ERR_DOWNLOAD_FAILED" | "REPL_ERR_HTTP_GET_FAILED" | "REPL_ERR_EXECUTOR_START_FAILED" | "REPL_ERR_EXECUTOR_TAB_CLOSE_FAILED";
+        BrowserReplRequest: {
+            /** @description JavaScript cell. Required; may be empty only when reset is true. */
+            code?: string;
+            /**
+             * @description Execution timeout in seconds. Exceeding it destroys the REPL.
+             * @default 60
+             */
+            timeout_sec?: number;
+            /**
+             * @description Replace this REPL (the one `repl` names) with a fresh one before running code; other REPLs are untouched. A named REPL's tab is closed, and its next browser helper opens a new one.
+             * @default false
+             */
+            reset?: boolean;
+            repl?: components["schemas"]["ReplName"];
+        };
+        BrowserReplResult: {
+            success: boolean;
+            /** @description Id of the REPL that handled (or was destroyed by) this request. */
+            repl_id: string;
+            content?: components["schemas"]["BrowserReplContent"][];
+            content_truncated?: boolean;
+            duration_ms?: number;
+            error?: string;
+            stack?: string;
+            /**
+             * @description Present only when this request destroyed the REPL.
+             * @constant
+             */
+            repl_terminated?: true;
+        };
+        BrowserReplContent: components["schemas"]["BrowserReplTextContent"] | components["schemas"]["BrowserReplImageContent"];
+        BrowserReplTextContent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "text";
+            /** @enum {unknown} */
+            channel: "write" | "stdout" | "stderr";
+            text: string;
+        };
+        BrowserReplImageContent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "image";
+            mime_type: string;
+            data_b64: string;
+        };
+        ReplEnvRequest: {
+            /** @description The complete set of variables (replaces the stored set). Names match ^[A-Za-z_][A-Za-z0-9_]*$ (at most 256 bytes); values are at most 32768 bytes without NUL; CDP_ENDPOINT, KERNEL_API_ENDPOINT, PORT, NODE_OPTIONS and BROWSER_REPL_* are reserved. */
+            env: {
+                [key: string]: string;
+            };
+        };
+        ReplEnvResult: {
+            names: string[];
+            /** @constant */
+            repl_terminated?: true;
+        };
+        /**
+         * @description Name of a Playwright executor. Calls with the same name run in the same executor, one at a time; the first call with a new name creates it. `default` names the executor of calls without a name.
+         * @example checkout
+         */
+        PlaywrightExecutorName: string;
+        ExecutePlaywrightRequest: {
+            /** @description TypeScript or JavaScript run as the body of an async function with `page`, `context`, `browser` and `webmcp` in scope. Example: `await page.goto("http://127.0.0.1:8080/"); return await page.title();` */
+            code: string;
+            executor?: components["schemas"]["PlaywrightExecutorName"];
+            /**
+             * @description Execution timeout in seconds, counted from when the executor receives the call (queueing and worker start are not counted). Past it the executor drops its browser connection and keeps its worker.
+             * @default 60
+             */
+            timeout_sec?: number;
+        };
+        /** @description The tab `page` was bound to for this call. Absent if the call failed before binding a tab. */
+        PlaywrightTab: {
+            /** @description CDP page target id of the tab. */
+            target_id: string;
+            /** @description This call opened the tab: a named executor's first call, or the call after its tab was closed; for `default`, only when the browser had no page. */
+            created: boolean;
+        };
+        ExecutePlaywrightResult: {
+            success: boolean;
+            /** @description The returned value after a JSON round trip (`null` for `undefined`). Present only on success. */
+            result?: unknown;
+            /** @description Why the call failed: the thrown message, a timeout, `TypeScript transform error: …`, `result is not JSON-serializable: …`, or `execution failed: …` when the executor failed under the call. */
+            error?: string;
+            /** @description What the code wrote with console.log/info/debug/dir/table (at most 256 KiB). */
+            stdout: string;
+            /** @description What the code wrote with console.error/warn/trace (at most 256 KiB), followed on failure by the error's stack, with line numbers of `code`. */
+            stderr: string;
+            tab?: components["schemas"]["PlaywrightTab"];
+        };
+        PlaywrightExecutor: {
+            name: components["schemas"]["PlaywrightExecutorName"];
+            /** @description A call is running on it. */
+            busy: boolean;
+            /**
+             * Format: date-time
+             * @description When the executor was created (for `default`, when the server started).
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When the most recent call was admitted (`created_at` before the first).
+             */
+            last_used_at: string;
+            /** @description CDP target id of the tab a named executor owns, once it has one. */
+            target_id?: string;
+            /** @description Current URL of that tab, when the browser reports it. */
+            url?: string;
+        };
+        PlaywrightExecutorList: {
+            executors: components["schemas"]["PlaywrightExecutor"][];
+        };
+        PlaywrightExecutorLimitError: {
+            message: string;
+            /** @constant */
+            code: "REPL_ERR_CONFLICT";
+            /** @description `default` and the named executors that exist. */
+            executors: components["schemas"]["PlaywrightExecutor"][];
+        };
+        /**
+         * @description Name of a REPL. Calls with the same name run in the same REPL (its worker, bindings, tab and `repl_id`), one at a time; calls with different names run concurrently. The first call with a new name creates it. `default` (the default) drives the tab the user sees; every other name gets a background tab of its own in the default browser context.
+         * @example search
+         */
+        ReplName: string;
+        ReplInfo: {
+            name: components["schemas"]["ReplName"];
+            /** @description Id of the live worker; null when none runs (the next call starts one). */
+            repl_id: string | null;
+            /** @description A call is running or queued on it. */
+            busy: boolean;
+            /**
+             * Format: date-time
+             * @description When the REPL was created by its first call.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When the most recent call was admitted.
+             */
+            last_used_at: string;
+            /** @description CDP target id of the tab a named REPL owns, once it has one. */
+            target_id?: string;
+            /** @description Current URL of that tab, when the browser reports it. */
+            url?: string;
+        };
+        ReplList: {
+            /** @description `default` first (once it exists), then named REPLs oldest first. */
+            repls: components["schemas"]["ReplInfo"][];
+        };
+        ReplLimitError: {
+            message: string;
+            /** @constant */
+            code: "REPL_ERR_CONFLICT";
+            /** @description `default` and the named REPLs that exist. */
+            repls: components["schemas"]["ReplInfo"][];
+        };
+        /** @description Page area of the tabs the server opens in this browser, in CSS pixels. `refresh_rate` is accepted and ignored (it concerns a live view). */
+        BrowserViewport: {
+            width: number;
+            height: number;
+            /** @description Ignored. */
+            refresh_rate?: number;
+        };
+        /** @description User-defined key-value tags (at most 50 pairs). */
+        BrowserTags: {
+            [key: string]: string;
+        };
+        /** @description The supported fields of the Kernel SDK's BrowserCreateParams. `proxy_id`, `profile`, `extensions`, `chrome_policy`, `invocation_id` and a true `stealth`, `gpu` or `kiosk_mode` or enabled `telemetry` answer 400 naming the field; their "not asked for" values (null, false, empty) are accepted. */
+        BrowserCreateRequest: {
+            /** @description Default true (a server has no display); false needs DISPLAY. */
+            headless?: boolean;
+            /** @description Unique among live browsers; usable wherever an id is. `default` is reserved. */
+            name?: string;
+            /** @description Inactivity (no API call addressed to this browser and no open CDP connection) before it is deleted. Default 60. */
+            timeout_seconds?: number;
+            viewport?: components["schemas"]["BrowserViewport"];
+            /** @description Opened in the first tab once the browser runs; best effort, not awaited. */
+            start_url?: string;
+            tags?: components["schemas"]["BrowserTags"];
+        };
+        /** @description Rename or retag a browser; null removes. `profile`, `viewport`, a non-null `proxy_id` or enabled `telemetry` answer 400; `disable_default_proxy` is accepted and has no effect. */
+        BrowserUpdateRequest: {
+            name?: string | null;
+            tags?: components["schemas"]["BrowserTags"] | null;
+        };
+        /** @description A browser, in the shape of the Kernel SDK's BrowserCreateResponse / BrowserRetrieveResponse / BrowserListResponse. There is deliberately no `base_url`. */
+        BrowserSession: {
+            /** @description Id (`default` for the server's own browser). */
+            session_id: string;
+            /** @description WebSocket for Chrome DevTools Protocol clients (Playwright connectOverCDP, Puppeteer connect), on this server's port. With a server token it carries `?jwt=`, a capability for this browser's CDP only (docs/security.md). */
+            cdp_ws_url: string;
+            /** @description Always empty: WebDriver BiDi is not offered. */
+            webdriver_ws_url: string;
+            /** Format: date-time */
+            created_at: string;
+            headless: boolean;
+            /** @constant */
+            stealth: false;
+            /** @description Inactivity timeout; 0 for the default browser, which is never deleted. */
+            timeout_seconds: number;
+            name?: string;
+            viewport?: {
+                width?: number;
+                height?: number;
+            };
+            tags?: components["schemas"]["BrowserTags"];
+            start_url?: string;
+            usage: {
+                uptime_ms: number;
+            };
+        };
+        BrowserSessionList: components["schemas"]["BrowserSession"][];
+        ProcessExecRequest: {
+            /** @description The executable: a name looked up on the PATH of the command's environment, or a path. No shell is involved; for shell syntax run `sh` with `["-c", "…"]` as args. A command that cannot be found or executed answers 400 naming `command` (it never ran, so there is no exit code). */
+            command: string;
+            /** @description Arguments, passed as they are (no globbing, no quoting). */
+            args?: string[];
+            /** @description Absolute working directory; default the server's. Missing or relative: 400 naming `cwd`. */
+            cwd?: string | null;
+            /** @description Variables added to the server's environment for this command (they win over it and over CDP_ENDPOINT). */
+            env?: {
+                [key: string]: string;
+            };
+            /**
+             * @description Deadline in seconds. Past it the whole process group is killed (SIGKILL) and the answer carries `timed_out: true` with the output so far.
+             * @default 60
+             */
+            timeout_sec?: number | null;
+            /** @description Accepted only when it names the user the server runs as (name or uid, optionally `:gid`); commands never run as another user. Otherwise 400 naming `as_user`. */
+            as_user?: string | null;
+            /** @description `true` is accepted only when the server itself runs as root; otherwise 400 naming `as_root`. */
+            as_root?: boolean | null;
+        };
+        ProcessExecResult: {
+            /** @description The exit code; 128 + the signal number when a signal ended the process (137 after a timeout), as `sh` reports it. */
+            exit_code: number;
+            /** @description stdout, base64; at most its first 16 MiB. */
+            stdout_b64: string;
+            /** @description stderr, base64; at most its first 16 MiB. */
+            stderr_b64: string;
+            /** @description From start to the exit and the close of stdout and stderr. */
+            duration_ms: number;
+            /**
+             * @description Present when stdout exceeded 16 MiB (the rest was read and dropped).
+             * @constant
+             */
+            stdout_truncated?: true;
+            /**
+             * @description Present when stderr exceeded 16 MiB.
+             * @constant
+             */
+            stderr_truncated?: true;
+            /**
+             * @description Present when `timeout_sec` passed and the process group was killed.
+             * @constant
+             */
+            timed_out?: true;
+            /** @description Present when a signal ended the process, e.g. `SIGKILL`. */
+            signal?: string;
+        };
+        FsFileInfo: {
+            /** @description Base name. */
+            name: string;
+            /** @description Absolute path. */
+            path: string;
+            /** @description Size in bytes; 0 for directories. */
+            size_bytes: number;
+            is_dir: boolean;
+            /**
+             * Format: date-time
+             * @description Last modification, ISO 8601 (UTC).
+             */
+            mod_time: string;
+            /** @description Go's os.FileMode string, as the hosted API answers: `-rw-r--r--`, `drwxr-xr-x`, `Lrwxrwxrwx` (symbolic link), `dtrwxrwxrwx` (sticky). */
+            mode: string;
+        };
+        /** @description Entries sorted by name; symbolic links are listed as links (not followed). */
+        FsFileList: components["schemas"]["FsFileInfo"][];
+        FsPathRequest: {
+            /** @description Absolute path. */
+            path: string;
+        };
+        FsCreateDirectoryRequest: {
+            /** @description Absolute directory path; missing parents are created. */
+            path: string;
+            /** @description Octal mode of the directory `path` names when it is created (default 755), applied exactly (no umask). */
+            mode?: string;
+        };
+        FsMoveRequest: {
+            /** @description Absolute source path. */
+            src_path: string;
+            /** @description Absolute destination path; a file (or empty directory) there is replaced. */
+            dest_path: string;
+        };
+        /** @description Data of the first event (`cell`) of a streamed `POST /repl`. */
+        ReplStreamCell: {
+            /**
+             * Format: uuid
+             * @description Id under which `GET /repl/results/{cell_id}` keeps the result.
+             */
+            cell_id: string;
+            /** @description Name of the REPL that runs the cell. */
+            repl: string;
+        };
+        /** @description Data of a `stdout` or `stderr` event of a streamed `POST /playwright/execute`: one console write. */
+        PlaywrightStreamOutput: {
+            text: string;
+        };
+        ReplCellRunning: {
+            /** @constant */
+            status: "running";
+            cell_id: string;
+        };
+    };
+    responses: {
+        /** @description Validation failed; the message names the field. */
+        BadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Missing or wrong bearer token. */
+        Unauthorized: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The body exceeds the route's limit. */
+        PayloadTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The REPL could not start. */
+        ServerError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The server is shutting down. */
+        Unavailable: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+    };
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    getHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The server is up. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Health"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    runReplCell: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BrowserReplRequest"];
+            };
+        };
+        responses: {
+            /** @description The cell ran (successfully or not), or the REPL was reset. With `Accept: text/event-stream`, the cell as a stream of events. */
+            200: {
+                headers: {
+                    /** @description Id of the admitted cell: `GET /repl/results/{cell_id}` answers its result again (kept 10 minutes, the last 32 per browser). */
+                    "x-cell-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BrowserReplResult"];
+                    "text/event-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The call would create a named REPL beyond the limit (16 by default). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReplLimitError"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getReplEnv: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Sorted names. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReplEnvResult"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    putReplEnv: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReplEnvRequest"];
+            };
+        };
+        responses: {
+            /** @description Stored and applied. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReplEnvResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteReplEnv: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cleared. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReplEnvResult"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getReplCellResult: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The cell's id. */
+                cell_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The cell has ended: its result, exactly as `POST /repl` answered it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BrowserReplResult"];
+                };
+            };
+            /** @description The cell is still running (or waiting for its turn). */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReplCellRunning"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description No cell of that id: unknown, or no longer kept (REPL_ERR_NOT_FOUND). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listRepls: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The REPLs. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReplList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    deleteRepl: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description REPL name. */
+                name: components["schemas"]["ReplName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted (or, for `default`, reset). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description No REPL of that name. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    executePlaywrightCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExecutePlaywrightRequest"];
+            };
+        };
+        responses: {
+            /** @description The code ran (successfully or not), timed out, or the executor failed under it. With `Accept: text/event-stream`, the call as a stream of events. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExecutePlaywrightResult"];
+                    "text/event-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The call would create a named executor beyond the limit of 8. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlaywrightExecutorLimitError"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description The executor could not be set up (REPL_ERR_EXECUTOR_START_FAILED) or no browser is available. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listPlaywrightExecutors: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The executors. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlaywrightExecutorList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    deletePlaywrightExecutor: {
+        parameters: {
+            query?: {
+                /** @description Close the executor's tab (default true). */
+                close_tab?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description Executor name. */
+                name: components["schemas"]["PlaywrightExecutorName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted (or, for `default`, restarted). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description No executor of that name. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The executor was deleted, but closing its tab failed (REPL_ERR_EXECUTOR_TAB_CLOSE_FAILED). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listBrowsers: {
+        parameters: {
+            query?: {
+                offset?: number;
+                limit?: number;
+                /** @description Ended browsers are not kept: `deleted` lists none. */
+                status?: "active" | "deleted" | "all";
+                /** @description Substring of the id or name. */
+                query?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page. */
+            200: {
+                headers: {
+                    "X-Has-More"?: "true" | "false";
+                    "X-Next-Offset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BrowserSessionList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    createBrowser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["BrowserCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description The browser. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BrowserSession"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The name is taken by a live browser. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server runs as many browsers as its limit allows (REPL_ERR_BROWSER_LIMIT). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Chromium was not found or did not start. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getBrowser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A browser id, its name, or `default` for the server's own browser. */
+                id_or_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The browser. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BrowserSession"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description No live browser with that id or name. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteBrowser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A browser id, its name, or `default` for the server's own browser. */
+                id_or_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description No live browser with that id or name. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateBrowser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A browser id, its name, or `default` for the server's own browser. */
+                id_or_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BrowserUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The browser. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BrowserSession"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description No live browser with that id or name. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The name is taken. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    connectBrowserCdp: {
+        parameters: {
+            query?: {
+                /** @description The browser's capability, as cdp_ws_url carries it. */
+                jwt?: string;
+                /** @description The server token, for clients that cannot send headers (see docs/security.md for the risk). */
+                token?: string;
+            };
+            header?: never;
+            path: {
+                /** @description A browser id, its name, or `default` for the server's own browser. */
+                id_or_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Switching protocols. */
+            101: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description No live browser with that id or name. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    processExec: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProcessExecRequest"];
+            };
+        };
+        responses: {
+            /** @description The command ran (whatever its exit code), or timed out (`timed_out: true`). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProcessExecResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    fsReadFile: {
+        parameters: {
+            query: {
+                /** @description Absolute path of a regular file. */
+                path: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file's bytes (with Content-Length, except for files that report size 0, such as those of /proc). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description Relative path, a directory, or not a regular file (FIFO, device, socket). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The operating system refused the operation for the server's user (`REPL_ERR_PERMISSION_DENIED`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The path does not exist (`REPL_ERR_NOT_FOUND`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    fsWriteFile: {
+        parameters: {
+            query: {
+                /** @description Absolute destination path. */
+                path: string;
+                /** @description Octal mode such as `644` or `0755`, applied exactly (no umask). Default: the replaced file's mode, else 644 less the umask. */
+                mode?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/octet-stream": string;
+            };
+        };
+        responses: {
+            /** @description Written (empty body). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The operating system refused the operation for the server's user (`REPL_ERR_PERMISSION_DENIED`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The path does not exist (`REPL_ERR_NOT_FOUND`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    fsListFiles: {
+        parameters: {
+            query: {
+                /** @description Absolute directory path. */
+                path: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The entries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FsFileList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The operating system refused the operation for the server's user (`REPL_ERR_PERMISSION_DENIED`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The path does not exist (`REPL_ERR_NOT_FOUND`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    fsFileInfo: {
+        parameters: {
+            query: {
+                /** @description Absolute path. */
+                path: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The entry. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FsFileInfo"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The operating system refused the operation for the server's user (`REPL_ERR_PERMISSION_DENIED`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The path does not exist (`REPL_ERR_NOT_FOUND`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    fsCreateDirectory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FsCreateDirectoryRequest"];
+            };
+        };
+        responses: {
+            /** @description Created, or already there (empty body). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The operating system refused the operation for the server's user (`REPL_ERR_PERMISSION_DENIED`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The path does not exist (`REPL_ERR_NOT_FOUND`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    fsDeleteFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FsPathRequest"];
+            };
+        };
+        responses: {
+            /** @description Deleted (empty body). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The operating system refused the operation for the server's user (`REPL_ERR_PERMISSION_DENIED`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The path does not exist (`REPL_ERR_NOT_FOUND`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    fsDeleteDirectory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FsPathRequest"];
+            };
+        };
+        responses: {
+            /** @description Deleted (empty body). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The operating system refused the operation for the server's user (`REPL_ERR_PERMISSION_DENIED`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The path does not exist (`REPL_ERR_NOT_FOUND`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    fsMove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FsMoveRequest"];
+            };
+        };
+        responses: {
+            /** @description Moved (empty body). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The operating system refused the operation for the server's user (`REPL_ERR_PERMISSION_DENIED`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The path does not exist (`REPL_ERR_NOT_FOUND`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    runReplCellOfBrowser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A browser id, its name, or `default` for the server's own browser (docs/browsers.md). */
+                id_or_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BrowserReplRequest"];
+            };
+        };
+        responses: {
+            /** @description The cell ran (successfully or not), or the REPL was reset. With `Accept: text/event-stream`, the cell as a stream of events. */
+            200: {
+                headers: {
+                    /** @description Id of the admitted cell: `GET /repl/results/{cell_id}` answers its result again (kept 10 minutes, the last 32 per browser). */
+                    "x-cell-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BrowserReplResult"];
+                    "text/event-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The call would create a named REPL beyond the limit (16 by default). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReplLimitError"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getReplEnvOfBrowser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A browser id, its name, or `default` for the server's own browser (docs/browsers.md). */
+                id_or_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Sorted names. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReplEnvResult"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    putReplEnvOfBrowser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A browser id, its name, or `default` for the server's own browser (docs/browsers.md). */
+                id_or_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReplEnvRequest"];
+            };
+        };
+        responses: {
+            /** @description Stored and applied. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReplEnvResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteReplEnvOfBrowser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A browser id, its name, or `default` for the server's own browser (docs/browsers.md). */
+                id_or_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cleared. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReplEnvResult"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getReplCellResultOfBrowser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A browser id, its name, or `default` for the server's own browser (docs/browsers.md). */
+                id_or_name: string;
+                /** @description The cell's id. */
+                cell_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The cell has ended: its result, exactly as `POST /repl` answered it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BrowserReplResult"];
+                };
+            };
+            /** @description The cell is still running (or waiting for its turn). */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReplCellRunning"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description No cell of that id: unknown, or no longer kept (REPL_ERR_NOT_FOUND). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listReplsOfBrowser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A browser id, its name, or `default` for the server's own browser (docs/browsers.md). */
+                id_or_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The REPLs. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReplList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    deleteReplOfBrowser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A browser id, its name, or `default` for the server's own browser (docs/browsers.md). */
+                id_or_name: string;
+                /** @description REPL name. */
+                name: components["schemas"]["ReplName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted (or, for `default`, reset). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description No REPL of that name. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    executePlaywrightCodeOfBrowser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A browser id, its name, or `default` for the server's own browser (docs/browsers.md). */
+                id_or_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExecutePlaywrightRequest"];
+            };
+        };
+        responses: {
+            /** @description The code ran (successfully or not), timed out, or the executor failed under it. With `Accept: text/event-stream`, the call as a stream of events. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExecutePlaywrightResult"];
+                    "text/event-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The call would create a named executor beyond the limit of 8. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlaywrightExecutorLimitError"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description The executor could not be set up (REPL_ERR_EXECUTOR_START_FAILED) or no browser is available. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listPlaywrightExecutorsOfBrowser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A browser id, its name, or `default` for the server's own browser (docs/browsers.md). */
+                id_or_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The executors. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlaywrightExecutorList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    deletePlaywrightExecutorOfBrowser: {
+        parameters: {
+            query?: {
+                /** @description Close the executor's tab (default true). */
+                close_tab?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description A browser id, its name, or `default` for the server's own browser (docs/browsers.md). */
+                id_or_name: string;
+                /** @description Executor name. */
+                name: components["schemas"]["PlaywrightExecutorName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted (or, for `default`, restarted). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description No executor of that name. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The executor was deleted, but closing its tab failed (REPL_ERR_EXECUTOR_TAB_CLOSE_FAILED). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    processExecOfBrowser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A browser id, its name, or `default` for the server's own browser (docs/browsers.md). */
+                id_or_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProcessExecRequest"];
+            };
+        };
+        responses: {
+            /** @description The command ran (whatever its exit code), or timed out (`timed_out: true`). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProcessExecResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    fsReadFileOfBrowser: {
+        parameters: {
+            query: {
+                /** @description Absolute path of a regular file. */
+                path: string;
+            };
+            header?: never;
+            path: {
+                /** @description A browser id, its name, or `default` for the server's own browser (docs/browsers.md). */
+                id_or_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file's bytes (with Content-Length, except for files that report size 0, such as those of /proc). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description Relative path, a directory, or not a regular file (FIFO, device, socket). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The operating system refused the operation for the server's user (`REPL_ERR_PERMISSION_DENIED`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The path does not exist (`REPL_ERR_NOT_FOUND`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    fsWriteFileOfBrowser: {
+        parameters: {
+            query: {
+                /** @description Absolute destination path. */
+                path: string;
+                /** @description Octal mode such as `644` or `0755`, applied exactly (no umask). Default: the replaced file's mode, else 644 less the umask. */
+                mode?: string;
+            };
+            header?: never;
+            path: {
+                /** @description A browser id, its name, or `default` for the server's own browser (docs/browsers.md). */
+                id_or_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/octet-stream": string;
+            };
+        };
+        responses: {
+            /** @description Written (empty body). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The operating system refused the operation for the server's user (`REPL_ERR_PERMISSION_DENIED`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The path does not exist (`REPL_ERR_NOT_FOUND`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    fsListFilesOfBrowser: {
+        parameters: {
+            query: {
+                /** @description Absolute directory path. */
+                path: string;
+            };
+            header?: never;
+            path: {
+                /** @description A browser id, its name, or `default` for the server's own browser (docs/browsers.md). */
+                id_or_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The entries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FsFileList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The operating system refused the operation for the server's user (`REPL_ERR_PERMISSION_DENIED`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The path does not exist (`REPL_ERR_NOT_FOUND`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    fsFileInfoOfBrowser: {
+        parameters: {
+            query: {
+                /** @description Absolute path. */
+                path: string;
+            };
+            header?: never;
+            path: {
+                /** @description A browser id, its name, or `default` for the server's own browser (docs/browsers.md). */
+                id_or_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The entry. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FsFileInfo"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The operating system refused the operation for the server's user (`REPL_ERR_PERMISSION_DENIED`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The path does not exist (`REPL_ERR_NOT_FOUND`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    fsCreateDirectoryOfBrowser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A browser id, its name, or `default` for the server's own browser (docs/browsers.md). */
+                id_or_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FsCreateDirectoryRequest"];
+            };
+        };
+        responses: {
+            /** @description Created, or already there (empty body). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The operating system refused the operation for the server's user (`REPL_ERR_PERMISSION_DENIED`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The path does not exist (`REPL_ERR_NOT_FOUND`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    fsDeleteFileOfBrowser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A browser id, its name, or `default` for the server's own browser (docs/browsers.md). */
+                id_or_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FsPathRequest"];
+            };
+        };
+        responses: {
+            /** @description Deleted (empty body). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The operating system refused the operation for the server's user (`REPL_ERR_PERMISSION_DENIED`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The path does not exist (`REPL_ERR_NOT_FOUND`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    fsDeleteDirectoryOfBrowser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A browser id, its name, or `default` for the server's own browser (docs/browsers.md). */
+                id_or_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FsPathRequest"];
+            };
+        };
+        responses: {
+            /** @description Deleted (empty body). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The operating system refused the operation for the server's user (`REPL_ERR_PERMISSION_DENIED`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The path does not exist (`REPL_ERR_NOT_FOUND`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    fsMoveOfBrowser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A browser id, its name, or `default` for the server's own browser (docs/browsers.md). */
+                id_or_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FsMoveRequest"];
+            };
+        };
+        responses: {
+            /** @description Moved (empty body). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The operating system refused the operation for the server's user (`REPL_ERR_PERMISSION_DENIED`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The path does not exist (`REPL_ERR_NOT_FOUND`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+}

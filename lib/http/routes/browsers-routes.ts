@@ -1,0 +1,278 @@
+/**
+ * `/browsers`: the hosted product's browser-session API (shapes of `@onkernel/sdk` 0.84), so its
+ * official SDK works against this server with `baseURL`. Plus the middleware that resolves
+ * `/browsers/{id_or_name}/…` to that browser's host for the per-browser routes.
+ *
+ * Two deliberate differences from the hosted answers: no `base_url` (the SDK would then send some
+ * calls straight to it, without the token), and `webdriver_ws_url` is empty (no WebDriver BiDi).
+ */
+import { Router } from 'express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+
+import { ReplError } from '../../../common/errors.js';
+import { DEFAULT_BROWSER_ID } from '../../host/browser-sessions.js';
+import type { BrowserSession, BrowserSessions, Tags } from '../../host/browser-sessions.js';
+import type { BrowserHost } from '../../host/browser-host.js';
+import type { Viewport } from '../../browser/viewport.js';
+import { cdpCapability } from '../cdp-proxy.js';
+import { HOST_LOCAL, jsonBody } from '../middleware.js';
+import { validateBody } from '../schema-validator.js';
+
+/** Size limit of a create or update body: a few fields and at most 50 tags. */
+const BODY_LIMIT_BYTES = 64 * 1024;
+/** `limit` of a listing when the request gives none, and its ceiling. */
+const DEFAULT_PAGE = 20;
+const MAX_PAGE = 100;
+
+/** The `BrowserSession` of openapi.json (the SDK's `BrowserCreateResponse`, `BrowserRetrieveResponse`, …). */
+export interface WireBrowser {
+  session_id: string;
+  cdp_ws_url: string;
+  webdriver_ws_url: string;
+  created_at: string;
+  headless: boolean;
+  stealth: false;
+  timeout_seconds: number;
+  name?: string;
+  viewport?: Viewport;
+  tags?: Tags;
+  start_url?: string;
+  usage: { uptime_ms: number };
+}
+
+export interface BrowsersRoutesOptions {
+  sessions: BrowserSessions;
+  /** The server's own browser, addressed as `default`; never listed, never reaped. */
+  defaultHost: BrowserHost;
+  /** What `GET /browsers/default` reports about it. */
+  defaultInfo: { headless: boolean; viewport: Viewport; createdAt: Date };
+  /** The server's token, to give `cdp_ws_url` its capability. */
+  token?: string | undefined;
+}
+
+/**
+ * Create fields of the SDK we do not support, and the value that means "not asked for", which we
+ * accept so that SDK code passing defaults still works. Anything else is a 400 naming the field.
+ */
+const UNSUPPORTED_CREATE: Record<string, { harmless: (value: unknown) => boolean; why: string }> = {
+  proxy_id: { harmless: isNullish, why: 'browsers use the network of the machine the server runs on' },
+  profile: { harmless: isNullish, why: 'every browser starts from a fresh temporary profile; persist state with cookies or storage in a cell' },
+  extensions: { harmless: (value) => isNullish(value) || (Array.isArray(value) && value.length === 0), why: 'extensions are not loaded; pass --load-extension through the server\'s Chromium args instead' },
+  chrome_policy: { harmless: (value) => isNullish(value) || isEmptyObject(value), why: 'enterprise policies are not applied' },
+  stealth: { harmless: (value) => isNullish(value) || value === false, why: 'there is no stealth mode; patchright is available inside cells and executors (docs/playwright.md)' },
+  gpu: { harmless: (value) => isNullish(value) || value === false, why: 'GPU acceleration is not offered' },
+  kiosk_mode: { harmless: (value) => isNullish(value) || value === false, why: 'there is no live view to hide the address bar from' },
+  telemetry: { harmless: (value) => isNullish(value) || isEmptyObject(value) || (isObject(value) && value['enabled'] === false && value['browser'] === undefined), why: 'telemetry capture is not offered' },
+  invocation_id: { harmless: isNullish, why: 'there are no actions on this server' },
+};
+const UNSUPPORTED_UPDATE: Record<string, { harmless: (value: unknown) => boolean; why: string }> = {
+  proxy_id: UNSUPPORTED_CREATE['proxy_id']!,
+  profile: UNSUPPORTED_CREATE['profile']!,
+  telemetry: UNSUPPORTED_CREATE['telemetry']!,
+  disable_default_proxy: { harmless: () => true, why: '' },
+  viewport: { harmless: isNullish, why: 'a running browser keeps its viewport; create a browser with the viewport you need, or call setViewport() in a cell' },
+};
+
+export function browsersRoutes(options: BrowsersRoutesOptions): Router {
+  const { sessions } = options;
+  const router = Router();
+
+  const wire = (req: Request, session: BrowserSession): WireBrowser => {
+    const browser: WireBrowser = {
+      session_id: session.id,
+      cdp_ws_url: cdpUrl(req, session.id, options.token),
+      webdriver_ws_url: '',
+      created_at: session.createdAt.toISOString(),
+      headless: session.headless,
+      stealth: false,
+      timeout_seconds: session.timeoutSeconds,
+      viewport: { ...session.viewport },
+      usage: { uptime_ms: Date.now() - session.createdAt.getTime() },
+    };
+    if (session.name !== undefined) browser.name = session.name;
+    if (session.tags !== undefined) browser.tags = { ...session.tags };
+    if (session.startUrl !== undefined) browser.start_url = session.startUrl;
+    return browser;
+  };
+
+  const wireDefault = (req: Request): WireBrowser => ({
+    session_id: DEFAULT_BROWSER_ID,
+    cdp_ws_url: cdpUrl(req, DEFAULT_BROWSER_ID, options.token),
+    webdriver_ws_url: '',
+    created_at: options.defaultInfo.createdAt.toISOString(),
+    headless: options.defaultInfo.headless,
+    stealth: false,
+    // Never reaped: 0 says "no inactivity timeout".
+    timeout_seconds: 0,
+    name: DEFAULT_BROWSER_ID,
+    viewport: { ...options.defaultInfo.viewport },
+    usage: { uptime_ms: Date.now() - options.defaultInfo.createdAt.getTime() },
+  });
+
+  router.post('/browsers', jsonBody(BODY_LIMIT_BYTES), async (req: Request, res: Response) => {
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    if (!isObject(body)) throw new ReplError('REPL_ERR_INVALID_REQUEST', 'invalid request body: body must be object');
+    rejectUnsupported(body, UNSUPPORTED_CREATE);
+    validateBody('BrowserCreateRequest', body);
+    const controller = new AbortController();
+    // A client that gave up before its browser launched gets none left behind.
+    const onClose = () => { if (!res.writableFinished) controller.abort(new Error('client disconnected')); };
+    res.once('close', onClose);
+    const session = await sessions.create({
+      headless: body['headless'] as boolean | undefined,
+      name: body['name'] as string | undefined,
+      timeoutSeconds: body['timeout_seconds'] as number | undefined,
+      viewport: viewportOf(body['viewport']),
+      startUrl: body['start_url'] as string | undefined,
+      tags: body['tags'] as Tags | undefined,
+      signal: controller.signal,
+    });
+    if (controller.signal.aborted) {
+      await sessions.delete(session.id).catch(() => undefined);
+      return;
+    }
+    res.json(wire(req, session));
+  });
+
+  router.get('/browsers', (req: Request, res: Response) => {
+    const offset = pageNumber(req.query['offset'], 'offset', 0);
+    const limit = pageNumber(req.query['limit'], 'limit', DEFAULT_PAGE);
+    if (limit < 1 || limit > MAX_PAGE) throw new ReplError('REPL_ERR_INVALID_REQUEST', `limit must be from 1 to ${MAX_PAGE}`);
+    const status = req.query['status'];
+    if (status !== undefined && status !== 'active' && status !== 'deleted' && status !== 'all') {
+      throw new ReplError('REPL_ERR_INVALID_REQUEST', 'status must be active, deleted or all');
+    }
+    // Ended sessions are not kept, so "deleted" lists nothing and "all" lists the live ones.
+    let rows = status === 'deleted' ? [] : sessions.list();
+    const query = req.query['query'];
+    if (typeof query === 'string' && query !== '') {
+      const needle = query.toLowerCase();
+      rows = rows.filter((session) => session.id.includes(needle) || (session.name?.toLowerCase().includes(needle) ?? false));
+    }
+    const tagFilter = tagQuery(req.query);
+    if (tagFilter.length > 0) rows = rows.filter((session) => tagFilter.every(([key, value]) => session.tags?.[key] === value));
+    const page = rows.slice(offset, offset + limit);
+    const hasMore = offset + page.length < rows.length;
+    res.setHeader('X-Has-More', String(hasMore));
+    // The SDK's pager reads the absolute start of the next page, and 0 as "no more".
+    res.setHeader('X-Next-Offset', String(hasMore ? offset + page.length : 0));
+    res.json(page.map((session) => wire(req, session)));
+  });
+
+  router.get('/browsers/:id_or_name', (req: Request, res: Response) => {
+    const idOrName = String(req.params['id_or_name']);
+    if (idOrName === DEFAULT_BROWSER_ID) {
+      res.json(wireDefault(req));
+      return;
+    }
+    const session = sessions.get(idOrName);
+    holdFor(session, res);
+    res.json(wire(req, session));
+  });
+
+  router.patch('/browsers/:id_or_name', jsonBody(BODY_LIMIT_BYTES), (req: Request, res: Response) => {
+    const idOrName = String(req.params['id_or_name']);
+    if (idOrName === DEFAULT_BROWSER_ID) throw new ReplError('REPL_ERR_INVALID_REQUEST', 'the default browser cannot be renamed or tagged');
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    if (!isObject(body)) throw new ReplError('REPL_ERR_INVALID_REQUEST', 'invalid request body: body must be object');
+    rejectUnsupported(body, UNSUPPORTED_UPDATE);
+    validateBody('BrowserUpdateRequest', body);
+    const session = sessions.update(idOrName, {
+      name: body['name'] as string | null | undefined,
+      tags: body['tags'] as Tags | null | undefined,
+    });
+    holdFor(session, res);
+    res.json(wire(req, session));
+  });
+
+  router.delete('/browsers/:id_or_name', async (req: Request, res: Response) => {
+    const idOrName = String(req.params['id_or_name']);
+    if (idOrName === DEFAULT_BROWSER_ID) {
+      throw new ReplError('REPL_ERR_INVALID_REQUEST', 'the default browser cannot be deleted (it lives as long as the server); DELETE /repls/default resets its REPL');
+    }
+    await sessions.delete(idOrName);
+    res.status(204).end();
+  });
+
+  return router;
+}
+
+/**
+ * Resolves `/browsers/{id_or_name}` for the routes mounted below it (`repl`, `repls`,
+ * `playwright/*`, `process/*`, `fs/*`): leaves the host in `res.locals`, and holds the session
+ * (activity) until the answer has been sent, so a long cell keeps its browser.
+ */
+export function resolveBrowser(sessions: BrowserSessions, defaultHost: BrowserHost): RequestHandler {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const idOrName = String(req.params['id_or_name']);
+    if (idOrName === DEFAULT_BROWSER_ID) {
+      res.locals[HOST_LOCAL] = defaultHost;
+      next();
+      return;
+    }
+    const session = sessions.get(idOrName);
+    holdFor(session, res);
+    res.locals[HOST_LOCAL] = session.host;
+    next();
+  };
+}
+
+function holdFor(session: BrowserSession, res: Response): void {
+  const release = session.hold();
+  res.once('close', release);
+}
+
+/** `ws://<the Host the client used>/browsers/<id>/cdp`, with the browser's capability when a token is set. */
+export function cdpUrl(req: Request, sessionId: string, token: string | undefined): string {
+  const scheme = req.protocol === 'https' ? 'wss' : 'ws';
+  const url = new URL(`${scheme}://${req.get('host') ?? '127.0.0.1'}/browsers/${encodeURIComponent(sessionId)}/cdp`);
+  if (token !== undefined && token !== '') url.searchParams.set('jwt', cdpCapability(token, sessionId));
+  return url.href;
+}
+
+function rejectUnsupported(body: Record<string, unknown>, table: Record<string, { harmless: (value: unknown) => boolean; why: string }>): void {
+  for (const [field, rule] of Object.entries(table)) {
+    if (!Object.hasOwn(body, field)) continue;
+    if (!rule.harmless(body[field])) throw new ReplError('REPL_ERR_INVALID_REQUEST', `${field} is not supported by this server: ${rule.why}`);
+    // Accepted as "not asked for"; the schema below need not know it.
+    delete body[field];
+  }
+}
+
+/** The SDK's viewport carries `refresh_rate`, which only matters to a live view: dropped. */
+function viewportOf(value: unknown): Viewport | undefined {
+  if (value === undefined || value === null) return undefined;
+  const { width, height } = value as { width: number; height: number };
+  return { width, height };
+}
+
+function pageNumber(value: unknown, field: string, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  const number = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(number)) throw new ReplError('REPL_ERR_INVALID_REQUEST', `${field} must be a non-negative integer`);
+  return number;
+}
+
+/** `tags[team]=search` query pairs (how the SDK encodes its `tags` filter). */
+function tagQuery(query: Request['query']): Array<[string, string]> {
+  const pairs: Array<[string, string]> = [];
+  for (const [key, value] of Object.entries(query)) {
+    const match = /^tags\[(.+)\]$/.exec(key);
+    if (match !== null && typeof value === 'string') pairs.push([match[1]!, value]);
+  }
+  const nested = query['tags'];
+  if (isObject(nested)) for (const [key, value] of Object.entries(nested)) if (typeof value === 'string') pairs.push([key, value]);
+  return pairs;
+}
+
+function isNullish(value: unknown): boolean {
+  return value === undefined || value === null;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isEmptyObject(value: unknown): boolean {
+  return isObject(value) && Object.keys(value).length === 0;
+}

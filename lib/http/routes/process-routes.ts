@@ -1,0 +1,98 @@
+/**
+ * `POST /process/exec` for one browser host, in the shapes of the Kernel SDK
+ * (`client.browsers.process.exec`); docs/process-and-files.md has the rules.
+ */
+import { Router } from 'express';
+import type { Request, Response } from 'express';
+import { LIMITS } from '../../../common/limits.js';
+import type { BrowserHost } from '../../host/browser-host.js';
+import { checkIdentity, execProcess } from '../../system/process-exec.js';
+import type { ExecResult } from '../../system/process-exec.js';
+import { jsonBody, noRetry, requestSignal, requireBody } from '../middleware.js';
+import type { HostOf } from '../middleware.js';
+import { validateBody } from '../schema-validator.js';
+
+interface ProcessExecBody {
+  command: string;
+  args?: string[];
+  cwd?: string | null;
+  env?: Record<string, string>;
+  timeout_sec?: number | null;
+  as_user?: string | null;
+  as_root?: boolean | null;
+}
+
+/** `ProcessExecResult` of openapi.json; the optional fields appear only when true or set. */
+export interface WireExecResult {
+  exit_code: number;
+  stdout_b64: string;
+  stderr_b64: string;
+  duration_ms: number;
+  stdout_truncated?: true;
+  stderr_truncated?: true;
+  timed_out?: true;
+  signal?: string;
+}
+
+export function toWireExecResult(result: ExecResult): WireExecResult {
+  const wire: WireExecResult = {
+    exit_code: result.exitCode,
+    stdout_b64: result.stdout.toString('base64'),
+    stderr_b64: result.stderr.toString('base64'),
+    duration_ms: result.durationMs,
+  };
+  if (result.stdoutTruncated) wire.stdout_truncated = true;
+  if (result.stderrTruncated) wire.stderr_truncated = true;
+  if (result.timedOut) wire.timed_out = true;
+  if (result.signal !== null) wire.signal = result.signal;
+  return wire;
+}
+
+/**
+ * The endpoint of the host's browser when one is already there (attached, or launched and
+ * running), so a command can drive it; never launches one. Read in the same tick as `launched`,
+ * so `endpoint()` takes its synchronous path and cannot start a launch.
+ */
+async function runningBrowserEndpoint(host: BrowserHost, signal: AbortSignal): Promise<string | undefined> {
+  const browser = host.browser;
+  if (browser === null || browser.closed) return undefined;
+  if (browser.mode !== 'attach' && !browser.launched) return undefined;
+  try {
+    return await browser.endpoint({ signal });
+  } catch {
+    // The browser went away meanwhile; the command runs without it.
+    return undefined;
+  }
+}
+
+export function processRoutes(hostOf: HostOf): Router {
+  const router = Router();
+
+  router.post('/process/exec', jsonBody(LIMITS.processExecBodyBytes), async (req: Request, res: Response) => {
+    // The Kernel SDK retries 5xx answers; a retried command would run twice.
+    noRetry(res);
+    const host = hostOf(req, res);
+    requireBody(req.body);
+    validateBody('ProcessExecRequest', req.body);
+    const body = req.body as ProcessExecBody;
+    checkIdentity(body.as_user, body.as_root);
+    const signal = requestSignal(req, res);
+    const cdpEndpoint = await runningBrowserEndpoint(host, signal);
+    // The request's variables win over the server's and over CDP_ENDPOINT.
+    const env: Record<string, string | undefined> = { ...process.env };
+    if (cdpEndpoint !== undefined) env['CDP_ENDPOINT'] = cdpEndpoint;
+    Object.assign(env, body.env ?? {});
+    const result = await execProcess({
+      command: body.command,
+      args: body.args ?? [],
+      cwd: body.cwd ?? undefined,
+      env,
+      timeoutMs: (body.timeout_sec ?? LIMITS.processTimeoutSecDefault) * 1000,
+      signal,
+    });
+    res.removeHeader('x-should-retry');
+    res.json(toWireExecResult(result));
+  });
+
+  return router;
+}
