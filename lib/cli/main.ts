@@ -1,65 +1,94 @@
 #!/usr/bin/env node
 /**
- * `chromium-repl` command line: `serve` (default) starts the HTTP server; `install-browser` finds
- * or installs a Chromium. Kept thin: everything it does is available from the library.
+ * `chromium-repl` command line: a thin dispatcher. `serve` (the default) starts the HTTP server,
+ * `run` and `shell` are clients of a running one (through `chromium-repl/client`),
+ * `install-browser` finds or installs a Chromium. docs/cli.md is the reference.
  */
-import { parseArgs } from 'node:util';
-import { parseViewport } from '../browser/viewport.js';
-import { startServer } from '../http/server.js';
+import { EXIT, UsageError } from './options.js';
+import { run, RUN_USAGE } from './run.js';
+import { serve, SERVE_USAGE } from './serve.js';
+import { shell, SHELL_USAGE } from './shell.js';
 
-const USAGE = `Usage: chromium-repl [serve] [--port N] [--host ADDRESS] [--viewport WIDTHxHEIGHT]
-       chromium-repl install-browser
+const USAGE = `Usage: chromium-repl [serve] [options]       start the HTTP API (default 127.0.0.1:10001)
+       chromium-repl run [options] '<code>'   run one cell on a running server, stream its output
+       chromium-repl shell [options]          interactive REPL on a running server
+       chromium-repl install-browser          find a Chromium, or install one (apt-get install chromium)
+       chromium-repl help [command]           this text, or one command's options
 
-Commands:
-  serve             Start the HTTP API (default). PORT/HOST env vars work too; default 127.0.0.1:10001.
-                    Set BROWSER_REPL_TOKEN to require a bearer token (mandatory beyond loopback).
-                    --viewport (or BROWSER_REPL_VIEWPORT) sets the page size of the tabs it opens; default 1280x720.
-  install-browser   Find a Chromium, or install one (Debian/Ubuntu: apt-get install chromium) when none is found.
+Environment: BROWSER_REPL_URL (run, shell), BROWSER_REPL_TOKEN (all), PORT, HOST, BROWSER_REPL_HEAP_MB,
+BROWSER_REPL_VIEWPORT, BROWSER_REPL_CHROME, CDP_ENDPOINT (serve), BROWSER_REPL_HISTORY (shell).
+Exit codes: 0 success, 1 a failed cell or server failure, 2 a usage or connection error.
 `;
 
-async function serve(args: string[]): Promise<void> {
-  const { values } = parseArgs({
-    args,
-    options: { port: { type: 'string' }, host: { type: 'string' }, viewport: { type: 'string' } },
-    strict: true,
-  });
-  const port = values.port === undefined ? undefined : Number(values.port);
-  if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) {
-    throw new Error(`--port must be an integer between 0 and 65535, got ${values.port}`);
-  }
-  const viewport = values.viewport === undefined ? undefined : parseViewport(values.viewport, '--viewport');
-  const server = await startServer({
-    ...(port === undefined ? {} : { port }),
-    ...(values.host === undefined ? {} : { host: values.host }),
-    ...(viewport === undefined ? {} : { viewport }),
-  });
-  process.stdout.write(`chromium-repl listening on ${server.url}\n`);
-  const shutdown = (signal: string) => {
-    process.stdout.write(`chromium-repl: ${signal}, shutting down\n`);
-    server.close().then(() => process.exit(0), () => process.exit(1));
-  };
-  process.once('SIGINT', () => shutdown('SIGINT'));
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
-}
+const INSTALL_BROWSER_USAGE = `Usage: chromium-repl install-browser
 
-async function main(argv: string[]): Promise<void> {
+Finds a Chromium-based browser (BROWSER_REPL_CHROME, CHROME_PATH, PATH, Playwright's and
+Puppeteer's caches); when none is found, says what it will install (Debian's chromium package)
+and installs it with apt-get.
+`;
+
+const COMMAND_USAGE: Record<string, string> = {
+  serve: SERVE_USAGE,
+  run: RUN_USAGE,
+  shell: SHELL_USAGE,
+  'install-browser': INSTALL_BROWSER_USAGE,
+};
+
+/** Resolves with the exit code, except for `serve`, which keeps the process until a signal. */
+async function main(argv: string[]): Promise<number | undefined> {
   const [command, ...rest] = argv;
-  if (command === '--help' || command === '-h' || command === 'help') {
+  if (command === '--help' || command === '-h') {
     process.stdout.write(USAGE);
-  } else if (command === undefined || command.startsWith('--')) {
+    return EXIT.ok;
+  }
+  if (command === 'help') {
+    const topic = rest[0];
+    if (topic === undefined) {
+      process.stdout.write(USAGE);
+      return EXIT.ok;
+    }
+    const text = COMMAND_USAGE[topic];
+    if (text === undefined) throw new UsageError(`no command "${topic}"`);
+    process.stdout.write(text);
+    return EXIT.ok;
+  }
+  // `<command> --help` is the same as `help <command>`.
+  if (command !== undefined && COMMAND_USAGE[command] !== undefined && (rest.includes('--help') || rest.includes('-h'))) {
+    process.stdout.write(COMMAND_USAGE[command]!);
+    return EXIT.ok;
+  }
+  if (command === undefined || command.startsWith('--')) {
     await serve(argv);
-  } else if (command === 'serve') {
-    await serve(rest);
-  } else if (command === 'install-browser') {
-    const { installBrowser } = await import('../install-browser.js');
-    await installBrowser();
-  } else {
-    process.stderr.write(`chromium-repl: unknown command "${command}"\n\n${USAGE}`);
-    process.exitCode = 2;
+    return undefined;
+  }
+  switch (command) {
+    case 'serve':
+      await serve(rest);
+      return undefined;
+    case 'run':
+      return run(rest);
+    case 'shell':
+      return shell(rest);
+    case 'install-browser': {
+      const { installBrowser } = await import('../install-browser.js');
+      await installBrowser();
+      return EXIT.ok;
+    }
+    default:
+      throw new UsageError(`unknown command "${command}"`);
   }
 }
 
-main(process.argv.slice(2)).catch((error: unknown) => {
+main(process.argv.slice(2)).then((code) => {
+  // Not process.exit(): stdout may be a pipe that still holds the cell's output.
+  if (code !== undefined) process.exitCode = code;
+}, (error: unknown) => {
+  if (error instanceof UsageError) {
+    const hint = error.command === undefined ? `\n\n${USAGE}` : ` (see chromium-repl help ${error.command})\n`;
+    process.stderr.write(`chromium-repl: ${error.message}${hint}`);
+    process.exitCode = EXIT.usage;
+    return;
+  }
   process.stderr.write(`chromium-repl: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(1);
 });

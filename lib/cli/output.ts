@@ -1,0 +1,174 @@
+/**
+ * How `run` and `shell` show a cell: text items as they stream in (write items as written,
+ * console lines on their own lines, stderr items on stderr), images saved as
+ * `image-<n>.<ext>` with a line naming each file, and a failed cell's error and stack. Also the
+ * one place that turns a client failure into a message and an exit code.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ClientError } from '../client/index.js';
+import type { CallOptions, ChromiumReplClient, ReplContent, ReplRequest, ReplResult } from '../client/index.js';
+import { EXIT } from './options.js';
+
+/** Where a cell's output goes. */
+export interface OutputStreams {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+}
+
+export interface CellOutputOptions {
+  /** Folder for images; created when missing. */
+  outDir: string;
+  /** Which stream gets the `image: <path>` lines (`run`: stderr, so stdout stays the cell's own output). */
+  imageNotes: 'stdout' | 'stderr';
+}
+
+const EXTENSIONS: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp', 'image/gif': 'gif', 'image/svg+xml': 'svg' };
+
+/** `png` for `image/png`; an unknown subtype keeps its own name, made file-safe. */
+export function imageExtension(mimeType: string): string {
+  const known = EXTENSIONS[mimeType.toLowerCase()];
+  if (known !== undefined) return known;
+  const subtype = mimeType.split('/')[1]?.replace(/[^a-z0-9]+/gi, '').toLowerCase() ?? '';
+  return subtype === '' ? 'img' : subtype;
+}
+
+/** Prints the items of cells, one after another, to one pair of streams. */
+export class CellOutput {
+  readonly #streams: OutputStreams;
+  readonly #options: CellOutputOptions;
+  /** The last text written to a stream did not end in a newline. */
+  readonly #openLine = { stdout: false, stderr: false };
+  #nextImage = 1;
+
+  constructor(streams: OutputStreams, options: CellOutputOptions) {
+    this.#streams = streams;
+    this.#options = options;
+  }
+
+  /** One content item, as soon as it arrives. */
+  async content(item: ReplContent): Promise<void> {
+    if (item.type === 'image') {
+      const bytes = Buffer.from(item.data_b64, 'base64');
+      const path = await this.#saveImage(item.mime_type, bytes);
+      this.#line(this.#options.imageNotes, `image: ${path} (${item.mime_type}, ${bytes.length} bytes)`);
+      return;
+    }
+    if (item.channel === 'write') {
+      this.#write('stdout', item.text);
+    } else {
+      // console.log and friends are lines; repl.write is not, so a console line after an open write starts anew.
+      this.#line(item.channel, item.text);
+    }
+  }
+
+  /**
+   * The end of a cell: the items the stream did not already deliver (all of them when the server
+   * answered JSON), then what went wrong, if anything.
+   */
+  async result(result: ReplResult, streamedItems: number): Promise<void> {
+    for (const item of (result.content ?? []).slice(streamedItems)) await this.content(item);
+    if (result.content_truncated === true) this.#line('stderr', '(output truncated: the cell emitted more than a response may carry)');
+    if (!result.success) {
+      const error = result.error ?? 'the cell failed';
+      const stack = result.stack ?? '';
+      // A stack starts with "Name: message"; print the message on its own only when the stack lacks it.
+      this.#line('stderr', stack === '' ? `Uncaught ${error}` : stack.includes(error) ? `Uncaught ${stack}` : `Uncaught ${error}\n${stack}`);
+    }
+    if (result.repl_terminated === true) {
+      this.#line('stderr', '(the REPL was terminated: its bindings are gone, and the next cell starts a fresh one)');
+    }
+  }
+
+  /** A note of the CLI itself, on stderr. */
+  note(text: string): void {
+    this.#line('stderr', text);
+  }
+
+  /** Ends an open line, so what follows (a prompt, the shell's next line) starts at column 0. */
+  finish(): void {
+    for (const name of ['stdout', 'stderr'] as const) if (this.#openLine[name]) this.#write(name, '\n');
+  }
+
+  #write(name: 'stdout' | 'stderr', text: string): void {
+    if (text === '') return;
+    this.#streams[name].write(text);
+    this.#openLine[name] = !text.endsWith('\n');
+  }
+
+  #line(name: 'stdout' | 'stderr', text: string): void {
+    if (this.#openLine[name]) this.#write(name, '\n');
+    this.#write(name, text.endsWith('\n') ? text : `${text}\n`);
+  }
+
+  async #saveImage(mimeType: string, bytes: Buffer): Promise<string> {
+    await mkdir(this.#options.outDir, { recursive: true });
+    const extension = imageExtension(mimeType);
+    // `wx` never overwrites: an existing image-<n> (an earlier run's) moves the number on.
+    for (;;) {
+      const path = join(this.#options.outDir, `image-${this.#nextImage++}.${extension}`);
+      try {
+        await writeFile(path, bytes, { flag: 'wx' });
+        return path;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      }
+    }
+  }
+}
+
+/** What {@link streamCell} learnt. */
+export interface StreamedCell {
+  result: ReplResult;
+  /** The server's id of the cell (streaming servers only), for `GET /repl/results/{cell_id}`. */
+  cellId: string | undefined;
+}
+
+/**
+ * Runs one cell through `replStream`, printing each item as it arrives. `onCell` hears the cell
+ * id as soon as the server reports it (before any output), so an interrupted caller can say how
+ * to fetch the result.
+ */
+export async function streamCell(
+  client: ChromiumReplClient,
+  body: ReplRequest,
+  callOptions: CallOptions,
+  output: CellOutput,
+  onCell?: (cellId: string) => void,
+): Promise<StreamedCell> {
+  let streamed = 0;
+  let cellId: string | undefined;
+  for await (const event of client.replStream(body, callOptions)) {
+    if (event.event === 'cell') {
+      cellId = event.data.cell_id;
+      onCell?.(cellId);
+    } else if (event.event === 'content') {
+      streamed += 1;
+      await output.content(event.data);
+    } else {
+      await output.result(event.data, streamed);
+      return { result: event.data, cellId };
+    }
+  }
+  // replStream throws CLIENT_ERR_STREAM_ENDED rather than end without a result.
+  throw new ClientError(0, 'CLIENT_ERR_STREAM_ENDED', 'the event stream ended before its result event');
+}
+
+/**
+ * A failed call as the CLI reports it: a server that cannot be reached, a refused token and every
+ * other 4xx are exit code 2 (the command line or the setup is wrong); a 5xx or an error inside a
+ * stream (the server failed) is 1, like a failed cell.
+ */
+export function describeFailure(error: unknown, url: string): { message: string; exitCode: number } {
+  if (!(error instanceof ClientError)) {
+    return { message: error instanceof Error ? error.message : String(error), exitCode: EXIT.cellFailed };
+  }
+  if (error.code === 'CLIENT_ERR_CONNECTION') {
+    return { message: `${error.message} (is \`chromium-repl serve\` running there? Set --url or BROWSER_REPL_URL)`, exitCode: EXIT.usage };
+  }
+  if (error.status === 401) {
+    return { message: `${url} refused the token (${error.code}): pass --token or set BROWSER_REPL_TOKEN to the server's token`, exitCode: EXIT.usage };
+  }
+  const label = error.status === 0 || error.status === 200 ? error.code : `${error.status} ${error.code}`;
+  return { message: `${error.message} (${label})`, exitCode: error.status >= 400 && error.status < 500 ? EXIT.usage : EXIT.cellFailed };
+}

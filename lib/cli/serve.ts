@@ -1,0 +1,117 @@
+/**
+ * `chromium-repl serve` (the default command): validates the flags (exit code 2 with a message
+ * naming the flag), maps them onto `startServer`, prints the URL and shuts down gracefully on
+ * SIGINT or SIGTERM.
+ */
+import { parseViewport } from '../browser/viewport.js';
+import type { Viewport } from '../browser/viewport.js';
+import type { BrowserManagerOptions } from '../browser/browser-manager.js';
+import { isLoopback, startServer } from '../http/server.js';
+import type { ServerOptions } from '../http/server.js';
+import { integerFlag, parseFlags, UsageError } from './options.js';
+
+export const SERVE_USAGE = `Usage: chromium-repl [serve] [options]
+
+Starts the HTTP API (docs/api.md, openapi.json) with one default browser, launched on first use.
+
+Options:
+  --port N               listening port; 0 picks a free one (PORT; default 10001)
+  --host ADDRESS         listening address (HOST; default 127.0.0.1); beyond loopback a token is required
+  --token TOKEN          require Authorization: Bearer TOKEN on every route (BROWSER_REPL_TOKEN)
+  --executable PATH      the Chromium, Chrome or Edge to launch (BROWSER_REPL_CHROME; default: discovery)
+  --cdp-endpoint URL     attach the default browser to a running one (ws://… or http://host:port; CDP_ENDPOINT)
+  --headful              show the launched browser's window (needs a display)
+  --browser-pool N       keep N launched, unused browsers ready for POST /browsers (default 0)
+  --max-browsers N       most browsers POST /browsers may run at once (BROWSER_REPL_MAX_BROWSERS; default: from memory)
+  --heap-mb N            heap cap of each REPL worker in MiB (BROWSER_REPL_HEAP_MB; default 512)
+  --viewport WxH         page size of the tabs it opens (BROWSER_REPL_VIEWPORT; default 1280x720)
+
+Exit codes: 2 for an invalid flag; 1 when the server cannot start (e.g. the port is taken).
+`;
+
+/** The flags of `serve`, as `startServer` options. Exported for the tests of the mapping. */
+export function serveOptions(args: string[], env: NodeJS.ProcessEnv = process.env): ServerOptions {
+  // Strict parsing without allowPositionals: a stray argument is a usage error of its own.
+  const { values } = parseFlags('serve', {
+    args,
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      token: { type: 'string' },
+      executable: { type: 'string' },
+      'cdp-endpoint': { type: 'string' },
+      headful: { type: 'boolean' },
+      'browser-pool': { type: 'string' },
+      'max-browsers': { type: 'string' },
+      'heap-mb': { type: 'string' },
+      viewport: { type: 'string' },
+    },
+  });
+  const port = integerFlag(values.port, '--port', 0, 65535, 'serve');
+  const browserPool = integerFlag(values['browser-pool'], '--browser-pool', 0, 1024, 'serve');
+  const maxBrowsers = integerFlag(values['max-browsers'], '--max-browsers', 1, 1024, 'serve');
+  // 16 MiB is below what a worker needs to start; the server would fail every cell instead.
+  const heapMb = integerFlag(values['heap-mb'], '--heap-mb', 32, 65536, 'serve');
+  if (browserPool !== undefined && maxBrowsers !== undefined && browserPool > maxBrowsers) {
+    throw new UsageError(`--browser-pool (${browserPool}) cannot exceed --max-browsers (${maxBrowsers}): the pool counts against the limit`, 'serve');
+  }
+  if (values.executable !== undefined && values['cdp-endpoint'] !== undefined) {
+    throw new UsageError('--executable and --cdp-endpoint exclude each other: launch a browser or attach to one', 'serve');
+  }
+  if (values.headful === true && values['cdp-endpoint'] !== undefined) {
+    throw new UsageError('--headful applies to a browser this server launches, not to one attached with --cdp-endpoint', 'serve');
+  }
+  for (const flag of ['host', 'token', 'executable', 'cdp-endpoint'] as const) {
+    if (values[flag] === '') throw new UsageError(`--${flag} must not be empty`, 'serve');
+  }
+  const endpoint = values['cdp-endpoint'];
+  if (endpoint !== undefined && !/^(wss?|https?):\/\/./.test(endpoint)) {
+    throw new UsageError(`--cdp-endpoint must be a ws://, wss://, http:// or https:// URL, got ${JSON.stringify(endpoint)}`, 'serve');
+  }
+  let viewport: Viewport | undefined;
+  if (values.viewport !== undefined) {
+    try {
+      viewport = parseViewport(values.viewport, '--viewport');
+    } catch (error) {
+      throw new UsageError((error as Error).message, 'serve');
+    }
+  }
+  const token = values.token ?? env['BROWSER_REPL_TOKEN'];
+  const host = values.host ?? env['HOST'] ?? '127.0.0.1';
+  // startServer refuses this too; saying it here makes it a usage error (exit 2) before anything starts.
+  if (!isLoopback(host) && (token === undefined || token === '')) {
+    throw new UsageError(`refusing to listen on ${host} without a token: pass --token or set BROWSER_REPL_TOKEN (or listen on 127.0.0.1)`, 'serve');
+  }
+
+  const browser: BrowserManagerOptions = {};
+  if (values.executable !== undefined) browser.executable = values.executable;
+  if (endpoint !== undefined) browser.cdpEndpoint = endpoint;
+  if (values.headful === true) browser.headless = false;
+  const defaultHost: NonNullable<ServerOptions['defaultHost']> = {};
+  if (heapMb !== undefined) defaultHost.heapMb = heapMb;
+  if (Object.keys(browser).length > 0) defaultHost.browser = browser;
+
+  const options: ServerOptions = { token: token === '' ? undefined : token };
+  if (values.host !== undefined) options.host = values.host;
+  if (port !== undefined) options.port = port;
+  if (viewport !== undefined) options.viewport = viewport;
+  if (Object.keys(defaultHost).length > 0) options.defaultHost = defaultHost;
+  if (browserPool !== undefined) options.browserPool = browserPool;
+  if (maxBrowsers !== undefined) options.maxBrowsers = maxBrowsers;
+  return options;
+}
+
+/** Starts the server and keeps it until SIGINT or SIGTERM. */
+export async function serve(args: string[]): Promise<void> {
+  const server = await startServer(serveOptions(args));
+  process.stdout.write(`chromium-repl listening on ${server.url}\n`);
+  const shutdown = (signal: string) => {
+    process.stdout.write(`chromium-repl: ${signal}, shutting down\n`);
+    server.close().then(() => process.exit(0), (error: unknown) => {
+      process.stderr.write(`chromium-repl: shutdown failed: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.exit(1);
+    });
+  };
+  process.once('SIGINT', () => shutdown('SIGINT'));
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+}

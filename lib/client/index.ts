@@ -1,0 +1,31 @@
+/**
+ * `chromium-repl/client`: a typed, fetch-based client of the HTTP API (docs/client.md). It
+ * imports nothing else of this package, so it bundles for any runtime with `fetch`.
+ */
+export { ClientError, createClient } from './client.js';
+export type {
+  Browser,
+  BrowserCreateParams,
+  BrowserPage,
+  BrowserUpdateParams,
+  BrowserViewport,
+  CallOptions,
+  CellRunning,
+  CellStarted,
+  ChromiumReplClient,
+  ClientErrorCode,
+  ClientOptions,
+  ErrorBody,
+  ExecuteOutput,
+  ExecuteRequest,
+  ExecuteResult,
+  ExecuteStreamEvent,
+  ReplContent,
+  ReplInfo,
+  ReplRequest,
+  ReplResult,
+  ReplStreamEvent,
+} from './client.js';
+export { parseEventStream, SseParser } from './sse.js';
+export type { SseEvent } from './sse.js';
+export type { components, operations, paths } from './openapi-types.js';

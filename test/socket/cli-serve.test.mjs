@@ -1,0 +1,112 @@
+// `chromium-repl serve`: how its flags map onto startServer options, the usage errors (exit code
+// 2, before anything starts), and a real `serve --port 0` that prints its URL, answers, and stops
+// on SIGTERM.
+import t from 'tap';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { serveOptions } from '../../dist/lib/cli/serve.js';
+
+const MAIN = fileURLToPath(new URL('../../dist/lib/cli/main.js', import.meta.url));
+
+function childEnv() {
+  const env = { ...process.env };
+  for (const name of ['BROWSER_REPL_TOKEN', 'PORT', 'HOST', 'CDP_ENDPOINT']) delete env[name];
+  return env;
+}
+
+t.test('serveOptions', async (t) => {
+  t.test('maps every flag onto startServer options', async (t) => {
+    const options = serveOptions([
+      '--port', '0', '--host', '127.0.0.2', '--token', 'sesame', '--executable', '/opt/chromium/chrome', '--headful',
+      '--browser-pool', '2', '--max-browsers', '5', '--heap-mb', '256', '--viewport', '800x600',
+    ], {});
+    t.same(options, {
+      token: 'sesame',
+      host: '127.0.0.2',
+      port: 0,
+      viewport: { width: 800, height: 600 },
+      defaultHost: { heapMb: 256, browser: { executable: '/opt/chromium/chrome', headless: false } },
+      browserPool: 2,
+      maxBrowsers: 5,
+    });
+  });
+
+  t.test('attaches with --cdp-endpoint; takes the token from BROWSER_REPL_TOKEN', async (t) => {
+    t.same(serveOptions(['--cdp-endpoint', 'http://127.0.0.1:9222'], { BROWSER_REPL_TOKEN: 'env-token' }), {
+      token: 'env-token',
+      defaultHost: { browser: { cdpEndpoint: 'http://127.0.0.1:9222' } },
+    });
+    t.same(serveOptions([], {}), { token: undefined }, 'no flags: the server\'s own defaults');
+  });
+
+  t.test('throws a UsageError naming the flag', async (t) => {
+    for (const [args, message, env = {}] of [
+      [['--port', 'http'], /--port must be an integer between 0 and 65535, got "http"/],
+      [['--port', '65536'], /--port must be an integer between 0 and 65535/],
+      [['--port', '1.5'], /--port must be an integer/],
+      [['--browser-pool=-1'], /--browser-pool must be an integer between 0 and 1024/],
+      [['--max-browsers', '0'], /--max-browsers must be an integer between 1 and 1024/],
+      [['--browser-pool', '3', '--max-browsers', '2'], /--browser-pool \(3\) cannot exceed --max-browsers \(2\)/],
+      [['--heap-mb', '8'], /--heap-mb must be an integer between 32 and 65536/],
+      [['--viewport', '1280'], /--viewport must be WIDTHxHEIGHT in CSS pixels/],
+      [['--viewport', '0x10'], /--viewport width must be an integer between 1 and 10000/],
+      [['--executable', '/bin/chromium', '--cdp-endpoint', 'ws://127.0.0.1:1/devtools/browser/x'], /--executable and --cdp-endpoint exclude each other/],
+      [['--headful', '--cdp-endpoint', 'http://127.0.0.1:9222'], /--headful applies to a browser this server launches/],
+      [['--cdp-endpoint', '127.0.0.1:9222'], /--cdp-endpoint must be a ws:\/\/, wss:\/\/, http:\/\/ or https:\/\/ URL/],
+      [['--host', '0.0.0.0'], /refusing to listen on 0\.0\.0\.0 without a token/],
+      [['--token'], /argument missing/],
+      [['--headless'], /Unknown option '--headless'/],
+      [['extra'], /Unexpected argument 'extra'/],
+    ]) {
+      t.throws(() => serveOptions(args, env), { name: 'UsageError', message, command: 'serve' }, args.join(' '));
+    }
+    t.doesNotThrow(() => serveOptions(['--host', '0.0.0.0'], { BROWSER_REPL_TOKEN: 't' }), 'beyond loopback with a token');
+  });
+});
+
+t.test('chromium-repl serve', async (t) => {
+  t.test('exits 2 on an invalid flag, before listening', async (t) => {
+    for (const args of [['serve', '--port', 'http'], ['--max-browsers', 'many']]) {
+      const child = spawn(process.execPath, [MAIN, ...args], { env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.setEncoding('utf8').on('data', (chunk) => { stdout += chunk; });
+      child.stderr.setEncoding('utf8').on('data', (chunk) => { stderr += chunk; });
+      const [code] = await once(child, 'close');
+      t.equal(code, 2, args.join(' '));
+      t.equal(stdout, '');
+      t.match(stderr, /^chromium-repl: --(port|max-browsers) must be an integer.* \(see chromium-repl help serve\)\n$/);
+    }
+  });
+
+  t.test('--port 0 prints its URL, serves, and stops on SIGTERM', async (t) => {
+    const child = spawn(process.execPath, [MAIN, 'serve', '--port', '0', '--host', '127.0.0.1'], { env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const closed = once(child, 'close');
+    t.teardown(async () => {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGKILL');
+        await closed;
+      }
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk) => { stderr += chunk; });
+    const url = await new Promise((resolve, reject) => {
+      child.stdout.setEncoding('utf8').on('data', (chunk) => {
+        stdout += chunk;
+        const match = /^chromium-repl listening on (http:\/\/127\.0\.0\.1:(\d+))\n/.exec(stdout);
+        if (match !== null) resolve(match[1]);
+      });
+      closed.then(([code]) => reject(new Error(`serve exited with ${code} before listening: ${stderr}`)));
+    });
+    t.not(url, 'http://127.0.0.1:0', 'a port was picked');
+    const health = await fetch(`${url}/healthz`);
+    t.same(await health.json(), { status: 'ok' });
+    child.kill('SIGTERM');
+    const [code, signal] = await closed;
+    t.equal(code, 0, stderr);
+    t.equal(signal, null);
+    t.match(stdout, /chromium-repl: SIGTERM, shutting down\n$/);
+  });
+});

@@ -1,0 +1,180 @@
+// `chromium-repl shell` driven through a pseudo-terminal (util-linux `script`), as a person would
+// use it: multi-line input, .reset, Ctrl-C during a long cell, switching REPLs, the history file.
+// Waits are for output to appear (each bounded so a failure ends the test), never for time.
+import t from 'tap';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startServer } from '../../dist/lib/index.js';
+
+const MAIN = fileURLToPath(new URL('../../dist/lib/cli/main.js', import.meta.url));
+const SCRIPT = '/usr/bin/script';
+// 1×1 PNG.
+const PNG_B64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+/** Bound of one wait, so that a shell that never answers fails the test instead of hanging it. */
+const WAIT_BOUND_MS = 60_000;
+
+const quote = (value) => `'${value.replaceAll("'", "'\\''")}'`;
+// Cursor moves and line clearing of readline: what remains is the text a person reads.
+const stripAnsi = (text) => text.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '').replace(/\r/g, '');
+
+/** A shell in a pseudo-terminal: `send` keystrokes, `expect` output after the last mark. */
+function ptyShell(t, args, env) {
+  const command = [process.execPath, MAIN, 'shell', ...args].map(quote).join(' ');
+  const child = spawn(SCRIPT, ['-qfec', command, '/dev/null'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+  let output = '';
+  let mark = 0;
+  const waiters = new Set();
+  const check = () => {
+    for (const waiter of waiters) waiter();
+  };
+  child.stdout.setEncoding('utf8').on('data', (chunk) => {
+    output += chunk;
+    check();
+  });
+  child.stderr.setEncoding('utf8').on('data', (chunk) => {
+    output += chunk;
+    check();
+  });
+  const closed = once(child, 'close');
+  t.teardown(async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      await closed;
+    }
+  });
+  return {
+    get output() {
+      return stripAnsi(output);
+    },
+    send(keys) {
+      mark = stripAnsi(output).length;
+      child.stdin.write(keys);
+    },
+    /** Resolves with the cleaned output after the last `send` once it matches `pattern`. */
+    expect(pattern) {
+      return new Promise((resolve, reject) => {
+        const waiter = () => {
+          const text = stripAnsi(output).slice(mark);
+          if (pattern.test(text)) {
+            cleanup();
+            resolve(text);
+          }
+        };
+        const timer = setTimeout(() => {
+          cleanup();
+          reject(new Error(`no ${pattern} in the shell's output after the last input; it was:\n${stripAnsi(output).slice(mark)}`));
+        }, WAIT_BOUND_MS);
+        const cleanup = () => {
+          clearTimeout(timer);
+          waiters.delete(waiter);
+        };
+        waiters.add(waiter);
+        waiter();
+      });
+    },
+    closed,
+  };
+}
+
+t.test('chromium-repl shell', async (t) => {
+  if (!existsSync(SCRIPT)) {
+    // Like the browser tier without Chromium: say what is missing instead of skipping.
+    t.fail(`${SCRIPT} is needed to give the shell a terminal: apt-get install util-linux`);
+    return;
+  }
+  const api = await startServer({ port: 0, host: '127.0.0.1', token: undefined, defaultHost: { browser: false } });
+  t.teardown(() => api.close());
+  const home = mkdtempSync(join(tmpdir(), 'chromium-repl-shell-'));
+  t.teardown(() => rmSync(home, { recursive: true, force: true }));
+  const history = join(home, 'history');
+  const env = { ...process.env, HOME: home, BROWSER_REPL_HISTORY: history, TERM: 'xterm' };
+  delete env.BROWSER_REPL_URL;
+  delete env.BROWSER_REPL_TOKEN;
+  const shell = ptyShell(t, ['--url', api.url, '--out-dir', home], env);
+
+  await shell.expect(/Connected to .*\nchromium-repl> $/);
+
+  t.test('multi-line input: a function spread over lines, then called', async (t) => {
+    shell.send('function add(a, b) {\r');
+    await shell.expect(/\.\.\. $/);
+    shell.send('  return a +\r');
+    await shell.expect(/\.\.\. $/);
+    shell.send('    b\r');
+    await shell.expect(/\.\.\. $/);
+    shell.send('}\r');
+    await shell.expect(/chromium-repl> $/);
+    shell.send('repl.write(add(2, 3))\r');
+    const text = await shell.expect(/\n5\nchromium-repl> $/);
+    t.notMatch(text, /Uncaught/);
+  });
+
+  t.test('a failing cell prints its error and returns to the prompt', async (t) => {
+    shell.send('null.boom\r');
+    t.match(await shell.expect(/chromium-repl> $/), /Uncaught TypeError: Cannot read properties of null/);
+  });
+
+  t.test('.reset: the bindings are gone afterwards', async (t) => {
+    shell.send('repl.write(typeof add)\r');
+    t.match(await shell.expect(/\nchromium-repl> $/), /\nfunction\n/);
+    shell.send('.reset\r');
+    t.match(await shell.expect(/\nchromium-repl> $/), /\(REPL "default" reset: its bindings are gone\)/);
+    shell.send('repl.write(typeof add)\r');
+    t.match(await shell.expect(/\nchromium-repl> $/), /\nundefined\n/);
+  });
+
+  t.test('Ctrl-C during a long cell returns to the prompt; the cell runs on; .result fetches it later', async (t) => {
+    shell.send('.repl slow\r');
+    await shell.expect(/chromium-repl \(repl slow\)> $/);
+    // The cell waits for a message that only another REPL's cell sends: it is surely still running at Ctrl-C.
+    shell.send('const { BroadcastChannel } = await import("node:worker_threads"); repl.write("started"); '
+      + 'await new Promise((resolve) => { const channel = new BroadcastChannel("finish"); channel.onmessage = () => { channel.close(); resolve(); }; }); '
+      + 'repl.write("finished")\r');
+    await shell.expect(/\nstarted/);
+    shell.send('\x03');
+    const text = await shell.expect(/the cell keeps running on the server[^\n]*\nchromium-repl \(repl slow\)> $/);
+    t.match(text, /\.result prints its result/);
+
+    shell.send('.repl default\r');
+    await shell.expect(/\nchromium-repl> $/);
+    shell.send('.result\r');
+    t.match(await shell.expect(/\nchromium-repl> $/), /is still running; try \.result again later\)/);
+    // Another REPL is not blocked by the running cell, and lets it finish.
+    shell.send('const { BroadcastChannel } = await import("node:worker_threads"); const channel = new BroadcastChannel("finish"); channel.postMessage(1); channel.close(); repl.write("sent")\r');
+    await shell.expect(/\nsent\nchromium-repl> $/);
+    for (;;) {
+      shell.send('.result\r');
+      const answer = await shell.expect(/\nchromium-repl> $/);
+      if (answer.includes('still running')) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        continue;
+      }
+      t.match(answer, /\(cell [0-9a-f-]{36} succeeded in \d+ ms\)\nstartedfinished\n/, 'the whole output of the cell, once it ended');
+      break;
+    }
+  });
+
+  t.test('an image is saved to --out-dir and its path printed', async (t) => {
+    shell.send(`await repl.emitImage(Buffer.from("${PNG_B64}", "base64"))\r`);
+    const text = await shell.expect(/\nchromium-repl> $/);
+    t.match(text, `image: ${join(home, 'image-1.png')} (image/png, 70 bytes)\n`);
+    t.same(readFileSync(join(home, 'image-1.png')), Buffer.from(PNG_B64, 'base64'));
+  });
+
+  t.test('.help name prints the server\'s help of that method', async (t) => {
+    shell.send('.help repl.write\r');
+    t.match(await shell.expect(/\nchromium-repl> $/), /repl\.write\(value: unknown\): void/);
+  });
+
+  t.test('leaving writes the history file', async (t) => {
+    shell.send('.exit\r');
+    const [code] = await shell.closed;
+    t.equal(code, 0);
+    const lines = readFileSync(history, 'utf8').split('\n');
+    t.ok(lines.includes('repl.write(add(2, 3))'), lines.join(' | '));
+    t.ok(lines.includes('.reset'));
+  });
+});
