@@ -180,6 +180,8 @@ export class BrowserSessions {
   readonly #pool: BrowserHost[] = [];
   /** Pool browsers being launched. */
   #filling = 0;
+  /** Every launch in flight (pool and create), settled: `close()` waits for them. */
+  readonly #launches = new Set<Promise<void>>();
   /** Sessions being created (counted against the limit while they launch). */
   #creating = 0;
   readonly maxBrowsers: number;
@@ -261,10 +263,6 @@ export class BrowserSessions {
       } finally {
         this.#creating--;
       }
-      if (this.#closed) {
-        await host.destroy();
-        throw new ReplError('REPL_ERR_CLOSED', 'the server is shutting down');
-      }
     }
     this.#fillPool();
     // The name may have been taken while this one launched.
@@ -339,7 +337,9 @@ export class BrowserSessions {
     this.#sessions.clear();
     for (const session of sessions) session.end();
     const pool = this.#pool.splice(0);
-    await Promise.all([...sessions.map((session) => end(session.host)), ...pool.map(end), ...this.#ending]);
+    await Promise.all([...sessions.map((session) => end(session.host)), ...pool.map(end)]);
+    // Launches and teardowns still running, including any a finishing launch starts now.
+    while (this.#launches.size + this.#ending.size > 0) await Promise.all([...this.#launches, ...this.#ending]);
   }
 
   #end(session: BrowserSession): Promise<void> {
@@ -361,11 +361,13 @@ export class BrowserSessions {
       this.#launch({ headless: true, viewport: undefined }, undefined).then(
         (host) => {
           this.#filling--;
-          if (this.#closed) {
-            void host.destroy();
+          if (!this.#closed) {
+            this.#pool.push(host);
             return;
           }
-          this.#pool.push(host);
+          // close() began in the moment between the launch's own check and this: end it, tracked.
+          const ending = host.destroy().catch(() => undefined).finally(() => this.#ending.delete(ending));
+          this.#ending.add(ending);
         },
         (error: unknown) => {
           this.#filling--;
@@ -376,7 +378,16 @@ export class BrowserSessions {
     }
   }
 
-  async #launch(launch: { headless: boolean; viewport: Viewport | undefined }, signal: AbortSignal | undefined): Promise<BrowserHost> {
+  /** Launches a host's browser; `close()` waits for every launch still running. */
+  #launch(launch: { headless: boolean; viewport: Viewport | undefined }, signal: AbortSignal | undefined): Promise<BrowserHost> {
+    const launching = this.#launchHost(launch, signal);
+    const settled = launching.then(() => undefined, () => undefined);
+    this.#launches.add(settled);
+    void settled.then(() => this.#launches.delete(settled));
+    return launching;
+  }
+
+  async #launchHost(launch: { headless: boolean; viewport: Viewport | undefined }, signal: AbortSignal | undefined): Promise<BrowserHost> {
     const hostDefaults = this.#options.hostDefaults ?? {};
     const viewport = launch.viewport ?? this.#options.viewport;
     const host = new BrowserHost({
@@ -392,6 +403,8 @@ export class BrowserSessions {
       // the download folder applied) and the default REPL's worker, connected with its page attached.
       await host.tabs!.downloads.prepare('repl:default');
       await host.repl('default').warm({ signal });
+      // A launch that ends after close() began must not outlive it: close() waits for launches.
+      if (this.#closed) throw new ReplError('REPL_ERR_CLOSED', 'the server is shutting down');
       return host;
     } catch (error) {
       await host.destroy();

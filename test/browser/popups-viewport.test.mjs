@@ -234,6 +234,6 @@ t.test('the viewport option and BROWSER_REPL_VIEWPORT are checked, naming the fi
     { code: 'REPL_ERR_INVALID_ARGUMENT', message: 'BROWSER_REPL_VIEWPORT must be WIDTHxHEIGHT in CSS pixels, for example 1280x720; got "1280*720"' });
   const cli = await promisify(execFile)(process.execPath, ['dist/lib/cli/main.js', '--viewport', '20000x10'], { cwd: new URL('../../', import.meta.url) })
     .catch((error) => error);
-  t.equal(cli.code, 1, 'the CLI refuses a bad --viewport');
-  t.equal(cli.stderr, 'chromium-repl: --viewport width must be an integer between 1 and 10000, got 20000\n');
+  t.equal(cli.code, 2, 'the CLI refuses a bad --viewport as a usage error (docs/cli.md: exit code 2)');
+  t.equal(cli.stderr, 'chromium-repl: --viewport width must be an integer between 1 and 10000, got 20000 (see chromium-repl help serve)\n');
 });

@@ -8,6 +8,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+// node:repl's prompt for a line that continues a cell: `... ` up to Node 22, `| ` from Node 24.
+const CONTINUATION = /(?:\.\.\.|\|) $/;
 import { startServer } from '../../dist/lib/index.js';
 
 const MAIN = fileURLToPath(new URL('../../dist/lib/cli/main.js', import.meta.url));
@@ -100,11 +103,11 @@ t.test('chromium-repl shell', async (t) => {
 
   t.test('multi-line input: a function spread over lines, then called', async (t) => {
     shell.send('function add(a, b) {\r');
-    await shell.expect(/\.\.\. $/);
+    await shell.expect(CONTINUATION);
     shell.send('  return a +\r');
-    await shell.expect(/\.\.\. $/);
+    await shell.expect(CONTINUATION);
     shell.send('    b\r');
-    await shell.expect(/\.\.\. $/);
+    await shell.expect(CONTINUATION);
     shell.send('}\r');
     await shell.expect(/chromium-repl> $/);
     shell.send('repl.write(add(2, 3))\r');
