@@ -7,6 +7,9 @@
 // - captureScreenshot + repl.emitImage as a whole REPL call vs one raw Page.captureScreenshot.
 // Samples are interleaved (ours, raw, Playwright in turn) so drift in the machine's load hits all
 // of them alike.
+import { rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { check, interleaved, openBenchPage } from '../bench-page.mjs';
 import { ms, summarize } from '../stats.mjs';
 
@@ -81,13 +84,15 @@ export async function run({ quick }) {
   }
   check(await repl.run('benchSocket.close()'));
 
-  const shotCell = 'await repl.emitImage({ path: await captureScreenshot("/tmp/browser-repl-bench.png") })';
+  const shotPath = join(tmpdir(), `chromium-repl-bench-shot-${process.pid}.png`);
+  const shotCell = `await repl.emitImage({ path: await captureScreenshot(${JSON.stringify(shotPath)}) })`;
   const [shotOurs, shotRaw] = await interleaved(shotIterations, 5, [
     () => repl.run(shotCell).then(check),
     () => raw.send('Page.captureScreenshot', { format: 'png' }, sessionId),
   ]);
 
   await bench.close();
+  rmSync(shotPath, { force: true });
   const inCellStats = summarize(inCell);
   const inCellRawStats = summarize(inCellRaw);
   const rawRoundStats = summarize(rawRounds);

@@ -7,7 +7,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -23,7 +23,8 @@ const KERNEL_PUBLISHED = { create: 36.6, connect: 288.3, goto: 434.2, release: 3
 
 async function bareLaunch(executable) {
   const profile = mkdtempSync(join(tmpdir(), 'chromium-repl-bench-profile-'));
-  const child = spawn(executable, chromiumArgs({ headless: true, noSandbox: true, args: [], userDataDir: profile }), { stdio: ['ignore', 'ignore', 'pipe'] });
+  // Its own process group, so the kill reaches the zygote and GPU processes too, not only the browser.
+  const child = spawn(executable, chromiumArgs({ headless: true, noSandbox: true, args: [], userDataDir: profile }), { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
   let output = '';
   child.stderr.setEncoding('utf8');
   await new Promise((resolve, reject) => {
@@ -37,9 +38,14 @@ async function bareLaunch(executable) {
     child.stderr.on('data', onData);
     child.once('exit', (code) => reject(new Error(`chromium exited (${code}): ${output.slice(-500)}`)));
   });
-  child.kill('SIGKILL');
-  await once(child, 'exit');
-  rmSync(profile, { recursive: true, force: true });
+  const exited = once(child, 'exit');
+  process.kill(-child.pid, 'SIGKILL');
+  await exited;
+  // A child of the group may still be writing for a moment after the browser's exit.
+  for (let attempt = 0; attempt < 20 && existsSync(profile); attempt++) {
+    rmSync(profile, { recursive: true, force: true });
+    if (existsSync(profile)) await sleep(50);
+  }
 }
 
 async function call(url, method, path, body) {
@@ -61,10 +67,12 @@ async function lifecycle(url) {
   await call(url, 'DELETE', `/browsers/${browser.session_id}`);
 }
 
-async function waitForPool(server, size) {
+/** Waits until `server` runs exactly `pooled` browsers, all in its pool: no launch or teardown in flight. */
+async function atRest(server, pooled) {
   const until = Date.now() + 30_000;
-  while (server.app.browsers.pooled < size) {
-    if (Date.now() > until) throw new Error('the pool did not refill within 30 s');
+  const sessions = server.app.browsers;
+  while (sessions.pooled !== pooled || sessions.liveBrowsers !== pooled) {
+    if (Date.now() > until) throw new Error('the server did not come to rest within 30 s');
     await sleep(20);
   }
 }
@@ -83,10 +91,15 @@ export async function run({ quick }) {
   const launches = [];
   const stages = { create: [], connect: [], goto: [], release: [], total: [] };
   try {
+    // Every measure starts with both servers at rest (the pool full again, every teardown done), so
+    // no background launch or kill of one measure competes with the next for the CPU.
+    const rest = () => Promise.all([atRest(pooledServer, 2), atRest(plainServer, 0)]);
     // Warm-up: one of each, so first-use costs (module loading, the first worker) are not measured.
-    await waitForPool(pooledServer, 2);
+    await rest();
     await lifecycle(pooledServer.url);
+    await rest();
     await lifecycle(plainServer.url);
+    await rest();
     await bareLaunch(executable);
     const time = async (samples, fn) => {
       const started = performance.now();
@@ -95,16 +108,18 @@ export async function run({ quick }) {
     };
     for (let i = 0; i < iterations; i++) {
       // The pool is sized for the arrival rate: each request finds a warm browser, as a pool of 2 does for calls spaced by a refill.
-      await waitForPool(pooledServer, 2);
+      await rest();
       await time(pooled, () => lifecycle(pooledServer.url));
+      await rest();
       await time(plain, () => lifecycle(plainServer.url));
+      await rest();
       await time(launches, () => bareLaunch(executable));
     }
 
     // browserbench's stages, through the SDK and Playwright, against the pooled server.
     const kernel = new Kernel({ apiKey: 'unused', baseURL: pooledServer.url, maxRetries: 0 });
     for (let i = 0; i < iterations; i++) {
-      await waitForPool(pooledServer, 2);
+      await rest();
       const t0 = performance.now();
       const browser = await kernel.browsers.create({});
       const t1 = performance.now();
@@ -141,8 +156,9 @@ export async function run({ quick }) {
         { name: 'create → first cell (js round trip) → delete, pool of 2', unit: 'p99', ours: withPool.p99, baseline: launch.p99 },
       ],
       notes: [
-        'Each pooled iteration waits until the pool holds 2 browsers again before it starts (a pool sized for its arrival rate); the refill runs in the background and is not measured. ' +
-          'The delete is measured in full: it answers once the browser\'s workers have exited and Chromium and its profile are gone.',
+        'Each measure starts with both servers at rest: the pool holds 2 browsers again (a pool sized for its arrival rate) and every earlier teardown is done; the refill runs in the background and is not measured. ' +
+          'DELETE answers once the browser is gone from the API; its workers, Chromium and profile end in the background (and are waited for before the next measure). ' +
+          'Without the pool, create includes the launch and the warm-up (the default REPL\'s worker started, connected, page attached).',
       ],
     },
     {

@@ -183,6 +183,24 @@ t.test('cdp_ws_url: Playwright connects from outside with the capability or the 
   await t.rejects(chromium.connectOverCDP(`${other.cdp_ws_url.replace(/\?.*$/, '')}?jwt=${capability}`, { timeout: 10_000 }), /401/,
     'one browser\'s capability does not open another');
   await t.rejects(chromium.connectOverCDP(bare.replace(browser.session_id, 'nosuchbrowser'), { headers: auth, timeout: 10_000 }), /404/, 'unknown browser: 404');
+
+  // The default browser has a cdp_ws_url too, and a named REPL's tab stays out of it.
+  const named = await api.call('POST', '/repl', { code: 'repl.write((await currentTab()).targetId)', repl: 'hidden-from-cdp' }, { headers: auth });
+  t.equal(named.status, 200);
+  const hiddenTarget = named.json.content[0].text;
+  const defaultBrowser = (await api.call('GET', '/browsers/default', undefined, { headers: auth })).json;
+  const viaDefault = await chromium.connectOverCDP(defaultBrowser.cdp_ws_url);
+  const targetIds = [];
+  for (const context of viaDefault.contexts()) {
+    for (const page of context.pages()) {
+      const session = await context.newCDPSession(page);
+      targetIds.push((await session.send('Target.getTargetInfo')).targetInfo.targetId);
+    }
+  }
+  t.ok(targetIds.length > 0, 'the default browser\'s tabs are visible through its cdp_ws_url');
+  t.notOk(targetIds.includes(hiddenTarget), 'a named REPL\'s tab is not');
+  await viaDefault.close();
+  t.equal((await api.call('DELETE', '/repls/hidden-from-cdp', undefined, { headers: auth })).status, 204);
 });
 
 t.test('bad requests get a 400 naming the field, and the limits answer clearly', async (t) => {
