@@ -219,7 +219,10 @@ export async function listenLoopback(onClient: (transport: Transport) => void): 
  * it needs no port of its own. The caller decides (auth, routing) before calling `accept`.
  */
 export interface UpgradeAcceptor {
-  /** Completes the handshake on `socket`; resolves with the client's transport. */
+  /**
+   * Completes the handshake on `socket`; resolves with the client's transport, or rejects
+   * (`REPL_ERR_INVALID_REQUEST`) when the handshake is refused or the socket closes first.
+   */
   accept(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<Transport>;
   /** Terminates every accepted socket. Idempotent. */
   close(): void;
@@ -230,8 +233,13 @@ export async function createUpgradeAcceptor(): Promise<UpgradeAcceptor> {
   const server = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: MAX_PAYLOAD_BYTES });
   return {
     accept(request, socket, head) {
-      return new Promise<Transport>((resolve) => {
+      return new Promise<Transport>((resolve, reject) => {
+        // `ws` answers an invalid handshake (no Sec-WebSocket-Key, a wrong version) with a 400 and
+        // destroys the socket without calling back: without this the promise would never settle.
+        const onClose = () => reject(new ReplError('REPL_ERR_INVALID_REQUEST', 'the WebSocket handshake was invalid or the client went away'));
+        socket.once('close', onClose);
         server.handleUpgrade(request, socket, head, (ws) => {
+          socket.off('close', onClose);
           resolve(WebSocketTransport.accepted(ws, `client ${request.socket.remoteAddress ?? '?'} of ${request.url ?? '?'}`));
         });
       });

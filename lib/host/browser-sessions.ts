@@ -180,10 +180,8 @@ export class BrowserSessions {
   readonly #pool: BrowserHost[] = [];
   /** Pool browsers being launched. */
   #filling = 0;
-  /** Every launch in flight (pool and create), settled: `close()` waits for them. */
+  /** Every launch in flight (pool and create), settled: counted against the limit, and `close()` waits for them. */
   readonly #launches = new Set<Promise<void>>();
-  /** Sessions being created (counted against the limit while they launch). */
-  #creating = 0;
   readonly maxBrowsers: number;
   readonly poolSize: number;
   #closed = false;
@@ -205,9 +203,9 @@ export class BrowserSessions {
     return this.#pool.length;
   }
 
-  /** Browsers alive, starting or still ending: sessions, pool, launches in flight, teardowns in flight. */
+  /** Browsers alive, starting or still ending: sessions, pool, launches and teardowns in flight. */
   get liveBrowsers(): number {
-    return this.#sessions.size + this.#pool.length + this.#filling + this.#creating + this.#ending.size;
+    return this.#sessions.size + this.#pool.length + this.#launches.size + this.#ending.size;
   }
 
   get closed(): boolean {
@@ -257,12 +255,7 @@ export class BrowserSessions {
           `this server already runs ${this.liveBrowsers} of its ${this.maxBrowsers} browsers; delete one (DELETE /browsers/{id}) `
           + 'or wait for an idle one to be reaped (timeout_seconds); the limit is maxBrowsers (BROWSER_REPL_MAX_BROWSERS)');
       }
-      this.#creating++;
-      try {
-        host = await this.#launch({ headless, viewport }, init.signal);
-      } finally {
-        this.#creating--;
-      }
+      host = await this.#launch({ headless, viewport }, init.signal);
     }
     this.#fillPool();
     // The name may have been taken while this one launched.

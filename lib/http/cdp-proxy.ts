@@ -13,6 +13,7 @@
  * - An open connection is activity: the session is not reaped while it lasts.
  */
 import { createHmac } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { debuglog } from 'node:util';
@@ -22,7 +23,7 @@ import { createUpgradeAcceptor } from '../../common/cdp/transport.js';
 import type { Transport, UpgradeAcceptor } from '../../common/cdp/transport.js';
 import { ERROR_CODES, ReplError } from '../../common/errors.js';
 import type { BrowserHost } from '../host/browser-host.js';
-import { tokenMatches } from './middleware.js';
+import { bearerToken, tokenMatches } from './middleware.js';
 
 const debug = debuglog('browser-repl:cdp-proxy');
 
@@ -54,8 +55,8 @@ export function cdpCapability(token: string, sessionId: string): string {
 
 export class CdpProxy {
   readonly #options: CdpProxyOptions;
-  readonly #endpoints = new WeakMap<BrowserHost, ScopedEndpoint>();
-  readonly #open = new Set<ScopedEndpoint>();
+  /** The relay of each browser that has proxied clients right now (dropped with its last client). */
+  readonly #endpoints = new Map<BrowserHost, ScopedEndpoint>();
   #acceptor: Promise<UpgradeAcceptor> | undefined;
   #closed = false;
 
@@ -102,18 +103,15 @@ export class CdpProxy {
     endpoint.accept(watchClose(client, () => {
       release();
       // An endpoint without clients is dropped, so deleted browsers leave nothing behind here.
-      if (endpoint.clientCount === 0 && this.#endpoints.get(host) === endpoint) {
-        this.#endpoints.delete(host);
-        this.#open.delete(endpoint);
-      }
+      if (endpoint.clientCount === 0 && this.#endpoints.get(host) === endpoint) this.#endpoints.delete(host);
     }));
   }
 
   /** Closes every proxied connection. Idempotent. */
   async close(): Promise<void> {
     this.#closed = true;
-    const endpoints = [...this.#open];
-    this.#open.clear();
+    const endpoints = [...this.#endpoints.values()];
+    this.#endpoints.clear();
     await Promise.all(endpoints.map((endpoint) => endpoint.close()));
     (await this.#acceptor?.catch(() => undefined))?.close();
   }
@@ -121,7 +119,7 @@ export class CdpProxy {
   #authorize(request: IncomingMessage, url: URL, sessionId: string): void {
     const token = this.#options.token;
     if (token === undefined || token === '') return;
-    const header = /^Bearer\s+(.+)$/i.exec(request.headers.authorization ?? '')?.[1]?.trim();
+    const header = bearerToken(request.headers);
     const query = url.searchParams.get('token');
     const jwt = url.searchParams.get('jwt');
     if ((header !== undefined && tokenMatches(header, token))
@@ -146,7 +144,6 @@ export class CdpProxy {
         }),
       });
       this.#endpoints.set(host, endpoint);
-      this.#open.add(endpoint);
     }
     return endpoint;
   }
@@ -177,7 +174,7 @@ function refuse(socket: Duplex, error: unknown): void {
   const status = ERROR_CODES[replError.code].status === 200 ? 500 : ERROR_CODES[replError.code].status;
   const body = JSON.stringify({ message: replError.message, code: replError.code });
   socket.end([
-    `HTTP/1.1 ${status} ${STATUS_TEXT[status] ?? 'Error'}`,
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}`,
     'Content-Type: application/json; charset=utf-8',
     `Content-Length: ${Buffer.byteLength(body)}`,
     'Connection: close',
@@ -185,7 +182,3 @@ function refuse(socket: Duplex, error: unknown): void {
     body,
   ].join('\r\n'));
 }
-
-const STATUS_TEXT: Record<number, string> = {
-  401: 'Unauthorized', 404: 'Not Found', 500: 'Internal Server Error', 503: 'Service Unavailable',
-};

@@ -4,6 +4,7 @@
  * `{message, code}` with the registry's status, so no request can crash the server.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
 import { debuglog } from 'node:util';
 import express from 'express';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
@@ -42,13 +43,15 @@ export function tokenMatches(given: string, expected: string): boolean {
   return timingSafeEqual(digest(given), digest(expected));
 }
 
+/** The token of an `Authorization: Bearer <token>` header, if the request has one. */
+export function bearerToken(headers: IncomingHttpHeaders): string | undefined {
+  return /^Bearer\s+(.+)$/i.exec(headers.authorization ?? '')?.[1]?.trim();
+}
+
 export function bearerAuth(token: string): RequestHandler {
-  // Comparing fixed-size digests keeps the comparison constant-time even when lengths differ.
-  const expected = digest(token);
   return (req: Request, _res: Response, next: NextFunction) => {
-    const header = req.headers.authorization ?? '';
-    const match = /^Bearer\s+(.+)$/i.exec(header);
-    if (match === null || !timingSafeEqual(digest(match[1]!.trim()), expected)) {
+    const given = bearerToken(req.headers);
+    if (given === undefined || !tokenMatches(given, token)) {
       next(new ReplError('REPL_ERR_UNAUTHORIZED', 'missing or invalid bearer token (set Authorization: Bearer <BROWSER_REPL_TOKEN>)'));
       return;
     }

@@ -5,6 +5,7 @@
 // no Chromium process (any process whose command line names the profile), no profile folder, no
 // worker thread.
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -183,6 +184,16 @@ t.test('cdp_ws_url: Playwright connects from outside with the capability or the 
   await t.rejects(chromium.connectOverCDP(`${other.cdp_ws_url.replace(/\?.*$/, '')}?jwt=${capability}`, { timeout: 10_000 }), /401/,
     'one browser\'s capability does not open another');
   await t.rejects(chromium.connectOverCDP(bare.replace(browser.session_id, 'nosuchbrowser'), { headers: auth, timeout: 10_000 }), /404/, 'unknown browser: 404');
+
+  // A broken handshake (no Sec-WebSocket-Key) is refused and leaves no activity behind.
+  const badHandshake = await new Promise((resolve, reject) => {
+    const request = httpRequest(bare.replace(/^ws/, 'http'), { headers: { ...auth, connection: 'Upgrade', upgrade: 'websocket' } });
+    request.once('response', (response) => { response.resume(); resolve(response.statusCode); });
+    request.once('error', reject);
+    request.end();
+  });
+  t.equal(badHandshake, 400, 'an invalid WebSocket handshake: 400');
+  t.ok(await eventually(() => sessionOf(browser.session_id).activeHolds === 0), 'and the browser is not held by it');
 
   // The default browser has a cdp_ws_url too, and a named REPL's tab stays out of it.
   const named = await api.call('POST', '/repl', { code: 'repl.write((await currentTab()).targetId)', repl: 'hidden-from-cdp' }, { headers: auth });

@@ -53,3 +53,19 @@ t.test('results expire after the retention time', async (t) => {
   t.equal(store.get('new'), undefined);
   t.same(store.size, { running: 1, settled: 0 });
 });
+
+t.test('settled results hold at most maxBytes of output together; the newest is always kept', async (t) => {
+  const withImage = (bytes) => ({ success: true, replId: 'r', content: [{ type: 'image', mimeType: 'image/png', data: Buffer.alloc(bytes) }], contentTruncated: false, durationMs: 1 });
+  const store = new CellResults({ maxBytes: 100 });
+  for (const [id, bytes] of [['a', 40], ['b', 40], ['c', 40]]) {
+    store.start(id);
+    store.finish(id, withImage(bytes));
+  }
+  t.equal(store.get('a'), undefined, 'the oldest went once the three held 120 bytes');
+  t.equal(store.get('b').state, 'finished');
+  t.equal(store.get('c').state, 'finished');
+  store.start('huge');
+  store.finish('huge', withImage(500));
+  t.same(store.size, { running: 0, settled: 1 }, 'a result above the budget pushes out the others');
+  t.equal(store.get('huge').state, 'finished', 'but is itself kept');
+});

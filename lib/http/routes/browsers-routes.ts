@@ -40,6 +40,9 @@ export interface WireBrowser {
   usage: { uptime_ms: number };
 }
 
+/** What the browser object is made from: a session, or the default browser described like one. */
+type DescribedBrowser = Pick<BrowserSession, 'id' | 'name' | 'createdAt' | 'headless' | 'timeoutSeconds' | 'viewport' | 'tags' | 'startUrl'>;
+
 export interface BrowsersRoutesOptions {
   sessions: BrowserSessions;
   /** The server's own browser, addressed as `default`; never listed, never reaped. */
@@ -77,7 +80,20 @@ export function browsersRoutes(options: BrowsersRoutesOptions): Router {
   const { sessions } = options;
   const router = Router();
 
-  const wire = (req: Request, session: BrowserSession): WireBrowser => {
+  // What GET /browsers/default reports: the default browser described like a session. It is
+  // never reaped, which timeout_seconds 0 says.
+  const defaultBrowser: DescribedBrowser = {
+    id: DEFAULT_BROWSER_ID,
+    name: DEFAULT_BROWSER_ID,
+    createdAt: options.defaultInfo.createdAt,
+    headless: options.defaultInfo.headless,
+    timeoutSeconds: 0,
+    viewport: options.defaultInfo.viewport,
+    tags: undefined,
+    startUrl: undefined,
+  };
+
+  const wire = (req: Request, session: DescribedBrowser): WireBrowser => {
     const browser: WireBrowser = {
       session_id: session.id,
       cdp_ws_url: cdpUrl(req, session.id, options.token),
@@ -94,20 +110,6 @@ export function browsersRoutes(options: BrowsersRoutesOptions): Router {
     if (session.startUrl !== undefined) browser.start_url = session.startUrl;
     return browser;
   };
-
-  const wireDefault = (req: Request): WireBrowser => ({
-    session_id: DEFAULT_BROWSER_ID,
-    cdp_ws_url: cdpUrl(req, DEFAULT_BROWSER_ID, options.token),
-    webdriver_ws_url: '',
-    created_at: options.defaultInfo.createdAt.toISOString(),
-    headless: options.defaultInfo.headless,
-    stealth: false,
-    // Never reaped: 0 says "no inactivity timeout".
-    timeout_seconds: 0,
-    name: DEFAULT_BROWSER_ID,
-    viewport: { ...options.defaultInfo.viewport },
-    usage: { uptime_ms: Date.now() - options.defaultInfo.createdAt.getTime() },
-  });
 
   router.post('/browsers', jsonBody(BODY_LIMIT_BYTES), async (req: Request, res: Response) => {
     const body = (req.body ?? {}) as Record<string, unknown>;
@@ -162,7 +164,7 @@ export function browsersRoutes(options: BrowsersRoutesOptions): Router {
   router.get('/browsers/:id_or_name', (req: Request, res: Response) => {
     const idOrName = String(req.params['id_or_name']);
     if (idOrName === DEFAULT_BROWSER_ID) {
-      res.json(wireDefault(req));
+      res.json(wire(req, defaultBrowser));
       return;
     }
     const session = sessions.get(idOrName);
