@@ -6,7 +6,7 @@ import os from 'node:os';
 import { ms } from './stats.mjs';
 
 const quick = process.argv.includes('--quick');
-const ALL_SUITES = ['repl-core', 'named-repls', 'playwright', 'interaction', 'browser-core', 'flows', 'browsers'];
+const ALL_SUITES = ['repl-core', 'named-repls', 'playwright', 'interaction', 'browser-core', 'flows', 'browsers', 'agent-tools'];
 const onlyIndex = process.argv.indexOf('--only');
 const only = onlyIndex === -1 ? undefined : process.argv[onlyIndex + 1];
 if (only !== undefined && !ALL_SUITES.includes(only)) throw new Error(`--only: unknown suite ${only}; one of ${ALL_SUITES.join(', ')}`);
@@ -20,6 +20,7 @@ for (const path of suites) {
 }
 
 function verdict(row) {
+  if (row.verdict !== undefined) return row.verdict;
   if (row.target === undefined) return '';
   if (row.target.ratio !== undefined) {
     const met = row.ours / row.baseline <= row.target.ratio;
@@ -42,8 +43,10 @@ for (const section of sections) {
   lines.push(`## ${section.title}`, '', `Baseline: ${section.baselineName}.`, '',
     '| Measure | Stat | chromium-repl | Baseline | Ratio | Target |', '|---|---|---|---|---|---|');
   for (const row of section.rows) {
-    // A row may measure something other than time (`format: 'MiB'`).
-    const value = row.format === 'MiB' ? (v) => `${v.toFixed(1)} MiB` : ms;
+    // A row may measure something other than time (`format: 'MiB'`, `'chars'`, `'count'`).
+    const value = row.format === 'MiB' ? (v) => `${v.toFixed(1)} MiB`
+      : row.format === 'chars' ? (v) => `${v.toLocaleString('en-US')} chars`
+        : row.format === 'count' ? (v) => String(v) : ms;
     lines.push(`| ${row.name} | ${row.unit} | ${value(row.ours)} | ${value(row.baseline)} | ${(row.ours / row.baseline).toFixed(2)}× | ${verdict(row)} |`);
   }
   if (section.notes) lines.push('', ...section.notes);

@@ -44,3 +44,24 @@ import type { ReplOptions } from './repl/repl.js';
 export function createRepl(options: ReplOptions = {}): Repl {
   return new Repl(options);
 }
+
+// ----- agent browser tools (lib/tools; docs/agent-tools.md) ----------------------------------
+export { BrowserTools, ToolPage, TOOL_DEFAULTS, createBrowserTools } from './tools/tool-service.js';
+export { UrlPolicy } from './tools/policy.js';
+export { renderAction, renderElement, renderFind, renderSnapshot } from './tools/render.js';
+export type {
+  ActionOptions, ActionResult, BrowserToolsOptions, DownloadInfo, ElementState, FindMatch, Isolation, OpenApprovalRequest, OpenApprover,
+  OpenDialog, PageSnapshot, Ref, ScreenshotOptions, ScreenshotResult, SessionStatus, SnapshotDiff, SnapshotElement, SnapshotMode, ToolPageApi,
+  ToolSnapshot, ToolTab,
+} from './tools/types.js';
+
+// ----- MCP server (lib/mcp; docs/mcp.md) -----------------------------------------------------
+export { createMcpServer, MCP_SERVER_NAME, MCP_SERVER_VERSION } from './mcp/mcp-server.js';
+export type { BrowserResolver, CreateMcpServerOptions, McpToolService } from './mcp/mcp-server.js';
+export { McpHttpSessions } from './mcp/http-sessions.js';
+export type { McpHttpSessionsOptions } from './mcp/http-sessions.js';
+export { mcpRoutes } from './http/routes/mcp-routes.js';
+export type { McpRoutesOptions } from './http/routes/mcp-routes.js';
+export { TOOLS as MCP_TOOLS } from './mcp/tools.js';
+export type { McpTool, ToolContext as McpToolContext, ToolKind as McpToolKind } from './mcp/tools.js';
+export { WORKSPACE_URI_TEMPLATE } from './mcp/workspace-files.js';

@@ -24,14 +24,16 @@ const DEPS = {
   'lib/executor': ['common', 'lib/browser', 'lib/threads'],
   'lib/host': ['common', 'lib/browser', 'lib/threads', 'lib/repl', 'lib/executor'],
   'lib/system': ['common'],
-  'lib/http': ['common', 'lib/browser', 'lib/threads', 'lib/repl', 'lib/executor', 'lib/host', 'lib/system'],
+  'lib/tools': ['common', 'lib/browser', 'lib/threads', 'lib/repl', 'lib/executor', 'lib/host'],
+  'lib/mcp': ['common', 'lib/browser', 'lib/threads', 'lib/repl', 'lib/executor', 'lib/host', 'lib/tools'],
+  'lib/http': ['common', 'lib/browser', 'lib/threads', 'lib/repl', 'lib/executor', 'lib/host', 'lib/system', 'lib/tools', 'lib/mcp'],
   // The typed client is standalone: it may be bundled for any fetch runtime, so it imports nothing of ours.
   'lib/client': [],
   'lib/cli': ['common', 'lib'],
   'worker': ['common', 'worker'],
 };
 /** Packages that belong to the main thread only. */
-const MAIN_THREAD_PACKAGES = ['express', 'piscina', 'ajv', '@paralleldrive/cuid2'];
+const MAIN_THREAD_PACKAGES = ['express', 'piscina', 'ajv', '@paralleldrive/cuid2', '@modelcontextprotocol/sdk'];
 /** Packages a folder may not import at all (the one CDP WebSocket lives in common/cdp/transport.ts). */
 const FORBIDDEN = {
   worker: MAIN_THREAD_PACKAGES,

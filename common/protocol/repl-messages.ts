@@ -9,9 +9,12 @@
  */
 import type { MessagePort } from 'node:worker_threads';
 import type { SerializedError } from '../errors.js';
+import type { ToolMessage, ToolResultMessage } from './tool-messages.js';
+
+export type { ToolMessage, ToolResultMessage } from './tool-messages.js';
 
 /** Bumped when a message shape changes incompatibly; checked in the startup handshake. */
-export const PROTOCOL_VERSION = 2;
+export const PROTOCOL_VERSION = 3;
 
 /** `workerData` of every REPL worker. */
 export interface WorkerStartup {
@@ -82,7 +85,7 @@ export interface ShutdownMessage {
   type: 'shutdown';
 }
 
-export type MainToWorkerMessage = ConfigureMessage | ExecuteMessage | EnvMessage | EndpointReplyMessage | WarmMessage | ShutdownMessage;
+export type MainToWorkerMessage = ConfigureMessage | ExecuteMessage | EnvMessage | EndpointReplyMessage | WarmMessage | ToolMessage | ShutdownMessage;
 
 // ----- worker → main -------------------------------------------------------------------------
 
@@ -169,4 +172,5 @@ export type WorkerToMainMessage =
   | ResultMessage
   | EnvAppliedMessage
   | WarmedMessage
+  | ToolResultMessage
   | EndpointRequestMessage;

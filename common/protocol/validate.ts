@@ -177,6 +177,13 @@ const REPL_WORKER_MESSAGES: Readonly<Record<WorkerToMainMessage['type'], FieldCh
   ),
   'env-applied': requestId,
   'warmed': requestId,
+  'tool-result': (message) => first(
+    requestId(message),
+    serializedError(message, 'error'),
+    message['outcome'] !== undefined && !(isRecord(message['outcome']) && typeof message['outcome']['message'] === 'string')
+      ? 'outcome must be an object with a message string' : undefined,
+    (message['outcome'] === undefined) === (message['error'] === undefined) ? 'exactly one of outcome and error must be set' : undefined,
+  ),
   'endpoint-request': endpointRequest,
 };
 
@@ -200,6 +207,14 @@ const REPL_HOST_MESSAGES: Readonly<Record<MainToWorkerMessage['type'], FieldChec
   'endpoint-reply': endpointReply,
   'configure': (message) => first(string(message, 'name', MAX_ID_LENGTH), boolean(message, 'ownsTab')),
   'warm': requestId,
+  // The operation's own fields are checked by the worker's tool runner, which answers a bad one
+  // with an error instead of ending the worker.
+  'tool': (message) => first(
+    requestId(message),
+    isRecord(message['operation']) && typeof message['operation']['op'] === 'string' ? undefined : 'operation must be an object with an op string',
+    finite(message, 'deadline', 0),
+    boolean(message, 'read'),
+  ),
   'shutdown': () => undefined,
 };
 

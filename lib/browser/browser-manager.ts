@@ -99,6 +99,11 @@ export class BrowserManager {
     this.#viewport = resolveViewport(options.viewport, this.#env);
   }
 
+  /** The options it was made with (a copy): another browser launched like this one uses them. */
+  get options(): BrowserManagerOptions {
+    return { ...this.#options, args: [...(this.#options.args ?? [])] };
+  }
+
   /** The default viewport: the page area of the first window of every launch (and of the tabs a host opens). */
   get viewport(): Viewport {
     return { ...this.#viewport };

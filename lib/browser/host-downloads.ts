@@ -29,6 +29,8 @@ export interface DownloadFolders {
 export class HostDownloads {
   readonly #link: BrowserLink;
   #root: string | undefined;
+  /** Owners whose downloads go elsewhere than `<root>/<name>` (an agent-tool session's workspace). */
+  readonly #folders = new Map<string, string>();
   #appliedTo: CdpConnection | undefined;
   #closed = false;
 
@@ -55,7 +57,13 @@ export class HostDownloads {
       await this.#link.send('Browser.setDownloadBehavior', { behavior: 'allowAndName', downloadPath: incoming, eventsEnabled: false });
       this.#appliedTo = connection;
     }
-    return { incoming, folder: path.join(this.#root, folderName(owner)) };
+    return { incoming, folder: this.#folders.get(owner) ?? path.join(this.#root, folderName(owner)) };
+  }
+
+  /** Has `owner`'s downloads saved in `folder` (absolute) instead of the host's own; `undefined` undoes it. */
+  setFolder(owner: string, folder: string | undefined): void {
+    if (folder === undefined) this.#folders.delete(owner);
+    else this.#folders.set(owner, folder);
   }
 
   /** Removes every downloaded file. Idempotent. */

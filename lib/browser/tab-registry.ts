@@ -31,8 +31,10 @@ const debug = debuglog('browser-repl:tabs');
 const CLOSE_POLL_MS = 50;
 const NO_TARGET = /No target with given id/i;
 
-/** An owner of a tab: `repl:<name>` or `executor:<name>`. */
-export type TabOwner = `repl:${string}` | `executor:${string}`;
+/** An owner of a tab: `repl:<name>`, `executor:<name>`, or an agent-tool session `tools:<id>`. */
+export type TabOwner = `repl:${string}` | `executor:${string}` | `tools:${string}`;
+
+const NO_CONTEXT = /Failed to find browser context|browserContextId/i;
 
 export interface TabRegistryOptions {
   /** The browser's current DevTools endpoint (it may launch the browser). */
@@ -62,6 +64,8 @@ export class TabRegistry {
   /** Opens in flight, so two first calls of one owner share one tab. */
   readonly #opening = new Map<TabOwner, Promise<string>>();
   readonly #viewport: Viewport;
+  /** Owners whose tabs open in a browser context of their own (agent-tool sessions), and that context once made. */
+  readonly #isolated = new Map<TabOwner, string | undefined>();
   #downloads: HostDownloads | undefined;
   #closed = false;
 
@@ -159,6 +163,15 @@ export class TabRegistry {
     return this.#downloads;
   }
 
+  /**
+   * Makes `owner`'s tab open in a browser context of its own (cookies, storage and cache apart
+   * from every other tab), created with the tab and disposed when the owner is released. Call it
+   * before the owner's first tab.
+   */
+  isolate(owner: TabOwner): void {
+    if (!this.#isolated.has(owner)) this.#isolated.set(owner, undefined);
+  }
+
   /** Stops recording `owner`'s tab and popups without closing them (an executor deleted with `close_tab=false`). */
   forget(owner: TabOwner): void {
     this.#owned.delete(owner);
@@ -179,7 +192,7 @@ export class TabRegistry {
     if (current !== undefined) this.#owned.delete(owner);
     let opening = this.#opening.get(owner);
     if (opening === undefined) {
-      opening = this.openTab().then((targetId) => {
+      opening = (this.#isolated.has(owner) ? this.#openIsolatedTab(owner) : this.openTab()).then((targetId) => {
         // Released or closed while it was opening: the tab belongs to nobody, so it goes.
         if (this.#closed || this.#opening.get(owner) !== opening) {
           void this.closeTab(targetId).catch(() => {});
@@ -207,22 +220,48 @@ export class TabRegistry {
     this.#owned.delete(owner);
     this.#popups.delete(owner);
     this.#opening.delete(owner);
-    if (targetId === undefined || !this.#reachable()) return;
-    await Promise.all([targetId, ...popups].map((id) => this.closeTab(id)));
+    const context = this.#isolated.get(owner);
+    this.#isolated.delete(owner);
+    if (!this.#reachable()) return;
+    if (targetId !== undefined) await Promise.all([targetId, ...popups].map((id) => this.closeTab(id)));
+    // Disposing the context also closes whatever else it still holds, and deletes its data.
+    if (context !== undefined) await this.#link.send('Target.disposeBrowserContext', { browserContextId: context }).catch((error: unknown) => debug('disposing the context of %s failed: %o', owner, error));
+  }
+
+  /** A tab in `owner`'s own browser context, made (and given the host's download folder) on first use or after a browser restart. */
+  async #openIsolatedTab(owner: TabOwner): Promise<string> {
+    for (let attempt = 0; ; attempt++) {
+      let context = this.#isolated.get(owner);
+      if (context === undefined) {
+        ({ browserContextId: context } = await this.#link.send('Target.createBrowserContext', { disposeOnDetach: false }));
+        this.#isolated.set(owner, context);
+        const { incoming } = await this.downloads.prepare(owner);
+        await this.#link.send('Browser.setDownloadBehavior', { behavior: 'allowAndName', downloadPath: incoming, browserContextId: context, eventsEnabled: false });
+      }
+      try {
+        return await this.openTab(context);
+      } catch (error) {
+        // The context died with a browser that restarted: make a new one, once.
+        if (attempt > 0 || !NO_CONTEXT.test((error as Error).message)) throw error;
+        this.#isolated.set(owner, undefined);
+      }
+    }
   }
 
   /**
-   * Opens `about:blank` in a new background tab of the default context, alone in a window of its
+   * Opens `about:blank` in a new background tab of the default context (or of `browserContextId`), alone in a window of its
    * own whose page area is the viewport; returns its target id. A tab that shares a window with
    * the active one is hidden: headless Chromium renders no frames for it, so every wait for an
    * animation frame (a click's stability check) falls back to its timer, about 6× slower
    * (docs/benchmarks.md), and it cancels its dialogs. The active tab of its own window is
    * visible, at full speed, and keeps its dialogs.
    */
-  async openTab(): Promise<string> {
+  async openTab(browserContextId?: string): Promise<string> {
     const { width, height } = this.#viewport;
     // The size given here is the window's; the fit then makes it the page area's (viewport.ts).
-    const { targetId } = await this.#link.send('Target.createTarget', { url: 'about:blank', newWindow: true, background: true, width, height });
+    const { targetId } = await this.#link.send('Target.createTarget', {
+      url: 'about:blank', newWindow: true, background: true, width, height, ...(browserContextId === undefined ? {} : { browserContextId }),
+    });
     await fitWindowToViewport(this.#link, targetId, this.#viewport);
     debug('opened tab %s', targetId);
     return targetId;
@@ -274,8 +313,8 @@ export class TabRegistry {
    * {@link TIMEOUTS.tabCloseBudgetMs}: shutdown must not wait on a browser that does not answer. A
    * tab that fails to close is logged, not thrown.
    */
-  async releaseAll(owners: readonly TabOwner[] = [...this.#owned.keys()]): Promise<void> {
-    const releasing = owners.filter((owner) => this.#owned.has(owner) || this.#opening.has(owner) || this.#popups.has(owner));
+  async releaseAll(owners: readonly TabOwner[] = [...new Set([...this.#owned.keys(), ...this.#isolated.keys()])]): Promise<void> {
+    const releasing = owners.filter((owner) => this.#owned.has(owner) || this.#opening.has(owner) || this.#popups.has(owner) || this.#isolated.get(owner) !== undefined);
     if (releasing.length === 0) return;
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([

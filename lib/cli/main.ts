@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 /**
  * `chromium-repl` command line: a thin dispatcher. `serve` (the default) starts the HTTP server,
- * `run` and `shell` are clients of a running one (through `chromium-repl/client`),
- * `install-browser` finds or installs a Chromium. docs/cli.md is the reference.
+ * `run` and `shell` are clients of a running one (through `chromium-repl/client`), `mcp` serves
+ * the MCP server over stdio, `install-browser` finds or installs a Chromium. docs/cli.md is the reference.
  */
+import { mcp, MCP_USAGE } from './mcp.js';
 import { EXIT, UsageError } from './options.js';
 import { run, RUN_USAGE } from './run.js';
 import { serve, SERVE_USAGE } from './serve.js';
@@ -12,11 +13,13 @@ import { shell, SHELL_USAGE } from './shell.js';
 const USAGE = `Usage: chromium-repl [serve] [options]       start the HTTP API (default 127.0.0.1:10001)
        chromium-repl run [options] '<code>'   run one cell on a running server, stream its output
        chromium-repl shell [options]          interactive REPL on a running server
+       chromium-repl mcp [options]            MCP server over stdio (browser tools, REPL, Playwright)
        chromium-repl install-browser          find a Chromium, or install one (apt-get install chromium)
        chromium-repl help [command]           this text, or one command's options
 
 Environment: BROWSER_REPL_URL (run, shell), BROWSER_REPL_TOKEN (all), PORT, HOST, BROWSER_REPL_HEAP_MB,
-BROWSER_REPL_VIEWPORT, BROWSER_REPL_CHROME, CDP_ENDPOINT (serve), BROWSER_REPL_HISTORY (shell).
+BROWSER_REPL_VIEWPORT, BROWSER_REPL_CHROME, CDP_ENDPOINT (serve), BROWSER_REPL_HISTORY (shell),
+BROWSER_REPL_TOOLS_PERMISSION (serve, mcp).
 Exit codes: 0 success, 1 a failed cell or server failure, 2 a usage or connection error.
 `;
 
@@ -31,6 +34,7 @@ const COMMAND_USAGE: Record<string, string> = {
   serve: SERVE_USAGE,
   run: RUN_USAGE,
   shell: SHELL_USAGE,
+  mcp: MCP_USAGE,
   'install-browser': INSTALL_BROWSER_USAGE,
 };
 
@@ -69,6 +73,9 @@ async function main(argv: string[]): Promise<number | undefined> {
       return run(rest);
     case 'shell':
       return shell(rest);
+    case 'mcp':
+      await mcp(rest);
+      return undefined;
     case 'install-browser': {
       const { installBrowser } = await import('../install-browser.js');
       await installBrowser();

@@ -26,6 +26,9 @@ Options:
   --heap-mb N            heap cap of each REPL worker in MiB (BROWSER_REPL_HEAP_MB; default 512)
   --viewport WxH         page size of the tabs it opens (BROWSER_REPL_VIEWPORT; default 1280x720)
 
+The browser tools of /mcp (docs/mcp.md) approve navigations as BROWSER_REPL_TOOLS_PERMISSION says:
+ask (default: the MCP client asks the user), allow or deny.
+
 Exit codes: 2 for an invalid flag; 1 when the server cannot start (e.g. the port is taken).
 `;
 
@@ -98,6 +101,13 @@ export function serveOptions(args: string[], env: NodeJS.ProcessEnv = process.en
   if (Object.keys(defaultHost).length > 0) options.defaultHost = defaultHost;
   if (browserPool !== undefined) options.browserPool = browserPool;
   if (maxBrowsers !== undefined) options.maxBrowsers = maxBrowsers;
+  const permission = env['BROWSER_REPL_TOOLS_PERMISSION'];
+  if (permission !== undefined && permission !== '') {
+    if (permission !== 'ask' && permission !== 'allow' && permission !== 'deny') {
+      throw new UsageError(`BROWSER_REPL_TOOLS_PERMISSION must be ask, allow or deny, got ${JSON.stringify(permission)}`, 'serve');
+    }
+    options.tools = { permission };
+  }
   return options;
 }
 

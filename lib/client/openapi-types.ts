@@ -47,7 +47,7 @@ export interface paths {
          *     - `accessibilitySnapshot(options?): Promise<{ url, title, nodes, truncated?, totalNodes? }>`: options: { maxNodes = 2000, interactiveOnly = false }. A compact view of Chromium's accessibility tree of the attached page, same-origin iframes included. Each node is { backendNodeId, role, name, depth, value?, text?, checked?, pressed?, selected?, expanded?, disabled?, focused?, required?, readonly?, level?, fileInput?, multiple? }: only elements an action can target are listed (text is folded into its element's text, layout wrappers are dropped), in document order, depth giving the nesting. A file input has role "file input" and fileInput: true (multiple: true when it takes several files; value says the chosen files): set its files with uploadFile, do not click it. A <label> of a listed control is left out (the control's name is the label's text); a label of nothing or of a hidden control (a styled upload) stays, named by its text. Date and time inputs list their segments (spinbutton "Month", button "Show date picker") named once; fill the date input itself. Pass a node as is to click, fillInput, waitForElement or uploadFile, or use its role and name as a target: click({ role: node.role, name: node.name, exact: true }). backendNodeId is a stable handle while the element lives; after a navigation or re-render a node is stale and helpers fail at once telling you to take a new snapshot. maxNodes bounds the list (truncated and totalNodes then say so); interactiveOnly keeps only widgets and focusable elements. Cross-site iframes are separate targets: iframeTarget() + switchTab(). Call waitForLoad() first on a page you just opened.
          *     - `click(target, options?): Promise<void>`: options: { button = "left" | "right" | "middle", clickCount = 1, timeoutSec = 10, modifiers, position: { x, y }, force = false, trial = false }. Clicks with physical mouse input (move, then press and release per click; clickCount 2 is a double click). target is a CSS selector (matched in the document, its open shadow roots and same-origin iframes; hidden matches are ignored, several visible matches fail at once), an accessibility-snapshot node / { backendNodeId }, or a semantic target searched the same way: { role, name?, exact? } (ARIA role and accessible name, as Playwright's getByRole; the role names a snapshot prints, such as "Date" or "file input", work too), { text, exact? } (the innermost elements whose whitespace-normalised text matches, as getByText) or { label, exact? } (the control a <label>, aria-labelledby or aria-label names, as getByLabel). A string name/text/label matches case-insensitively as a substring; exact: true asks for the whole string, case-sensitive; a RegExp works too. Several visible matches of a semantic target fail at once listing them: "click: {role: \"button\", name: \"Book\"} matched 2 elements: button \"Book now\", button \"Book later\"; …"; no match is waited for like a selector. Errors name a snapshot node by role and name: node 12 (button "Book"); {x, y} clicks viewport coordinates at once. An element target waits up to timeoutSec (default 10) until it is visible, enabled (not disabled, not aria-disabled), scrolled into view, stable over two animation frames and not covered (hit-tested through shadow roots and frames), then clicks the centre of its visible part, or another point of it when the centre is covered. On timeout it throws "click: selector \"<s>\" was not actionable within <t>s (<reason>)", e.g. (intercepted by <div id="overlay">). modifiers hold keys during the click (as pressKey takes them); position clicks at an offset from the element's top-left corner; force skips the enabled/stable/covered checks; trial runs the checks without clicking. It does not wait for what the click causes. A dialog the click opens is reported on stderr. A JavaScript dialog never makes it hang: with one open it fails at once with REPL_ERR_DIALOG_OPEN, naming cdp("Page.handleJavaScriptDialog", { accept: true }).
          *     - `typeText(text): Promise<void>`: Inserts text into whatever has focus with one Input.insertText (beforeinput and input fire, no key events), without focusing anything first. Use fillInput to focus, clear and type into a field, pressKey for single keys. A JavaScript dialog never makes it hang: with one open it fails at once with REPL_ERR_DIALOG_OPEN, naming cdp("Page.handleJavaScriptDialog", { accept: true }).
-         *     - `fillInput(target, text, options?): Promise<void>`: options: { clearFirst = true, timeoutSec = 10, force = false }. Focuses an editable field and types text into it. target is a CSS selector (matched in the document, its open shadow roots and same-origin iframes; hidden matches are ignored, several visible matches fail at once), an accessibility-snapshot node / { backendNodeId }, or a semantic target searched the same way: { role, name?, exact? } (ARIA role and accessible name, as Playwright's getByRole; the role names a snapshot prints, such as "Date" or "file input", work too), { text, exact? } (the innermost elements whose whitespace-normalised text matches, as getByText) or { label, exact? } (the control a <label>, aria-labelledby or aria-label names, as getByLabel). A string name/text/label matches case-insensitively as a substring; exact: true asks for the whole string, case-sensitive; a RegExp works too. Several visible matches of a semantic target fail at once listing them: "click: {role: \"button\", name: \"Book\"} matched 2 elements: button \"Book now\", button \"Book later\"; …"; no match is waited for like a selector. Errors name a snapshot node by role and name: node 12 (button "Book"); a label stands for its control. It waits up to timeoutSec (default 10) until the target is visible, enabled, editable (text-like input, textarea or contenteditable, not read-only) and not covered (click's hit test: a point of the field, or of its label, must be on top), else throws "fillInput: selector \"<s>\" was not editable within <t>s (<reason>)", e.g. (intercepted by <div id="cookie-banner">) for a field under an overlay; force skips the hit test. With clearFirst (default true) the old content is selected and deleted with Backspace. Characters on the US layout are typed as real key presses (Shift for capitals and symbols); other characters and line breaks are inserted, so a newline never submits a form; text over 200 characters is inserted at once except its last character. change fires when the value changed; pages that reformat on input keep their formatting. Date and time inputs get their value set directly. A JavaScript dialog never makes it hang: with one open it fails at once with REPL_ERR_DIALOG_OPEN, naming cdp("Page.handleJavaScriptDialog", { accept: true }).
+         *     - `fillInput(target, text, options?): Promise<void>`: options: { clearFirst = true, timeoutSec = 10, force = false, insert = false }. Focuses an editable field and types text into it. target is a CSS selector (matched in the document, its open shadow roots and same-origin iframes; hidden matches are ignored, several visible matches fail at once), an accessibility-snapshot node / { backendNodeId }, or a semantic target searched the same way: { role, name?, exact? } (ARIA role and accessible name, as Playwright's getByRole; the role names a snapshot prints, such as "Date" or "file input", work too), { text, exact? } (the innermost elements whose whitespace-normalised text matches, as getByText) or { label, exact? } (the control a <label>, aria-labelledby or aria-label names, as getByLabel). A string name/text/label matches case-insensitively as a substring; exact: true asks for the whole string, case-sensitive; a RegExp works too. Several visible matches of a semantic target fail at once listing them: "click: {role: \"button\", name: \"Book\"} matched 2 elements: button \"Book now\", button \"Book later\"; …"; no match is waited for like a selector. Errors name a snapshot node by role and name: node 12 (button "Book"); a label stands for its control. It waits up to timeoutSec (default 10) until the target is visible, enabled, editable (text-like input, textarea or contenteditable, not read-only) and not covered (click's hit test: a point of the field, or of its label, must be on top), else throws "fillInput: selector \"<s>\" was not editable within <t>s (<reason>)", e.g. (intercepted by <div id="cookie-banner">) for a field under an overlay; force skips the hit test. With clearFirst (default true) the old content is selected and deleted with Backspace. Characters on the US layout are typed as real key presses (Shift for capitals and symbols); other characters and line breaks are inserted, so a newline never submits a form; text over 200 characters is inserted at once except its last character. insert: true types the whole text as one insertion instead (beforeinput and input fire, no key events; as Playwright's fill), much faster for long text. change fires when the value changed; pages that reformat on input keep their formatting. Date and time inputs get their value set directly. A JavaScript dialog never makes it hang: with one open it fails at once with REPL_ERR_DIALOG_OPEN, naming cdp("Page.handleJavaScriptDialog", { accept: true }).
          *     - `pressKey(key, modifiers?): Promise<void>`: modifiers: string[] | { alt, ctrl, meta, shift } | 0-15. Presses and releases one key in whatever has focus (keyDown, char for printable keys, keyUp) on a US layout. key is one character ("a", "!", "é") or a key name, case-insensitive ("Enter", "ArrowLeft", "KeyA", "Digit1", "F5", "Numpad1"), or an alias (esc, return, spacebar, del, cmd, command, ctrl). Modifiers: an array of Alt/Control/Ctrl/Meta/Shift names (any case), an object of flags ({ ctrl: true }) or a bitfield 0-15 (Alt 1, Control 2, Meta 4, Shift 8); Shift maps keys to their shifted form (Digit1 + Shift types "!"). Enter submits forms; Control+A selects all on any platform. Errors: "unknown key: <k> (…)", "pressKey: unknown modifier: <m> (…)", "pressKey: modifiers must be an array drawn from Alt, Control, Meta, Shift (or an object like {ctrl: true})". A dialog the key opens is reported on stderr. A JavaScript dialog never makes it hang: with one open it fails at once with REPL_ERR_DIALOG_OPEN, naming cdp("Page.handleJavaScriptDialog", { accept: true }).
          *     - `scroll(x, y, dy = -300, dx = 0): Promise<void>`: Sends exactly one mouse-wheel event at viewport point (x, y): dy (default -300, as in the hosted product; positive scrolls down, negative up) and dx (default 0) in CSS pixels, so the element under the point scrolls as for a person. The command has a 5 s timeout and is never retried or replaced by window.scrollBy; a timeout reports an unknown outcome. It returns when Chromium has taken the event; smooth scrolling may still be running. A JavaScript dialog never makes it hang: with one open it fails at once with REPL_ERR_DIALOG_OPEN, naming cdp("Page.handleJavaScriptDialog", { accept: true }).
          *     - `captureScreenshot(path?: string, fullPage?: boolean, maxDim?: number): Promise<string>; captureScreenshot(options: { path?, fullPage?, maxDim?, format?, quality?, clip?, selector? }): Promise<string>`: Captures the attached page, writes the image to path (default /tmp/shot.png, parent folders created, file overwritten) and resolves the path; show it with repl.emitImage({ path }). format is png (default), jpeg or webp, taken from the option or the path extension; quality 0-100 applies to jpeg and webp. fullPage: true captures the whole scroll height and width, not just the viewport. maxDim (positive integer) scales the image down, never up, so its longer side is at most maxDim device pixels (aspect ratio kept). clip { x, y, width, height } (CSS pixels, document coordinates) or selector (first match) capture a region. The second argument may also be an options object: captureScreenshot(path, { fullPage: true }). If a JavaScript dialog blocks the page it fails at once with REPL_ERR_DIALOG_OPEN instead of hanging; handle the dialog with cdp("Page.handleJavaScriptDialog", { accept: true }) (see pageInfo).
@@ -483,6 +483,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/mcp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * MCP streamable HTTP endpoint: the session's event stream
+         * @description Opens the stream on which the server sends requests and notifications not tied to a client request (resource list changes, log messages). One per session; send `Accept: text/event-stream`.
+         */
+        get: operations["mcpStream"];
+        put?: never;
+        /**
+         * MCP streamable HTTP endpoint: send JSON-RPC messages
+         * @description The Model Context Protocol server (docs/mcp.md) over streamable HTTP. The body is one JSON-RPC message or a batch.
+         *     An `initialize` request without `mcp-session-id` starts a session: the answer carries its id in the `mcp-session-id`
+         *     header, which every later request must send. Each MCP session drives a page of its own (a browser context of the
+         *     default browser); `browser_repl` and `execute_playwright_code` take a `browser` argument for the other browsers.
+         *     Requests answer JSON-RPC as `application/json` or as a `text/event-stream` (requests the server sends the client,
+         *     such as elicitation, travel on that stream); notifications and responses answer 202. The client must accept both
+         *     `application/json` and `text/event-stream`.
+         */
+        post: operations["mcpPost"];
+        /**
+         * MCP streamable HTTP endpoint: end the session
+         * @description Ends the MCP session and closes its page (its browser context, cookies and storage). Files it saved stay in the workspace until the server stops.
+         */
+        delete: operations["mcpEndSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/browsers/{id_or_name}/repl": {
         parameters: {
             query?: never;
@@ -512,7 +546,7 @@ export interface paths {
          *     - `accessibilitySnapshot(options?): Promise<{ url, title, nodes, truncated?, totalNodes? }>`: options: { maxNodes = 2000, interactiveOnly = false }. A compact view of Chromium's accessibility tree of the attached page, same-origin iframes included. Each node is { backendNodeId, role, name, depth, value?, text?, checked?, pressed?, selected?, expanded?, disabled?, focused?, required?, readonly?, level?, fileInput?, multiple? }: only elements an action can target are listed (text is folded into its element's text, layout wrappers are dropped), in document order, depth giving the nesting. A file input has role "file input" and fileInput: true (multiple: true when it takes several files; value says the chosen files): set its files with uploadFile, do not click it. A <label> of a listed control is left out (the control's name is the label's text); a label of nothing or of a hidden control (a styled upload) stays, named by its text. Date and time inputs list their segments (spinbutton "Month", button "Show date picker") named once; fill the date input itself. Pass a node as is to click, fillInput, waitForElement or uploadFile, or use its role and name as a target: click({ role: node.role, name: node.name, exact: true }). backendNodeId is a stable handle while the element lives; after a navigation or re-render a node is stale and helpers fail at once telling you to take a new snapshot. maxNodes bounds the list (truncated and totalNodes then say so); interactiveOnly keeps only widgets and focusable elements. Cross-site iframes are separate targets: iframeTarget() + switchTab(). Call waitForLoad() first on a page you just opened.
          *     - `click(target, options?): Promise<void>`: options: { button = "left" | "right" | "middle", clickCount = 1, timeoutSec = 10, modifiers, position: { x, y }, force = false, trial = false }. Clicks with physical mouse input (move, then press and release per click; clickCount 2 is a double click). target is a CSS selector (matched in the document, its open shadow roots and same-origin iframes; hidden matches are ignored, several visible matches fail at once), an accessibility-snapshot node / { backendNodeId }, or a semantic target searched the same way: { role, name?, exact? } (ARIA role and accessible name, as Playwright's getByRole; the role names a snapshot prints, such as "Date" or "file input", work too), { text, exact? } (the innermost elements whose whitespace-normalised text matches, as getByText) or { label, exact? } (the control a <label>, aria-labelledby or aria-label names, as getByLabel). A string name/text/label matches case-insensitively as a substring; exact: true asks for the whole string, case-sensitive; a RegExp works too. Several visible matches of a semantic target fail at once listing them: "click: {role: \"button\", name: \"Book\"} matched 2 elements: button \"Book now\", button \"Book later\"; …"; no match is waited for like a selector. Errors name a snapshot node by role and name: node 12 (button "Book"); {x, y} clicks viewport coordinates at once. An element target waits up to timeoutSec (default 10) until it is visible, enabled (not disabled, not aria-disabled), scrolled into view, stable over two animation frames and not covered (hit-tested through shadow roots and frames), then clicks the centre of its visible part, or another point of it when the centre is covered. On timeout it throws "click: selector \"<s>\" was not actionable within <t>s (<reason>)", e.g. (intercepted by <div id="overlay">). modifiers hold keys during the click (as pressKey takes them); position clicks at an offset from the element's top-left corner; force skips the enabled/stable/covered checks; trial runs the checks without clicking. It does not wait for what the click causes. A dialog the click opens is reported on stderr. A JavaScript dialog never makes it hang: with one open it fails at once with REPL_ERR_DIALOG_OPEN, naming cdp("Page.handleJavaScriptDialog", { accept: true }).
          *     - `typeText(text): Promise<void>`: Inserts text into whatever has focus with one Input.insertText (beforeinput and input fire, no key events), without focusing anything first. Use fillInput to focus, clear and type into a field, pressKey for single keys. A JavaScript dialog never makes it hang: with one open it fails at once with REPL_ERR_DIALOG_OPEN, naming cdp("Page.handleJavaScriptDialog", { accept: true }).
-         *     - `fillInput(target, text, options?): Promise<void>`: options: { clearFirst = true, timeoutSec = 10, force = false }. Focuses an editable field and types text into it. target is a CSS selector (matched in the document, its open shadow roots and same-origin iframes; hidden matches are ignored, several visible matches fail at once), an accessibility-snapshot node / { backendNodeId }, or a semantic target searched the same way: { role, name?, exact? } (ARIA role and accessible name, as Playwright's getByRole; the role names a snapshot prints, such as "Date" or "file input", work too), { text, exact? } (the innermost elements whose whitespace-normalised text matches, as getByText) or { label, exact? } (the control a <label>, aria-labelledby or aria-label names, as getByLabel). A string name/text/label matches case-insensitively as a substring; exact: true asks for the whole string, case-sensitive; a RegExp works too. Several visible matches of a semantic target fail at once listing them: "click: {role: \"button\", name: \"Book\"} matched 2 elements: button \"Book now\", button \"Book later\"; …"; no match is waited for like a selector. Errors name a snapshot node by role and name: node 12 (button "Book"); a label stands for its control. It waits up to timeoutSec (default 10) until the target is visible, enabled, editable (text-like input, textarea or contenteditable, not read-only) and not covered (click's hit test: a point of the field, or of its label, must be on top), else throws "fillInput: selector \"<s>\" was not editable within <t>s (<reason>)", e.g. (intercepted by <div id="cookie-banner">) for a field under an overlay; force skips the hit test. With clearFirst (default true) the old content is selected and deleted with Backspace. Characters on the US layout are typed as real key presses (Shift for capitals and symbols); other characters and line breaks are inserted, so a newline never submits a form; text over 200 characters is inserted at once except its last character. change fires when the value changed; pages that reformat on input keep their formatting. Date and time inputs get their value set directly. A JavaScript dialog never makes it hang: with one open it fails at once with REPL_ERR_DIALOG_OPEN, naming cdp("Page.handleJavaScriptDialog", { accept: true }).
+         *     - `fillInput(target, text, options?): Promise<void>`: options: { clearFirst = true, timeoutSec = 10, force = false, insert = false }. Focuses an editable field and types text into it. target is a CSS selector (matched in the document, its open shadow roots and same-origin iframes; hidden matches are ignored, several visible matches fail at once), an accessibility-snapshot node / { backendNodeId }, or a semantic target searched the same way: { role, name?, exact? } (ARIA role and accessible name, as Playwright's getByRole; the role names a snapshot prints, such as "Date" or "file input", work too), { text, exact? } (the innermost elements whose whitespace-normalised text matches, as getByText) or { label, exact? } (the control a <label>, aria-labelledby or aria-label names, as getByLabel). A string name/text/label matches case-insensitively as a substring; exact: true asks for the whole string, case-sensitive; a RegExp works too. Several visible matches of a semantic target fail at once listing them: "click: {role: \"button\", name: \"Book\"} matched 2 elements: button \"Book now\", button \"Book later\"; …"; no match is waited for like a selector. Errors name a snapshot node by role and name: node 12 (button "Book"); a label stands for its control. It waits up to timeoutSec (default 10) until the target is visible, enabled, editable (text-like input, textarea or contenteditable, not read-only) and not covered (click's hit test: a point of the field, or of its label, must be on top), else throws "fillInput: selector \"<s>\" was not editable within <t>s (<reason>)", e.g. (intercepted by <div id="cookie-banner">) for a field under an overlay; force skips the hit test. With clearFirst (default true) the old content is selected and deleted with Backspace. Characters on the US layout are typed as real key presses (Shift for capitals and symbols); other characters and line breaks are inserted, so a newline never submits a form; text over 200 characters is inserted at once except its last character. insert: true types the whole text as one insertion instead (beforeinput and input fire, no key events; as Playwright's fill), much faster for long text. change fires when the value changed; pages that reformat on input keep their formatting. Date and time inputs get their value set directly. A JavaScript dialog never makes it hang: with one open it fails at once with REPL_ERR_DIALOG_OPEN, naming cdp("Page.handleJavaScriptDialog", { accept: true }).
          *     - `pressKey(key, modifiers?): Promise<void>`: modifiers: string[] | { alt, ctrl, meta, shift } | 0-15. Presses and releases one key in whatever has focus (keyDown, char for printable keys, keyUp) on a US layout. key is one character ("a", "!", "é") or a key name, case-insensitive ("Enter", "ArrowLeft", "KeyA", "Digit1", "F5", "Numpad1"), or an alias (esc, return, spacebar, del, cmd, command, ctrl). Modifiers: an array of Alt/Control/Ctrl/Meta/Shift names (any case), an object of flags ({ ctrl: true }) or a bitfield 0-15 (Alt 1, Control 2, Meta 4, Shift 8); Shift maps keys to their shifted form (Digit1 + Shift types "!"). Enter submits forms; Control+A selects all on any platform. Errors: "unknown key: <k> (…)", "pressKey: unknown modifier: <m> (…)", "pressKey: modifiers must be an array drawn from Alt, Control, Meta, Shift (or an object like {ctrl: true})". A dialog the key opens is reported on stderr. A JavaScript dialog never makes it hang: with one open it fails at once with REPL_ERR_DIALOG_OPEN, naming cdp("Page.handleJavaScriptDialog", { accept: true }).
          *     - `scroll(x, y, dy = -300, dx = 0): Promise<void>`: Sends exactly one mouse-wheel event at viewport point (x, y): dy (default -300, as in the hosted product; positive scrolls down, negative up) and dx (default 0) in CSS pixels, so the element under the point scrolls as for a person. The command has a 5 s timeout and is never retried or replaced by window.scrollBy; a timeout reports an unknown outcome. It returns when Chromium has taken the event; smooth scrolling may still be running. A JavaScript dialog never makes it hang: with one open it fails at once with REPL_ERR_DIALOG_OPEN, naming cdp("Page.handleJavaScriptDialog", { accept: true }).
          *     - `captureScreenshot(path?: string, fullPage?: boolean, maxDim?: number): Promise<string>; captureScreenshot(options: { path?, fullPage?, maxDim?, format?, quality?, clip?, selector? }): Promise<string>`: Captures the attached page, writes the image to path (default /tmp/shot.png, parent folders created, file overwritten) and resolves the path; show it with repl.emitImage({ path }). format is png (default), jpeg or webp, taken from the option or the path extension; quality 0-100 applies to jpeg and webp. fullPage: true captures the whole scroll height and width, not just the viewport. maxDim (positive integer) scales the image down, never up, so its longer side is at most maxDim device pixels (aspect ratio kept). clip { x, y, width, height } (CSS pixels, document coordinates) or selector (first match) capture a region. The second argument may also be an options object: captureScreenshot(path, { fullPage: true }). If a JavaScript dialog blocks the page it fails at once with REPL_ERR_DIALOG_OPEN instead of hanging; handle the dialog with cdp("Page.handleJavaScriptDialog", { accept: true }) (see pageInfo).
@@ -887,7 +921,7 @@ export interface components {
          * @description Stable error codes; see docs/errors.md.
          * @enum {string}
          */
-        ErrorCode: "REPL_ERR_INVALID_REQUEST" | "REPL_ERR_BODY_TOO_LARGE" | "REPL_ERR_CODE_TOO_LARGE" | "REPL_ERR_UNAUTHORIZED" | "REPL_ERR_PERMISSION_DENIED" | "REPL_ERR_NOT_FOUND" | "REPL_ERR_BROWSER_LIMIT" | "REPL_ERR_CONFLICT" | "REPL_ERR_INTERNAL" | "REPL_ERR_START_FAILED" | "REPL_ERR_CLOSED" | "REPL_ERR_ABORTED" | "REPL_ERR_CELL_TIMEOUT" | "REPL_ERR_WORKER_CRASHED" | "REPL_ERR_OUT_OF_MEMORY" | "REPL_ERR_PROTOCOL" | "REPL_ERR_CELL_SYNTAX" | "REPL_ERR_BINDING" | "REPL_ERR_OUTPUT_LIMIT" | "REPL_ERR_INVALID_ARGUMENT" | "REPL_ERR_BROWSER_NOT_FOUND" | "REPL_ERR_BROWSER_LAUNCH_FAILED" | "REPL_ERR_CDP_CONNECT_FAILED" | "REPL_ERR_CDP_COMMAND_FAILED" | "REPL_ERR_CDP_TIMEOUT" | "REPL_ERR_CDP_DEADLINE_REACHED" | "REPL_ERR_CDP_DISCONNECTED" | "REPL_ERR_CDP_OUTCOME_UNKNOWN" | "REPL_ERR_TARGET_NOT_FOUND" | "REPL_ERR_PAGE_EVALUATION" | "REPL_ERR_ACTION_FAILED" | "REPL_ERR_DIALOG_OPEN" | "REPL_ERR_NO_DIALOG" | "REPL_ERR_DOWNLOAD_FAILED" | "REPL_ERR_HTTP_GET_FAILED" | "REPL_ERR_EXECUTOR_START_FAILED" | "REPL_ERR_EXECUTOR_TAB_CLOSE_FAILED";
+        ErrorCode: "REPL_ERR_INVALID_REQUEST" | "REPL_ERR_BODY_TOO_LARGE" | "REPL_ERR_CODE_TOO_LARGE" | "REPL_ERR_UNAUTHORIZED" | "REPL_ERR_PERMISSION_DENIED" | "REPL_ERR_NOT_FOUND" | "REPL_ERR_BROWSER_LIMIT" | "REPL_ERR_CONFLICT" | "REPL_ERR_INTERNAL" | "REPL_ERR_START_FAILED" | "REPL_ERR_CLOSED" | "REPL_ERR_ABORTED" | "REPL_ERR_CELL_TIMEOUT" | "REPL_ERR_WORKER_CRASHED" | "REPL_ERR_OUT_OF_MEMORY" | "REPL_ERR_PROTOCOL" | "REPL_ERR_CELL_SYNTAX" | "REPL_ERR_BINDING" | "REPL_ERR_OUTPUT_LIMIT" | "REPL_ERR_INVALID_ARGUMENT" | "REPL_ERR_BROWSER_NOT_FOUND" | "REPL_ERR_BROWSER_LAUNCH_FAILED" | "REPL_ERR_CDP_CONNECT_FAILED" | "REPL_ERR_CDP_COMMAND_FAILED" | "REPL_ERR_CDP_TIMEOUT" | "REPL_ERR_CDP_DEADLINE_REACHED" | "REPL_ERR_CDP_DISCONNECTED" | "REPL_ERR_CDP_OUTCOME_UNKNOWN" | "REPL_ERR_TARGET_NOT_FOUND" | "REPL_ERR_PAGE_EVALUATION" | "REPL_ERR_ACTION_FAILED" | "REPL_ERR_DIALOG_OPEN" | "REPL_ERR_NO_DIALOG" | "REPL_ERR_DOWNLOAD_FAILED" | "REPL_ERR_HTTP_GET_FAILED" | "REPL_ERR_STALE_REF" | "REPL_ERR_URL_NOT_ALLOWED" | "REPL_ERR_OPEN_NOT_APPROVED" | "REPL_ERR_PATH_OUTSIDE_WORKSPACE" | "REPL_ERR_EXECUTOR_START_FAILED" | "REPL_ERR_EXECUTOR_TAB_CLOSE_FAILED";
         BrowserReplRequest: {
             /** @description JavaScript cell. Required; may be empty only when reset is true. */
             code?: string;
@@ -1205,6 +1239,16 @@ export interface components {
             /** @constant */
             status: "running";
             cell_id: string;
+        };
+        /** @description A JSON-RPC 2.0 error answer of the MCP endpoint for a request it refused before any session handled it. */
+        McpJsonRpcError: {
+            /** @constant */
+            jsonrpc: "2.0";
+            error: {
+                code: number;
+                message: string;
+            };
+            id: null;
         };
     };
     responses: {
@@ -2209,6 +2253,222 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    mcpStream: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The session id from the initialize answer. */
+                "mcp-session-id": string;
+                /** @description The MCP protocol version the session negotiated (sent by clients after initialize). */
+                "mcp-protocol-version"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stream, open until the client or the session ends it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description No `mcp-session-id` header. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpJsonRpcError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The server runs without a token and the Host or Origin header is not a loopback name (DNS rebinding protection). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpJsonRpcError"];
+                };
+            };
+            /** @description No MCP session with that `mcp-session-id` (it ended, or never existed): start a new one with initialize. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpJsonRpcError"];
+                };
+            };
+            /** @description The `Accept` header does not list `text/event-stream`. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpJsonRpcError"];
+                };
+            };
+            /** @description The session already has an open stream. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpJsonRpcError"];
+                };
+            };
+        };
+    };
+    mcpPost: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The session id from the initialize answer; absent only on initialize. */
+                "mcp-session-id"?: string;
+                /** @description The MCP protocol version the session negotiated (sent by clients after initialize). */
+                "mcp-protocol-version"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never> | Record<string, never>[];
+            };
+        };
+        responses: {
+            /** @description The JSON-RPC answer, as JSON or as a stream of JSON-RPC messages (server requests and notifications first, the answer last). */
+            200: {
+                headers: {
+                    /** @description On the initialize answer: the new session's id. */
+                    "mcp-session-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                    "text/event-stream": string;
+                };
+            };
+            /** @description The body held only notifications or responses. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON (parse error -32700), not a JSON-RPC message, or lacks `mcp-session-id` outside initialize. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpJsonRpcError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The server runs without a token and the Host or Origin header is not a loopback name (DNS rebinding protection). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpJsonRpcError"];
+                };
+            };
+            /** @description No MCP session with that `mcp-session-id` (it ended, or never existed): start a new one with initialize. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpJsonRpcError"];
+                };
+            };
+            /** @description The `Accept` header does not list both `application/json` and `text/event-stream`. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpJsonRpcError"];
+                };
+            };
+            /** @description The body exceeds 8 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpJsonRpcError"];
+                };
+            };
+            /** @description The `Content-Type` is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpJsonRpcError"];
+                };
+            };
+        };
+    };
+    mcpEndSession: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The session id from the initialize answer. */
+                "mcp-session-id": string;
+                /** @description The MCP protocol version the session negotiated (sent by clients after initialize). */
+                "mcp-protocol-version"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session ended. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No `mcp-session-id` header. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpJsonRpcError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The server runs without a token and the Host or Origin header is not a loopback name (DNS rebinding protection). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpJsonRpcError"];
+                };
+            };
+            /** @description No MCP session with that `mcp-session-id` (it ended, or never existed): start a new one with initialize. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpJsonRpcError"];
                 };
             };
         };

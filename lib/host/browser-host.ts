@@ -14,6 +14,7 @@ import { LIMITS, NAME_PATTERN } from '../../common/limits.js';
 import { Repl, replWorkerSettings } from '../repl/repl.js';
 import { ReplSpares } from '../repl/repl-spares.js';
 import type { ReplOptions } from '../repl/repl.js';
+import type { TabOwner } from '../browser/tab-registry.js';
 import { PlaywrightExecutors } from '../executor/executor-registry.js';
 import type { PlaywrightExecutorsOptions } from '../executor/executor-registry.js';
 
@@ -68,6 +69,8 @@ export class BrowserHost {
   readonly id: string;
   readonly #options: BrowserHostOptions;
   readonly #repls = new Map<string, ReplEntry>();
+  /** REPLs that are nobody's by name (agent-tool sessions): not listed, not counted, closed with the host. */
+  readonly #privateRepls = new Set<Repl>();
   readonly #browser: BrowserManager | null;
   readonly #ownsBrowser: boolean;
   readonly #tabs: TabRegistry | null;
@@ -169,6 +172,28 @@ export class BrowserHost {
   }
 
   /** `default` first (once it exists), then named REPLs oldest first. */
+  /**
+   * A REPL of this browser that has no name in it (`listRepls` does not show it, the named-REPL
+   * limit does not count it): an agent-tool session's page (lib/tools). Its tab belongs to
+   * `tabOwner`; `isolated` puts that tab in a browser context of its own. Closing it releases the
+   * tab (and the context); the host closes the ones still open.
+   *
+   * @throws ReplError `REPL_ERR_CLOSED`; `REPL_ERR_BROWSER_NOT_FOUND` for a host without a browser.
+   */
+  privateRepl(options: { tabOwner: TabOwner; isolated: boolean }): Repl {
+    if (this.#closed) throw new ReplError('REPL_ERR_CLOSED', 'browser REPL is shutting down');
+    if (this.#tabs === null || this.#browser === null) throw new ReplError('REPL_ERR_BROWSER_NOT_FOUND', 'this host has no browser');
+    if (options.isolated) this.#tabs.isolate(options.tabOwner);
+    const { id: _id, env: _env, browser: _browser, playwright: _playwright, maxNamedRepls: _max, viewport: _viewport, ...replOptions } = this.#options;
+    const repl = new Repl({
+      ...replOptions, name: options.tabOwner, env: this.#env, browser: this.#browser, spares: this.#spares, tabs: this.#tabs, tabOwner: options.tabOwner,
+    });
+    // Closed ones are forgotten here, so a long-lived host does not keep every session it ever had.
+    for (const known of this.#privateRepls) if (known.closed) this.#privateRepls.delete(known);
+    this.#privateRepls.add(repl);
+    return repl;
+  }
+
   async listRepls(): Promise<ReplInfo[]> {
     const infos = this.#infos();
     if (this.#tabs !== null && infos.some((info) => info.targetId !== undefined)) {
@@ -223,14 +248,14 @@ export class BrowserHost {
   async close(): Promise<void> {
     this.#closed = true;
     // REPLs and executors release their tabs, so they end before the registry and the browser do.
-    await Promise.all([...this.#repls.values()].map(({ repl }) => repl.close()).concat(this.#executors?.close() ?? [], this.#spares.close()));
+    await Promise.all([...this.#repls.values()].map(({ repl }) => repl.close()).concat([...this.#privateRepls].map((repl) => repl.close()), this.#executors?.close() ?? [], this.#spares.close()));
     await this.#tabs?.close();
     if (this.#ownsBrowser) await this.#browser?.close();
   }
 
   async destroy(): Promise<void> {
     this.#closed = true;
-    await Promise.all([...this.#repls.values()].map(({ repl }) => repl.destroy()).concat(this.#executors?.close() ?? [], this.#spares.close()));
+    await Promise.all([...this.#repls.values()].map(({ repl }) => repl.destroy()).concat([...this.#privateRepls].map((repl) => repl.destroy()), this.#executors?.close() ?? [], this.#spares.close()));
     await this.#tabs?.close();
     if (this.#ownsBrowser) await this.#browser?.close();
   }

@@ -2,7 +2,8 @@
  * The Express application, without listening: tests and embedders mount or `listen()` it.
  * The routes of one browser are mounted twice: at `/` for the default browser, and below
  * `/browsers/:id_or_name` for every browser (sessions of `POST /browsers`, and `default`).
- * WebSocket upgrades (`cdp_ws_url`) go to `app.handleUpgrade`.
+ * WebSocket upgrades (`cdp_ws_url`) go to `app.handleUpgrade`. `/mcp` serves the MCP server
+ * (lib/mcp) over streamable HTTP, once, at the top level: its code tools take a `browser` argument.
  */
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -22,6 +23,10 @@ import { replRoutes } from './routes/repl-routes.js';
 import { playwrightRoutes } from './routes/playwright-routes.js';
 import { processRoutes } from './routes/process-routes.js';
 import { fsRoutes } from './routes/fs-routes.js';
+import { mcpRoutes } from './routes/mcp-routes.js';
+import { McpHttpSessions } from '../mcp/http-sessions.js';
+import { BrowserTools } from '../tools/tool-service.js';
+import type { BrowserToolsOptions } from '../tools/types.js';
 
 export interface AppOptions {
   /** Hosts to serve; a registry with one `default` host is created when omitted. */
@@ -42,6 +47,11 @@ export interface AppOptions {
    * (`--max-browsers`, `BROWSER_REPL_MAX_BROWSERS`). Default: total memory / 512 MiB, minus one.
    */
   maxBrowsers?: number | undefined;
+  /**
+   * Options of the agent browser tools behind `/mcp` (docs/mcp.md); they run on the default
+   * browser. Default: `permission: "ask"` (approval through the MCP client's elicitation).
+   */
+  tools?: BrowserToolsOptions | undefined;
 }
 
 export interface BrowserReplApp extends Express {
@@ -49,6 +59,10 @@ export interface BrowserReplApp extends Express {
   readonly registry: HostRegistry;
   /** The browsers of `POST /browsers`. */
   readonly browsers: BrowserSessions;
+  /** The agent browser tools of `/mcp`: one tool session per MCP session. */
+  readonly tools: BrowserTools;
+  /** The MCP sessions of `/mcp`. */
+  readonly mcp: McpHttpSessions;
   /**
    * Serves the WebSocket routes (`cdp_ws_url`): hand it the HTTP server's `upgrade` events
    * (`startServer` does). An upgrade to any other path is refused with a JSON 404.
@@ -90,12 +104,19 @@ export function createApp(options: AppOptions = {}): BrowserReplApp {
       return { id: session.id, host: session.host, hold: () => session.hold() };
     },
   });
+  const tools = new BrowserTools({ ...options.tools, host: defaultHost });
+  const mcp = new McpHttpSessions({
+    tools,
+    browser: (idOrName) => (idOrName === DEFAULT_BROWSER_ID ? defaultHost : browsers.get(idOrName).host),
+  });
   let destroying: Promise<void> | undefined;
 
   const app = express() as unknown as BrowserReplApp;
   Object.defineProperties(app, {
     registry: { value: registry, enumerable: true },
     browsers: { value: browsers, enumerable: true },
+    tools: { value: tools, enumerable: true },
+    mcp: { value: mcp, enumerable: true },
     handleUpgrade: {
       value: (request: IncomingMessage, socket: Duplex, head: Buffer) => {
         void proxy.handleUpgrade(request, socket, head);
@@ -103,7 +124,13 @@ export function createApp(options: AppOptions = {}): BrowserReplApp {
     },
     destroy: {
       value: () => {
-        destroying ??= Promise.all([proxy.close(), browsers.destroy(), registry.destroy()]).then(() => undefined);
+        destroying ??= (async () => {
+          // The tools' pages live in the default browser: they close before the browsers end.
+          const toolsClosed = mcp.close().then(() => tools.close());
+          await Promise.allSettled([proxy.close(), toolsClosed]);
+          await Promise.all([browsers.destroy(), registry.destroy()]);
+          await toolsClosed;
+        })();
         return destroying;
       },
     },
@@ -114,6 +141,7 @@ export function createApp(options: AppOptions = {}): BrowserReplApp {
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
+  app.use(mcpRoutes({ sessions: mcp, token }));
   // The top-level routes drive the default browser.
   app.use(...browserRoutes(() => defaultHost));
   app.use(browsersRoutes({

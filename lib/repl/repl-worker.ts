@@ -11,6 +11,7 @@ import type {
   ShutdownMessage, WorkerStartup, WorkerToMainMessage,
 } from '../../common/protocol/repl-messages.js';
 import { validateReplWorkerMessage } from '../../common/protocol/validate.js';
+import type { ToolMessage, ToolOperation, ToolResultMessage } from '../../common/protocol/tool-messages.js';
 import { WorkerHandle, liveThreadCount } from '../threads/worker-handle.js';
 import type { EndpointAnswer, WorkerExit, WorkerKind } from '../threads/worker-handle.js';
 
@@ -35,6 +36,12 @@ export interface WorkerDeath {
   message: string;
   stack?: string;
 }
+
+/** How a tool operation ended (`ReplWorker.tool`). */
+export type ToolCallOutcome =
+  | { kind: 'answered'; result: ToolResultMessage }
+  | { kind: 'died'; death: WorkerDeath }
+  | { kind: 'protocol'; message: string };
 
 export type ExecutionOutcome =
   | { kind: 'result'; result: ResultMessage }
@@ -185,6 +192,29 @@ export class ReplWorker extends WorkerHandle<MainToWorkerMessage, WorkerToMainMe
         return outcome.started || outcome.exit.deliberate
           ? { kind: 'died', death: death(outcome.exit) }
           : { kind: 'not-started', death: death(outcome.exit) };
+      case 'protocol':
+        return outcome;
+      case 'unresponsive':
+        return { kind: 'protocol', message: `no answer within ${outcome.waitedMs / 1000}s` };
+    }
+  }
+
+  /**
+   * Runs one agent-tool operation (lib/tools) and, with `read`, reads the page after it; resolves
+   * with the worker's answer or with how it died. Never rejects. The caller bounds the time.
+   */
+  async tool(operation: ToolOperation, read: boolean, timeoutMs: number): Promise<ToolCallOutcome> {
+    const outcome = await this.request<ToolResultMessage>(
+      (requestId) => ({ type: 'tool', requestId, operation, read, deadline: Date.now() + timeoutMs } satisfies ToolMessage),
+      (message) => (message.type === 'tool-result'
+        ? { answer: message }
+        : { violation: REPL_KIND.malformed(`unexpected ${message.type} message in answer to a tool call`) }),
+    );
+    switch (outcome.kind) {
+      case 'answered':
+        return { kind: 'answered', result: outcome.value };
+      case 'exited':
+        return { kind: 'died', death: death(outcome.exit) };
       case 'protocol':
         return outcome;
       case 'unresponsive':

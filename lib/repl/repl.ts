@@ -15,6 +15,8 @@ import type { CellContent, CellResult } from './cell-result.js';
 import { ReplSpares } from './repl-spares.js';
 import type { ReplWorkerSettings } from './repl-spares.js';
 import type { ExecutionOutcome, ReplWorker } from './repl-worker.js';
+import { fromSerialized } from '../../common/errors.js';
+import type { ToolOperation, ToolOutcome } from '../../common/protocol/tool-messages.js';
 import type { EndpointAnswer } from '../threads/worker-handle.js';
 import { SerialQueue, abortError } from '../threads/serial-queue.js';
 
@@ -53,6 +55,11 @@ export interface ReplOptions {
    * never attaches a tab that someone else owns. Set by `BrowserHost`.
    */
   tabs?: TabRegistry;
+  /**
+   * Who the REPL's tab belongs to in `tabs` (default `repl:<name>` for a named REPL). The agent
+   * tools give each session's REPL `tools:<session>`, a tab in a browser context of its own.
+   */
+  tabOwner?: TabOwner;
 }
 
 /** The worker settings of a REPL (or of every REPL of a host) from its options. */
@@ -112,7 +119,7 @@ export class Repl {
   constructor(options: ReplOptions = {}) {
     this.#options = options;
     this.name = options.name ?? 'default';
-    this.#tabOwner = options.tabs !== undefined && this.name !== 'default' ? `repl:${this.name}` : undefined;
+    this.#tabOwner = options.tabs === undefined ? undefined : options.tabOwner ?? (this.name !== 'default' ? `repl:${this.name}` : undefined);
     this.#env = { ...options.env };
     const browser = options.browser ?? {};
     this.#ownsBrowser = browser !== false && !(browser instanceof BrowserManager);
@@ -179,6 +186,54 @@ export class Repl {
     return this.#queue.run(async () => {
       const worker = await this.#ensureWorker();
       if (this.#browser !== null) await worker.warm(WARM_UP_BUDGET_MS);
+    }, options.signal);
+  }
+
+  /**
+   * Runs one agent-tool operation on this REPL's page (lib/tools), queued with its cells; with
+   * `read`, the page is read afterwards in the same round trip. Past `timeoutMs` (or on `signal`)
+   * the worker is destroyed as for a timed-out cell; the tab stays, since the registry owns it.
+   *
+   * @throws ReplError what the operation threw (rebuilt from its code), `REPL_ERR_CDP_TIMEOUT`
+   *   past `timeoutMs`, `REPL_ERR_WORKER_CRASHED` / `REPL_ERR_OUT_OF_MEMORY` when the worker died.
+   */
+  tool(operation: ToolOperation, options: { read: boolean; timeoutMs: number; signal?: AbortSignal | undefined }): Promise<ToolOutcome> {
+    if (this.#state === 'closing' || this.#state === 'closed') return Promise.reject(new ReplError('REPL_ERR_CLOSED', 'browser REPL is shutting down'));
+    return this.#queue.run(async () => {
+      const { signal, timeoutMs } = options;
+      if (signal?.aborted) throw abortError(signal);
+      const worker = await this.#ensureWorker();
+      this.#state = 'busy';
+      let timer: NodeJS.Timeout | undefined;
+      let onAbort: (() => void) | undefined;
+      const interrupted = new Promise<'timeout' | 'aborted'>((resolve) => {
+        timer = setTimeout(() => resolve('timeout'), timeoutMs);
+        onAbort = () => resolve('aborted');
+        signal?.addEventListener('abort', onAbort, { once: true });
+      });
+      try {
+        const outcome = await Promise.race([worker.tool(operation, options.read, timeoutMs), interrupted]);
+        if (outcome === 'timeout' || outcome === 'aborted') {
+          void this.#discardWorker();
+          if (outcome === 'aborted') throw abortError(signal!);
+          throw new ReplError('REPL_ERR_CDP_TIMEOUT', `the ${operation.op} operation did not finish within ${timeoutMs} ms; the page may still be busy (the session's page is kept)`);
+        }
+        if (outcome.kind === 'died') {
+          void this.#discardWorker();
+          throw new ReplError(outcome.death.code, outcome.death.message);
+        }
+        if (outcome.kind === 'protocol') {
+          void this.#discardWorker();
+          throw new ReplError('REPL_ERR_PROTOCOL', outcome.message);
+        }
+        const { result } = outcome;
+        if (result.error !== undefined) throw fromSerialized(result.error);
+        return result.outcome!;
+      } finally {
+        clearTimeout(timer);
+        if (onAbort !== undefined) signal?.removeEventListener('abort', onAbort);
+        if (this.#state === 'busy') this.#state = 'ready';
+      }
     }, options.signal);
   }
 

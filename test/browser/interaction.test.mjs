@@ -88,6 +88,20 @@ t.test('fillInput', async (t) => {
     t.equal(await valueOf('name'), 'Hi! there');
   });
 
+  t.test('insert: true replaces the value with one insertion, without key events', async (t) => {
+    await ok(`await fillInput('#name', 'old value')`);
+    await ok(`await js('events.length = 0'); await fillInput('#name', 'Zoë inserted', { insert: true })`);
+    t.equal(await valueOf('name'), 'Zoë inserted');
+    t.same(await keydowns(), [], 'no key was pressed');
+    await ok(`await fillInput('#phone', '4155550123', { insert: true })`);
+    t.equal(await valueOf('phone'), '(415) 555-0123', 'input listeners still run');
+    await ok(`await fillInput('#name', ' more', { insert: true, clearFirst: false })`);
+    t.equal(await valueOf('name'), 'Zoë inserted more', 'clearFirst: false appends');
+    await ok(`await fillInput('#name', '', { insert: true })`);
+    t.equal(await valueOf('name'), '', 'an empty text clears');
+    t.equal((await failure(`await fillInput('#name', 'x', { insert: 1 })`)).code, 'REPL_ERR_INVALID_ARGUMENT');
+  });
+
   t.test('characters off the US layout and line breaks are inserted, never pressed as Enter', async (t) => {
     await ok(`await fillInput('#name', 'Zoë 😀 中文\\nend')`);
     t.equal(await valueOf('name'), 'Zoë 😀 中文end');

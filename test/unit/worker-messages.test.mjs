@@ -22,6 +22,8 @@ const VALID = {
     { type: 'env-applied', requestId: 2 },
     { type: 'endpoint-request', requestId: 1 },
     { type: 'endpoint-request', requestId: 2, previous: 'ws://old' },
+    { type: 'tool-result', requestId: 3, outcome: { message: 'clicked 1' } },
+    { type: 'tool-result', requestId: 3, error },
   ],
   replHost: [
     { type: 'execute', requestId: 1, code: '1', timeoutMs: 1000, deadline: Date.now() + 1000 },
@@ -29,6 +31,7 @@ const VALID = {
     { type: 'endpoint-reply', requestId: 1, endpoint: 'ws://x' },
     { type: 'endpoint-reply', requestId: 1, endpoint: 'ws://x', targetId: 'T1' },
     { type: 'endpoint-reply', requestId: 1, error: { name: 'ReplError', message: 'no', code: 'REPL_ERR_BROWSER_NOT_FOUND', data: { a: 1 } } },
+    { type: 'tool', requestId: 4, operation: { op: 'read' }, deadline: Date.now() + 1000, read: true },
     { type: 'shutdown' },
   ],
   executorWorker: [
@@ -103,6 +106,9 @@ t.test('validateReplWorkerMessage names what is wrong', async (t) => {
     [{ type: 'ready', protocolVersion: '2', replId: 'a' }, 'ready message: protocolVersion must be an integer ≥ 0, got string'],
     [{ type: 'ready', protocolVersion: 2 }, 'ready message: replId must be a string, got undefined'],
     [{ type: 'endpoint-request', requestId: 1, previous: 5 }, 'endpoint-request message: previous must be a string, got number'],
+    [{ type: 'tool-result', requestId: 1 }, 'tool-result message: exactly one of outcome and error must be set'],
+    [{ type: 'tool-result', requestId: 1, outcome: { message: 'm' }, error }, 'tool-result message: exactly one of outcome and error must be set'],
+    [{ type: 'tool-result', requestId: 1, outcome: 'done' }, 'tool-result message: outcome must be an object with a message string'],
   ];
   for (const [message, reason] of cases) {
     t.same(validateReplWorkerMessage(message), { ok: false, error: reason }, reason);
@@ -118,6 +124,8 @@ t.test('validateReplHostMessage checks what the worker reads', async (t) => {
     [{ type: 'endpoint-reply', requestId: 1 }, 'endpoint-reply message: exactly one of endpoint and error must be set'],
     [{ type: 'endpoint-reply', requestId: 1, endpoint: 'ws://x', error: { name: 'E', message: 'm' } }, 'endpoint-reply message: exactly one of endpoint and error must be set'],
     [{ type: 'endpoint-reply', requestId: 1, endpoint: 'ws://x', targetId: 3 }, 'endpoint-reply message: targetId must be a string, got number'],
+    [{ type: 'tool', requestId: 1, operation: 'read', deadline: 1, read: true }, 'tool message: operation must be an object with an op string'],
+    [{ type: 'tool', requestId: 1, operation: { op: 'read' }, deadline: 1 }, 'tool message: read must be a boolean, got undefined'],
   ];
   for (const [message, reason] of cases) t.same(validateReplHostMessage(message), { ok: false, error: reason }, reason);
 });

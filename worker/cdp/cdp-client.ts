@@ -342,6 +342,22 @@ export class CdpClient {
     return (await this.#attachment.attach(targetId, options)).sessionId;
   }
 
+  /**
+   * Attaches `targetId` (flattened, no domains enabled) on this client's connection without making
+   * it the attached page: the agent tools read cross-site frames through such sessions. The caller
+   * detaches it; a dropped connection ends it.
+   */
+  async attachAuxiliary(targetId: string, options: CdpCommandOptions = {}): Promise<CdpSession> {
+    this.#assertOpen('Target.attachToTarget');
+    const { deadline, signal } = options;
+    const connection = await this.#link.connection({ deadline, method: 'Target.attachToTarget' });
+    try {
+      return await connection.attachToTarget(targetId, { deadline, signal });
+    } catch (error) {
+      throw targetNotFound(error, targetId);
+    }
+  }
+
   /** Lists targets (`Target.getTargets`). */
   async listTargets(options: CdpCommandOptions = {}): Promise<TargetSummary[]> {
     const { targetInfos } = await this.#link.send('Target.getTargets', undefined, options);

@@ -16,6 +16,8 @@ import type {
   WorkerToMainMessage,
 } from '../../common/protocol/repl-messages.js';
 import { validateReplHostMessage } from '../../common/protocol/validate.js';
+import type { ToolMessage, ToolResultMessage } from '../../common/protocol/tool-messages.js';
+import type { ToolRunner } from '../tools/tool-runner.js';
 import type { ScopedEndpoint } from '../../common/cdp/scoped-endpoint.js';
 import { EndpointBridge } from '../threads/endpoint-bridge.js';
 import type { CdpClient } from '../cdp/cdp-client.js';
@@ -179,6 +181,32 @@ export function serveRepl(startup: ReplStartup): void {
     } satisfies ResultMessage);
   }
 
+  /**
+   * One agent-tool operation (lib/tools): run like a cell (its deadline, its signal), with the
+   * helpers' stderr notes returned in the outcome instead of a cell's output. Loaded on the first
+   * tool call: REPLs that only run cells never load the tool runner.
+   */
+  let toolRunner: ToolRunner | undefined;
+  async function runTool(message: ToolMessage): Promise<void> {
+    const { requestId } = message;
+    const notes: string[] = [];
+    collector.begin((item) => {
+      if (item.type === 'text') notes.push(item.text.trimEnd());
+    });
+    helperContext.beginCell(message.deadline);
+    try {
+      toolRunner ??= new (await import('../tools/tool-runner.js')).ToolRunner(helperContext, helpers);
+      const { outcome, transfer } = await toolRunner.run(message.operation, message.read);
+      if (notes.length > 0) outcome.notes = notes;
+      post({ type: 'tool-result', requestId, outcome } satisfies ToolResultMessage, transfer);
+    } catch (thrown) {
+      post({ type: 'tool-result', requestId, error: serializeThrown(thrown) } satisfies ToolResultMessage);
+    } finally {
+      helperContext.endCell();
+      collector.end();
+    }
+  }
+
   function applyEnv(message: EnvMessage): void {
     for (const [name, value] of Object.entries(message.set)) {
       if (value === null) delete process.env[name];
@@ -199,6 +227,9 @@ export function serveRepl(startup: ReplStartup): void {
         break;
       case 'env':
         queue = queue.then(() => applyEnv(message));
+        break;
+      case 'tool':
+        queue = queue.then(() => runTool(message));
         break;
       case 'configure':
         // Before any cell by the host's order, and before the CDP client exists (it is created by

@@ -24,6 +24,12 @@ function isDeadlineError(error: unknown): boolean {
   return code === 'REPL_ERR_CDP_DEADLINE_REACHED' || code === 'REPL_ERR_CDP_TIMEOUT';
 }
 
+/** Page events after which a waiting `waitForLoad` looks again at once. */
+const LOAD_PROGRESS = new Set(['Page.loadEventFired', 'Page.frameStoppedLoading', 'Page.frameNavigated', 'Page.navigatedWithinDocument']);
+
+/** What Chromium answers an evaluation whose document a navigation replaced meanwhile: not loaded yet, look again. */
+const DOCUMENT_REPLACED = /Inspected target navigated or closed|Execution context was destroyed|Cannot find context with specified id/i;
+
 export function createWaitHelpers(context: HelperContext, tracker: NavigationTracker) {
   const { client } = context;
 
@@ -52,8 +58,15 @@ export function createWaitHelpers(context: HelperContext, tracker: NavigationTra
     // been asked for yet: one turn of the page's task queue lets it be requested first.
     if (client.inputPending) {
       client.inputSettled();
-      const settle = await guardDialog('waitForLoad', context, sessionId, () =>
-        client.evaluate(sessionId, 'new Promise((resolve) => setTimeout(resolve, 0))', context.callOptions()));
+      let settle: Awaited<ReturnType<typeof client.evaluate>>;
+      try {
+        settle = await guardDialog('waitForLoad', context, sessionId, () =>
+          client.evaluate(sessionId, 'new Promise((resolve) => setTimeout(resolve, 0))', context.callOptions()));
+      } catch (error) {
+        // The document went away under the evaluation: the navigation the input started has begun.
+        if (DOCUMENT_REPLACED.test((error as Error).message)) return false;
+        throw error;
+      }
       if (settle.exceptionDetails !== undefined) throw pageEvaluationError(settle.exceptionDetails);
     }
     // A navigation under way, whoever started it (a click, page code): the document that still
@@ -64,7 +77,13 @@ export function createWaitHelpers(context: HelperContext, tracker: NavigationTra
       const loaderId = await guardDialog('waitForLoad', context, sessionId, () => mainFrameLoaderId(context));
       if (loaderId === pending.previousLoaderId) return false;
     }
-    const response = await guardDialog('waitForLoad', context, sessionId, () => client.evaluate(sessionId, 'document.readyState', context.callOptions()));
+    let response: Awaited<ReturnType<typeof client.evaluate>>;
+    try {
+      response = await guardDialog('waitForLoad', context, sessionId, () => client.evaluate(sessionId, 'document.readyState', context.callOptions()));
+    } catch (error) {
+      if (DOCUMENT_REPLACED.test((error as Error).message)) return false;
+      throw error;
+    }
     if (response.exceptionDetails !== undefined) throw pageEvaluationError(response.exceptionDetails);
     // Checked again: a navigation that started while the evaluation ran was reported before its answer.
     if (response.result.value !== 'complete' || client.mainFrameNavigating) return false;
@@ -92,8 +111,23 @@ export function createWaitHelpers(context: HelperContext, tracker: NavigationTra
         throw error;
       }
       const left = remainingMs(deadline);
-      if (left <= 0 || !(await delay(Math.min(LOAD_POLL_MS, left), signal))) return false;
+      if (left <= 0 || !(await untilLoadProgress(Math.min(LOAD_POLL_MS, left), signal))) return false;
     }
+  }
+
+  /**
+   * Sleeps until the next poll, or less: the page's load event, a frame that stopped loading or a
+   * committed navigation wake it at once, so the answer follows the load by a round trip instead
+   * of by up to a poll interval. Resolves false when `signal` aborts.
+   */
+  function untilLoadProgress(ms: number, signal: AbortSignal): Promise<boolean> {
+    let unsubscribe: (() => void) | undefined;
+    const woken = new Promise<boolean>((resolve) => {
+      unsubscribe = client.onPageEvent((event) => {
+        if (LOAD_PROGRESS.has(event.method)) resolve(true);
+      });
+    });
+    return Promise.race([delay(ms, signal), woken]).finally(() => unsubscribe?.());
   }
 
   /**

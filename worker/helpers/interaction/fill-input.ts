@@ -4,7 +4,9 @@
  * fires `change` (typing fired `input` already) and checks that focus stayed put.
  *
  * Typing follows `keyboard.ts`: US-layout characters as real key presses, everything else (and
- * line breaks) inserted; all pipelined. Date and time inputs get their value set directly.
+ * line breaks) inserted; all pipelined. With `insert: true` the whole text is one insertion instead
+ * (the agent tools' `type`: one event however long the text). Date and time inputs get their value
+ * set directly.
  */
 import { ReplError } from '../../../common/errors.js';
 import { dialogError } from '../core/page-guard.js';
@@ -51,7 +53,11 @@ export async function fillInput(context: HelperContext, target: unknown, text: u
       throw new ReplError('REPL_ERR_INVALID_ARGUMENT',
         `fillInput: the ${String(ready['type'])} input rejected ${JSON.stringify(request.text)} (its value is ${JSON.stringify(ready['value'])}); use the input's value format`);
     }
-    const commands = [...(request.clearFirst && ready['empty'] !== true ? planBackspace() : []), ...planTyping(request.text)];
+    const clear = request.clearFirst && ready['empty'] !== true;
+    // The probe selected the old content: one insertion replaces it, so no Backspace is needed.
+    const commands = request.insert === true && request.text !== ''
+      ? [{ method: 'Input.insertText' as const, params: { text: request.text } }]
+      : [...(clear ? planBackspace() : []), ...(request.insert === true ? [] : planTyping(request.text))];
     for (const batch of batchesOf(commands)) {
       const dialog = await guard.settle(sendPipelined(client, sessionId, batch, context.callOptions()));
       if (dialog !== null) throw dialogError('fillInput', dialog, true);

@@ -44,6 +44,8 @@ export interface FillRequest {
   timeoutSec: number;
   /** Skip the hit test (a field under an overlay is typed into anyway); present when given. */
   force?: boolean;
+  /** Type the text as one insertion (beforeinput/input, no key events), as Playwright's fill does. */
+  insert?: boolean;
 }
 
 /** The states `waitForElement` waits for. */
@@ -129,11 +131,12 @@ export function readFillRequest(target: unknown, text: unknown, rawOptions: unkn
   const element = readTarget('fillInput', target);
   if (element === null) throw invalidArgument('fillInput: target must be a selector or accessibility node');
   if (typeof text !== 'string') throw invalidArgument('fillInput: text must be a string');
-  const options = readOptions('fillInput', rawOptions, ['clearFirst', 'timeoutSec', 'force']);
+  const options = readOptions('fillInput', rawOptions, ['clearFirst', 'timeoutSec', 'force', 'insert']);
   const clearFirst = readBoolean('fillInput', options, 'clearFirst', true);
   const timeoutSec = nonNegativeSeconds('fillInput', options['timeoutSec'], DEFAULT_TIMEOUT_SEC);
   const request: FillRequest = { target: element, text, clearFirst, timeoutSec };
   if (options['force'] !== undefined) request.force = readBoolean('fillInput', options, 'force', false);
+  if (options['insert'] !== undefined) request.insert = readBoolean('fillInput', options, 'insert', false);
   return request;
 }
 

@@ -1,0 +1,98 @@
+/**
+ * The agent tools' part of the REPL worker protocol (lib/tools ↔ worker/tools): a `tool` request
+ * runs one tool operation on the worker's page with the browser helpers, and the `tool-result`
+ * answers it. The operations are deliberately few and low level (read the page, act on a ref,
+ * navigate); policy, workspace paths, diffs and rendering stay on the main thread.
+ */
+import type { SerializedError } from '../errors.js';
+
+/** A state an interactive element can be in (shown after its label). */
+export type ElementState =
+  | 'disabled' | 'checked' | 'unchecked' | 'mixed' | 'selected' | 'expanded' | 'collapsed' | 'pressed'
+  | 'readonly' | 'required' | 'focused' | 'invalid';
+
+/** One interactive element of a snapshot. */
+export interface SnapshotElement {
+  /** Number to act on; stable for the same element across snapshots of one document. */
+  ref: number;
+  /** Lower-case tag name (`a`, `button`, `input`, …). */
+  tag: string;
+  /** ARIA role when one is set explicitly (`button` on a `div`). */
+  role?: string;
+  /** Accessible label: aria-label, labelledby, `<label>`, placeholder, title or text. */
+  label: string;
+  /** `type` of an input (`email`, `checkbox`, `password`, …). */
+  type?: string;
+  /** Current value (never for passwords); the chosen option's text for a select. */
+  value?: string;
+  /** Absolute URL of a link. */
+  href?: string;
+  state?: ElementState[];
+  /** A select's options (their text), at most 25. */
+  options?: string[];
+  /** URL of the frame the element is in, when it is not the top document. */
+  frame?: string;
+}
+
+/** What the worker reads off the page for `read` (uncapped up to the hard limits). */
+export interface PageRead {
+  title: string;
+  url: string;
+  /** Visible text of the top document, then of each frame, at most `PAGE_READ_LIMITS.textChars`. */
+  text: string;
+  elements: SnapshotElement[];
+  /** Identity of the top document (frame id + loader id): a new one means a navigation. */
+  document: string;
+  tabs: Array<{ title: string; url: string; active: boolean }>;
+  dialog?: { type: string; message: string; defaultPrompt?: string };
+  /** Frames that could not be read (a frame that went away meanwhile), by URL. */
+  unreadFrames?: string[];
+}
+
+/** Hard bounds of one read, whatever a caller's caps are: a page cannot make the worker answer gigabytes. */
+export const PAGE_READ_LIMITS = Object.freeze({ textChars: 2_000_000, elements: 5_000 });
+
+/** The operations a worker's page can be asked for (see worker/tools/tool-runner.ts). */
+export type ToolOperation =
+  | { op: 'read' }
+  | { op: 'navigate'; url: string; timeoutMs: number; settleMs: number }
+  | { op: 'back'; timeoutMs: number; settleMs: number }
+  | { op: 'click'; ref: number; doubleClick: boolean; timeoutMs: number; settleMs: number }
+  | { op: 'type'; ref: number; text: string; submit: boolean; timeoutMs: number; settleMs: number }
+  | { op: 'select'; ref: number; values: string[]; timeoutMs: number; settleMs: number }
+  | { op: 'upload'; ref: number; paths: string[]; timeoutMs: number; settleMs: number }
+  | { op: 'scroll'; pixels: number; ref?: number; settleMs: number }
+  | { op: 'press'; key: string; timeoutMs: number; settleMs: number }
+  | { op: 'wait'; text?: string; selector?: string; timeoutMs: number; settleMs: number }
+  | { op: 'dialog'; accept: boolean; promptText?: string; settleMs: number }
+  | { op: 'select-tab'; index: number; settleMs: number }
+  | { op: 'close-tab'; index: number; settleMs: number }
+  | { op: 'screenshot'; path: string; format: 'png' | 'jpeg'; quality?: number; fullPage: boolean; includeImage: boolean }
+  | { op: 'downloads' };
+
+/** What an operation answers: a line saying what happened, and for a screenshot its facts. */
+export interface ToolOutcome {
+  message: string;
+  screenshot?: { path: string; bytes: number; width: number; height: number; data?: ArrayBuffer };
+  downloads?: Array<{ path: string; suggestedFilename: string; url: string; bytes: number }>;
+  read?: PageRead;
+  /** Notes the helpers left (a dialog the action opened, a download saved). */
+  notes?: string[];
+}
+
+export interface ToolMessage {
+  type: 'tool';
+  requestId: number;
+  operation: ToolOperation;
+  /** Absolute deadline (epoch ms) the helpers clamp their waits below. */
+  deadline: number;
+  /** Read the page after the operation, in the same round trip (the fresh snapshot a mutating tool answers with). */
+  read: boolean;
+}
+
+export interface ToolResultMessage {
+  type: 'tool-result';
+  requestId: number;
+  outcome?: ToolOutcome;
+  error?: SerializedError;
+}

@@ -1,0 +1,174 @@
+/**
+ * One MCP server object per MCP session, the same for stdio and streamable HTTP (Playwright
+ * MCP's `tools/utils/mcp` model): the tools of `tools.ts` bound to one tool session, the
+ * session's workspace as resources, and the approval of `browser_open` through elicitation.
+ */
+import { readFileSync } from 'node:fs';
+import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import { SubscribeRequestSchema, UnsubscribeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import { isErrorCode, ReplError } from '../../common/errors.js';
+import type { BrowserHost } from '../host/browser-host.js';
+import type { OpenApprover, ToolPageApi } from '../tools/types.js';
+import { ToolResponse } from './response.js';
+import { annotationsOf, TOOLS } from './tools.js';
+import type { ToolContext } from './tools.js';
+import { listWorkspace, readWorkspaceFile, WorkspaceWatch, WORKSPACE_URI_TEMPLATE } from './workspace-files.js';
+
+/**
+ * What the MCP server needs of the tool service (`BrowserTools` has it): a page and a workspace
+ * per session id, and closing a session.
+ */
+export interface McpToolService {
+  page(sessionId: string): ToolPageApi;
+  workspaceOf(sessionId: string): string;
+  close(sessionId: string): Promise<void>;
+}
+
+/**
+ * Finds the browser a `browser` argument names: `default`, or a session of `POST /browsers` by
+ * id or name. Throws (a `ReplError` with `REPL_ERR_NOT_FOUND`) for an unknown one.
+ */
+export type BrowserResolver = (idOrName: string) => BrowserHost | Promise<BrowserHost>;
+
+export interface CreateMcpServerOptions {
+  /** The tool service whose session this MCP session drives. */
+  tools: McpToolService;
+  /** The tool session of this MCP session (one per MCP session; closed when it ends). */
+  sessionId: string;
+  /** The browsers of `browser_repl` and `execute_playwright_code`; without it both refuse. */
+  browser?: BrowserResolver | undefined;
+}
+
+const INSTRUCTIONS = [
+  'Drive a real Chromium. browser_open a URL, then read the answer: the page\'s text and its interactive',
+  'elements, each with a ref ([12]) for browser_click, browser_type, browser_select_option and the others.',
+  'Actions answer with what changed (snapshot "diff"); browser_snapshot re-reads the page, browser_find',
+  'searches it. Screenshots and downloads are saved in the session\'s workspace and listed as resources.',
+  'browser_repl runs JavaScript in a persistent REPL next to the browser (repl.help() lists its helpers);',
+  'execute_playwright_code runs a Playwright function body on the browser\'s tab.',
+].join(' ');
+
+export const MCP_SERVER_NAME = 'chromium-repl';
+
+/** How long a person has to answer the approval of a navigation (the SDK's default is 60 s). */
+const APPROVAL_TIMEOUT_MS = 300_000;
+
+/** The package version, read once (dist/lib/mcp or lib/mcp: package.json is two or three levels up). */
+export const MCP_SERVER_VERSION: string = (() => {
+  for (const url of [new URL('../../../package.json', import.meta.url), new URL('../../package.json', import.meta.url)]) {
+    try {
+      const pkg = JSON.parse(readFileSync(url, 'utf8')) as { name?: unknown; version?: unknown };
+      if (pkg.name === 'chromium-repl' && typeof pkg.version === 'string') return pkg.version;
+    } catch {
+      // try the next location
+    }
+  }
+  return '0.0.0';
+})();
+
+type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/** A failure with a registry code (an expected refusal), as opposed to a bug worth logging. */
+function isRegistryError(error: unknown): boolean {
+  return error instanceof Error && isErrorCode((error as { code?: unknown }).code);
+}
+
+/** Builds the MCP server of one MCP session. Connect it to one transport. */
+export function createMcpServer(options: CreateMcpServerOptions): McpServer {
+  const { tools, sessionId } = options;
+  const server = new McpServer(
+    { name: MCP_SERVER_NAME, title: 'Chromium REPL', version: MCP_SERVER_VERSION },
+    { instructions: INSTRUCTIONS, capabilities: { logging: {}, resources: { subscribe: true, listChanged: true } } },
+  );
+  const workspace = () => tools.workspaceOf(sessionId);
+  const watch = new WorkspaceWatch(workspace);
+  /** After a tool call: tell the client about new or changed workspace files. */
+  const announceChanges = async () => {
+    if (!server.isConnected()) return;
+    const { listChanged, updated } = await watch.changes();
+    if (listChanged) server.sendResourceListChanged();
+    for (const uri of updated) await server.server.sendResourceUpdated({ uri });
+  };
+
+  const resolveBrowser = async (idOrName: string): Promise<BrowserHost> => {
+    if (options.browser === undefined) throw new ReplError('REPL_ERR_NOT_FOUND', 'this MCP server has no browser for code: browser_repl and execute_playwright_code are not available');
+    return options.browser(idOrName);
+  };
+
+  /** Asks the user through the client (form elicitation); undefined when the client cannot be asked. */
+  const approverFor = (extra: Extra): OpenApprover | undefined => {
+    if (server.server.getClientCapabilities()?.elicitation?.form === undefined) return undefined;
+    return async ({ url, signal }) => {
+      let answer;
+      try {
+        answer = await server.server.elicitInput({
+          mode: 'form',
+          message: `The browser wants to open ${url}. Allow this navigation?`,
+          requestedSchema: {
+            type: 'object',
+            properties: {
+              allow: { type: 'boolean', title: 'Allow', description: `Open ${url} in the browser`, default: false },
+            },
+            required: ['allow'],
+          },
+        }, { relatedRequestId: extra.requestId, signal: AbortSignal.any([signal, extra.signal]), timeout: APPROVAL_TIMEOUT_MS });
+      } catch (error) {
+        if (signal.aborted || extra.signal.aborted) throw error;
+        // A client that fails to answer (an error, or nobody answering in time) has not approved.
+        throw new ReplError('REPL_ERR_OPEN_NOT_APPROVED', `asking the user to open ${url} failed (${error instanceof Error ? error.message : String(error)}); the page was not opened`);
+      }
+      return answer.action === 'accept' && answer.content?.['allow'] === true;
+    };
+  };
+
+  for (const tool of TOOLS) {
+    server.registerTool(tool.name, {
+      title: tool.title,
+      description: tool.description,
+      inputSchema: tool.inputSchema,
+      annotations: annotationsOf(tool),
+    }, async (args, extra) => {
+      const response = new ToolResponse();
+      try {
+        const context: ToolContext = {
+          sessionId,
+          workspace: workspace(),
+          page: () => tools.page(sessionId),
+          approve: approverFor(extra),
+          browser: resolveBrowser,
+          signal: extra.signal,
+        };
+        await tool.handle(context, args, response);
+      } catch (error) {
+        response.fail(error);
+        if (!isRegistryError(error)) {
+          void server.sendLoggingMessage({ level: 'error', logger: tool.name, data: `unexpected failure: ${error instanceof Error ? error.stack ?? error.message : String(error)}` }).catch(() => undefined);
+        }
+      }
+      await announceChanges().catch(() => undefined);
+      return response.build();
+    });
+  }
+
+  server.registerResource('workspace', new ResourceTemplate(WORKSPACE_URI_TEMPLATE, {
+    list: async () => ({ resources: await listWorkspace(workspace()) }),
+    complete: {
+      path: async (value) => (await listWorkspace(workspace())).map((file) => file.name).filter((name) => name.startsWith(value)).slice(0, 100),
+    },
+  }), {
+    title: 'Session workspace',
+    description: 'Screenshots, downloads and full-text snapshots saved by this session\'s browser tools.',
+  }, (uri, variables) => readWorkspaceFile(workspace(), uri, variables['path']));
+  server.server.setRequestHandler(SubscribeRequestSchema, async (request) => {
+    await watch.subscribe(request.params.uri);
+    return {};
+  });
+  server.server.setRequestHandler(UnsubscribeRequestSchema, (request) => {
+    watch.unsubscribe(request.params.uri);
+    return {};
+  });
+
+  return server;
+}

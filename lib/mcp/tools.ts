@@ -1,0 +1,438 @@
+/**
+ * The MCP tools, each a small declarative object (Playwright MCP's `defineTool` is the model): a
+ * name, a description a model can act on, a zod input schema with snake_case arguments, what kind
+ * of tool it is (for the annotations), and a handler that calls the tool service or a browser
+ * host and writes into the one {@link ToolResponse}. The handlers only translate: policy, refs,
+ * snapshots and their limits belong to the tool service (lib/tools).
+ */
+import { z } from 'zod';
+import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import { ReplError } from '../../common/errors.js';
+import type { BrowserHost } from '../host/browser-host.js';
+import type { CellResult } from '../repl/cell-result.js';
+import type { PlaywrightExecuteResult } from '../executor/execute-result.js';
+import { renderAction, renderFind, renderSnapshot } from '../tools/render.js';
+import type { ActionResult, OpenApprover, SnapshotMode, ToolPageApi, ToolTab } from '../tools/types.js';
+import type { ToolResponse } from './response.js';
+import { mimeTypeOf, workspaceRelative, workspaceUri } from './workspace-files.js';
+
+/** What a handler may use: the session's page, its workspace, the approver, the browsers. */
+export interface ToolContext {
+  readonly sessionId: string;
+  /** The session's workspace folder (screenshots/, downloads/, snapshots/). */
+  readonly workspace: string;
+  /** The session's page (created lazily by the tool service on its first use). */
+  page(): ToolPageApi;
+  /** Asks the user before `browser_open` navigates; undefined when the client cannot be asked. */
+  readonly approve: OpenApprover | undefined;
+  /** The browser host a `browser` argument names (`default`, a session id or its name). */
+  browser(idOrName: string): Promise<BrowserHost>;
+  /** Aborted when the client cancels the call or goes away. */
+  readonly signal: AbortSignal;
+}
+
+/**
+ * `readOnly` reads the page, `action` changes it (or waits on it), `destructive` loses state
+ * (closes something, or runs arbitrary code).
+ */
+export type ToolKind = 'readOnly' | 'action' | 'destructive';
+
+export interface McpTool<Shape extends z.ZodRawShape = z.ZodRawShape> {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: Shape;
+  kind: ToolKind;
+  /** The tool reaches pages on the web (MCP's openWorldHint); false for local state only. */
+  openWorld: boolean;
+  handle(context: ToolContext, args: z.infer<z.ZodObject<Shape>>, response: ToolResponse): Promise<void>;
+}
+
+function defineTool<Shape extends z.ZodRawShape>(tool: McpTool<Shape>): McpTool<Shape> {
+  return tool;
+}
+
+export function annotationsOf(tool: McpTool): ToolAnnotations {
+  return {
+    title: tool.title,
+    readOnlyHint: tool.kind === 'readOnly',
+    destructiveHint: tool.kind === 'destructive',
+    openWorldHint: tool.openWorld,
+  };
+}
+
+// ----- shared argument schemas ---------------------------------------------------------------
+
+const ref = z.union([z.number().int().nonnegative(), z.string().min(1)])
+  .describe('The ref of an element in the latest snapshot (the number shown as [12]).');
+const snapshot = z.enum(['full', 'diff', 'none']).optional()
+  .describe('What to return after the action: "diff" (what changed), "full" (the whole page) or "none".');
+const timeoutSec = z.number().int().min(1).max(300).optional()
+  .describe('Seconds before the code is stopped (1-300, default 60).');
+const browser = z.string().min(1).optional()
+  .describe('The browser: "default" (the default), or a browser session id or name from POST /browsers.');
+
+const actionOptions = (context: ToolContext, mode: SnapshotMode | undefined) => ({
+  signal: context.signal,
+  ...(mode === undefined ? {} : { snapshot: mode }),
+});
+
+function action(response: ToolResponse, result: ActionResult): void {
+  response.text(renderAction(result));
+}
+
+function renderTabs(tabs: ToolTab[]): string {
+  if (tabs.length === 0) return 'no tabs open';
+  return tabs.map((tab) => `${tab.index}:${tab.active ? ' (active)' : ''} ${tab.title === '' ? '(untitled)' : tab.title} ${tab.url}`).join('\n');
+}
+
+// ----- page tools ----------------------------------------------------------------------------
+
+const open = defineTool({
+  name: 'browser_open',
+  title: 'Open a URL',
+  description: 'Navigate the page to an http(s) URL and return a snapshot of it: visible text and interactive elements with refs for the other tools.',
+  inputSchema: { url: z.string().min(1).describe('The http:// or https:// URL to open.'), snapshot },
+  kind: 'action',
+  openWorld: true,
+  async handle(context, args, response) {
+    const options = actionOptions(context, args.snapshot);
+    action(response, await context.page().open(args.url, context.approve === undefined ? options : { ...options, approve: context.approve }));
+  },
+});
+
+const snapshotTool = defineTool({
+  name: 'browser_snapshot',
+  title: 'Read the page',
+  description: 'Read the current page again without changing it: title, URL, visible text and interactive elements with refs. mode "diff" returns only what changed since the last snapshot.',
+  inputSchema: { mode: z.enum(['full', 'diff']).optional().describe('"full" (default) or "diff".') },
+  kind: 'readOnly',
+  openWorld: true,
+  async handle(context, args, response) {
+    response.text(renderSnapshot(await context.page().snapshot({ signal: context.signal, ...(args.mode === undefined ? {} : { mode: args.mode }) })));
+  },
+});
+
+const click = defineTool({
+  name: 'browser_click',
+  title: 'Click an element',
+  description: 'Click the element with this ref (scrolled into view first; it must be visible and enabled).',
+  inputSchema: { ref, double_click: z.boolean().optional().describe('Double-click instead.'), snapshot },
+  kind: 'action',
+  openWorld: true,
+  async handle(context, args, response) {
+    action(response, await context.page().click(args.ref, { ...actionOptions(context, args.snapshot), ...(args.double_click === undefined ? {} : { doubleClick: args.double_click }) }));
+  },
+});
+
+const type = defineTool({
+  name: 'browser_type',
+  title: 'Type into a field',
+  description: 'Replace the value of the text field with this ref by `text`; `submit` presses Enter afterwards.',
+  inputSchema: { ref, text: z.string().describe('The new value.'), submit: z.boolean().optional().describe('Press Enter after typing.'), snapshot },
+  kind: 'action',
+  openWorld: true,
+  async handle(context, args, response) {
+    action(response, await context.page().type(args.ref, args.text, { ...actionOptions(context, args.snapshot), ...(args.submit === undefined ? {} : { submit: args.submit }) }));
+  },
+});
+
+const scroll = defineTool({
+  name: 'browser_scroll',
+  title: 'Scroll',
+  description: 'Scroll the page by `pixels` (default 700; negative scrolls up), or bring the element with `ref` into view and scroll from there.',
+  inputSchema: { pixels: z.number().int().optional().describe('Pixels to scroll down (negative: up).'), ref: ref.optional(), snapshot },
+  kind: 'action',
+  openWorld: true,
+  async handle(context, args, response) {
+    action(response, await context.page().scroll({
+      ...actionOptions(context, args.snapshot),
+      ...(args.pixels === undefined ? {} : { pixels: args.pixels }),
+      ...(args.ref === undefined ? {} : { ref: args.ref }),
+    }));
+  },
+});
+
+const waitFor = defineTool({
+  name: 'browser_wait_for',
+  title: 'Wait for the page',
+  description: 'Wait until `text` is visible or a CSS `selector` matches a visible element (give one), up to `timeout_ms`.',
+  inputSchema: {
+    text: z.string().min(1).optional().describe('Text to wait for.'),
+    selector: z.string().min(1).optional().describe('CSS selector to wait for.'),
+    timeout_ms: z.number().int().min(1).max(600_000).optional().describe('Milliseconds to wait at most (default: the service timeout).'),
+    snapshot,
+  },
+  kind: 'readOnly',
+  openWorld: true,
+  async handle(context, args, response) {
+    action(response, await context.page().waitFor({
+      ...(args.text === undefined ? {} : { text: args.text }),
+      ...(args.selector === undefined ? {} : { selector: args.selector }),
+      ...(args.timeout_ms === undefined ? {} : { timeoutMs: args.timeout_ms }),
+    }, actionOptions(context, args.snapshot)));
+  },
+});
+
+const back = defineTool({
+  name: 'browser_back',
+  title: 'Go back',
+  description: 'Go back to the previous page of the active tab\'s history.',
+  inputSchema: { snapshot },
+  kind: 'action',
+  openWorld: true,
+  async handle(context, args, response) {
+    action(response, await context.page().back(actionOptions(context, args.snapshot)));
+  },
+});
+
+const screenshot = defineTool({
+  name: 'browser_screenshot',
+  title: 'Take a screenshot',
+  description: 'Save a screenshot of the page into the session\'s workspace and link it as a resource; include_image also returns the image itself.',
+  inputSchema: {
+    path: z.string().min(1).optional().describe('Where to save it, relative to the workspace (default screenshots/screenshot-<n>.png).'),
+    format: z.enum(['png', 'jpeg']).optional().describe('Image format (default png).'),
+    quality: z.number().int().min(0).max(100).optional().describe('JPEG quality 0-100.'),
+    full_page: z.boolean().optional().describe('The whole scrollable page instead of the viewport.'),
+    include_image: z.boolean().optional().describe('Also return the image content.'),
+  },
+  kind: 'readOnly',
+  openWorld: true,
+  async handle(context, args, response) {
+    const shot = await context.page().screenshot({
+      signal: context.signal,
+      ...(args.path === undefined ? {} : { path: args.path }),
+      ...(args.format === undefined ? {} : { format: args.format }),
+      ...(args.quality === undefined ? {} : { quality: args.quality }),
+      ...(args.full_page === undefined ? {} : { fullPage: args.full_page }),
+      ...(args.include_image === true ? { includeImage: true } : {}),
+    });
+    const name = workspaceRelative(context.workspace, shot.path);
+    response.text(`saved ${name} (${shot.bytes} bytes, ${shot.width}x${shot.height} ${shot.mimeType})`);
+    response.link({ uri: workspaceUri(name), name, mimeType: shot.mimeType, size: shot.bytes });
+    if (shot.data !== undefined) response.image(shot.data, shot.mimeType);
+  },
+});
+
+const close = defineTool({
+  name: 'browser_close',
+  title: 'Close the browser page',
+  description: 'Close this session\'s page (and its tabs, cookies and storage). The next browser_open starts afresh; saved files stay.',
+  inputSchema: {},
+  kind: 'destructive',
+  openWorld: false,
+  async handle(context, _args, response) {
+    await context.page().close();
+    response.text('closed the page; the next browser_open starts a new one');
+  },
+});
+
+const find = defineTool({
+  name: 'browser_find',
+  title: 'Find on the page',
+  description: 'Search the page\'s elements (label, value, link) and visible text for `query`, plain text or (with regex) a regular expression; cheaper than a full snapshot.',
+  inputSchema: {
+    query: z.string().min(1).describe('The text to find (case-insensitive), or a regular expression with regex.'),
+    regex: z.boolean().optional().describe('Treat query as a JavaScript regular expression.'),
+    flags: z.string().regex(/^[dgimsuvy]*$/).optional().describe('Regular expression flags, such as "i".'),
+  },
+  kind: 'readOnly',
+  openWorld: true,
+  async handle(context, args, response) {
+    let query: string | RegExp = args.query;
+    if (args.regex === true) {
+      try {
+        query = new RegExp(args.query, args.flags);
+      } catch (error) {
+        response.error(`invalid regular expression: ${(error as Error).message}`);
+        return;
+      }
+    }
+    response.text(renderFind(await context.page().find(query, { signal: context.signal })));
+  },
+});
+
+const tabs = defineTool({
+  name: 'browser_tabs',
+  title: 'List, select or close tabs',
+  description: 'action "list" lists the session\'s tabs; "select" makes tab `index` the one the other tools act on; "close" closes tab `index`.',
+  inputSchema: {
+    action: z.enum(['list', 'select', 'close']).describe('What to do.'),
+    index: z.number().int().nonnegative().optional().describe('The tab index shown by "list", for select and close.'),
+  },
+  kind: 'destructive',
+  openWorld: true,
+  async handle(context, args, response) {
+    const page = context.page();
+    if (args.action === 'list') {
+      response.text(renderTabs(await page.tabs({ signal: context.signal })));
+      return;
+    }
+    if (args.index === undefined) {
+      response.error(`browser_tabs action "${args.action}" needs an index (list the tabs first)`);
+      return;
+    }
+    action(response, args.action === 'select'
+      ? await page.selectTab(args.index, { signal: context.signal })
+      : await page.closeTab(args.index, { signal: context.signal }));
+  },
+});
+
+const downloads = defineTool({
+  name: 'browser_downloads',
+  title: 'List downloads',
+  description: 'List the files this session downloaded (saved in its workspace, linked as resources).',
+  inputSchema: {},
+  kind: 'readOnly',
+  openWorld: false,
+  async handle(context, _args, response) {
+    const files = await context.page().downloads();
+    if (files.length === 0) {
+      response.text('no downloads yet');
+      return;
+    }
+    response.text(files.map((file) => `${workspaceRelative(context.workspace, file.path)} (${file.bytes} bytes) from ${file.url}`).join('\n'));
+    for (const file of files) {
+      const name = workspaceRelative(context.workspace, file.path);
+      response.link({ uri: workspaceUri(name), name, mimeType: mimeTypeOf(name), size: file.bytes });
+    }
+  },
+});
+
+const fileUpload = defineTool({
+  name: 'browser_file_upload',
+  title: 'Upload files',
+  description: 'Set files on the file input with this ref; paths are inside the session\'s workspace (relative to it, or absolute within it).',
+  inputSchema: { ref, paths: z.array(z.string().min(1)).min(1).describe('The files to set.'), snapshot },
+  kind: 'action',
+  openWorld: true,
+  async handle(context, args, response) {
+    action(response, await context.page().uploadFile(args.ref, args.paths, actionOptions(context, args.snapshot)));
+  },
+});
+
+const handleDialog = defineTool({
+  name: 'browser_handle_dialog',
+  title: 'Answer a dialog',
+  description: 'Accept or dismiss the JavaScript dialog (alert, confirm, prompt, beforeunload) that holds the page.',
+  inputSchema: {
+    accept: z.boolean().describe('true accepts (OK), false dismisses (Cancel).'),
+    prompt_text: z.string().optional().describe('The answer to a prompt dialog.'),
+    snapshot,
+  },
+  kind: 'action',
+  openWorld: true,
+  async handle(context, args, response) {
+    action(response, await context.page().handleDialog(
+      { accept: args.accept, ...(args.prompt_text === undefined ? {} : { promptText: args.prompt_text }) },
+      actionOptions(context, args.snapshot),
+    ));
+  },
+});
+
+const pressKey = defineTool({
+  name: 'browser_press_key',
+  title: 'Press a key',
+  description: 'Press a key or a combination on the focused element, such as "Enter", "Escape", "ArrowDown" or "Control+A".',
+  inputSchema: { key: z.string().min(1).describe('The key, in Playwright\'s notation.'), snapshot },
+  kind: 'action',
+  openWorld: true,
+  async handle(context, args, response) {
+    action(response, await context.page().pressKey(args.key, actionOptions(context, args.snapshot)));
+  },
+});
+
+const selectOption = defineTool({
+  name: 'browser_select_option',
+  title: 'Choose in a select',
+  description: 'Choose options (by value or label) of the <select> element with this ref.',
+  inputSchema: { ref, values: z.array(z.string()).min(1).describe('Values or labels to choose; several for a multiple select.'), snapshot },
+  kind: 'action',
+  openWorld: true,
+  async handle(context, args, response) {
+    action(response, await context.page().selectOption(args.ref, args.values, actionOptions(context, args.snapshot)));
+  },
+});
+
+// ----- code tools ----------------------------------------------------------------------------
+
+const repl = defineTool({
+  name: 'browser_repl',
+  title: 'Run JavaScript in the browser REPL',
+  description: 'Run a cell of JavaScript in a persistent REPL next to the browser: top-level bindings persist between calls, and helpers such as gotoUrl, click, fillInput, accessibilitySnapshot and captureScreenshot drive the REPL\'s tab (repl.help() lists them). Output comes from console.log, repl.write and repl.emitImage.',
+  inputSchema: {
+    code: z.string().min(1).describe('The JavaScript to run (top-level await allowed).'),
+    browser,
+    repl: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).optional().describe('A named REPL with its own tab and bindings (default "default": the visible tab).'),
+    timeout_sec: timeoutSec,
+  },
+  kind: 'destructive',
+  openWorld: true,
+  async handle(context, args, response) {
+    const host = await context.browser(args.browser ?? 'default');
+    const result = await host.repl(args.repl ?? 'default').run(args.code, {
+      signal: context.signal,
+      ...(args.timeout_sec === undefined ? {} : { timeoutSec: args.timeout_sec }),
+    });
+    cellResponse(response, result);
+  },
+});
+
+/** The cell's content in order (text as text, images as images), then the error, if any. */
+export function cellResponse(response: ToolResponse, result: CellResult): void {
+  for (const item of result.content ?? []) {
+    if (item.type === 'text') response.text(item.text);
+    else response.image(item.data, item.mimeType);
+  }
+  if (result.contentTruncated === true) response.text('[output truncated: the cell printed more than a response holds]');
+  if (result.replTerminated === true) response.text('[the REPL was destroyed; the next call starts a fresh one without the earlier bindings]');
+  if (!result.success) {
+    response.error(result.error ?? 'the cell failed');
+  } else if ((result.content ?? []).length === 0) {
+    response.text('(no output: print with console.log or repl.write)');
+  }
+}
+
+const executePlaywright = defineTool({
+  name: 'execute_playwright_code',
+  title: 'Run Playwright code',
+  description: 'Run TypeScript or JavaScript as the body of an async function of Playwright\'s `page`, `context` and `browser`, on the browser\'s own tab (or a named executor\'s tab); returns the returned value and the console output.',
+  inputSchema: {
+    code: z.string().min(1).describe('The function body, for example: await page.goto(url); return await page.title();'),
+    executor: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).optional().describe('A named executor with a tab of its own (default "default").'),
+    browser,
+    timeout_sec: timeoutSec,
+  },
+  kind: 'destructive',
+  openWorld: true,
+  async handle(context, args, response) {
+    const host = await context.browser(args.browser ?? 'default');
+    const executors = host.executors;
+    if (executors === null) throw new ReplError('REPL_ERR_INVALID_REQUEST', 'this browser has no Playwright executors (it runs without a browser)');
+    const result = await executors.execute({
+      code: args.code,
+      signal: context.signal,
+      ...(args.executor === undefined ? {} : { executor: args.executor }),
+      ...(args.timeout_sec === undefined ? {} : { timeoutSec: args.timeout_sec }),
+    });
+    executeResponse(response, result);
+  },
+});
+
+/** The returned value as JSON, then stdout and stderr; a failure is an error with its message first. */
+export function executeResponse(response: ToolResponse, result: PlaywrightExecuteResult): void {
+  if (result.success) {
+    response.text(`result: ${JSON.stringify(result.result ?? null, null, 2) ?? 'null'}`);
+  } else {
+    response.error(result.error ?? 'the code failed');
+  }
+  if (result.stdout !== '') response.text(`stdout:\n${result.stdout}`);
+  if (result.stderr !== '') response.text(`stderr:\n${result.stderr}`);
+}
+
+/** Every tool, in the order `tools/list` shows them. */
+export const TOOLS: readonly McpTool[] = [
+  open, snapshotTool, click, type, scroll, waitFor, back, pressKey, selectOption, fileUpload, handleDialog,
+  find, tabs, screenshot, downloads, close, repl, executePlaywright,
+];

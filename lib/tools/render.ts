@@ -1,0 +1,114 @@
+/**
+ * How snapshots, finds and action results read for a model: one line per element
+ * (`[12] button "Save" [disabled]`), the page's text after them, and nothing a model does not
+ * act on (no tree indentation, no generic containers, no styling). This compactness is the point
+ * of the format: a snapshot costs a fraction of an accessibility-tree dump for the same refs
+ * (docs/benchmarks.md). Pure.
+ */
+import type { SnapshotElement } from '../../common/protocol/tool-messages.js';
+import type { ActionResult, FindMatch, SnapshotDiff, ToolSnapshot, ToolTab } from './types.js';
+
+const HREF_CHARS = 100;
+
+function kind(element: SnapshotElement): string {
+  if (element.role !== undefined) return element.role;
+  switch (element.tag) {
+    case 'a': return 'link';
+    case 'input': {
+      const type = element.type ?? 'text';
+      if (type === 'checkbox' || type === 'radio') return type;
+      if (type === 'submit' || type === 'button' || type === 'reset' || type === 'image') return 'button';
+      return type === 'text' ? 'input' : `input:${type}`;
+    }
+    case 'button':
+    case 'select':
+    case 'textarea':
+    case 'summary':
+      return element.tag;
+    default:
+      return 'editable';
+  }
+}
+
+/** A link as short as it stays clear: path and query for the page's own origin. */
+function shortHref(href: string, pageUrl: string): string {
+  let shown = href;
+  try {
+    const url = new URL(href);
+    const page = new URL(pageUrl);
+    if (url.origin === page.origin) shown = `${url.pathname}${url.search}${url.hash}`;
+  } catch {
+    // Not a URL (javascript:, a broken href): shown as it is.
+  }
+  return shown.length > HREF_CHARS ? `${shown.slice(0, HREF_CHARS - 1)}…` : shown;
+}
+
+export function renderElement(element: SnapshotElement, pageUrl: string): string {
+  let line = `[${element.ref}] ${kind(element)}`;
+  if (element.label !== '') line += ` ${JSON.stringify(element.label)}`;
+  if (element.value !== undefined) line += ` = ${JSON.stringify(element.value)}`;
+  if (element.href !== undefined && element.href !== '') line += ` → ${shortHref(element.href, pageUrl)}`;
+  if (element.options !== undefined && element.options.length > 0) line += ` options: ${element.options.join(' | ')}`;
+  if (element.state !== undefined && element.state.length > 0) line += ` [${element.state.join(', ')}]`;
+  if (element.frame !== undefined) line += ` (frame ${shortHref(element.frame, pageUrl)})`;
+  return line;
+}
+
+function header(snapshot: { title: string; url: string; tabs: ToolTab[]; dialog?: { type: string; message: string } | undefined }): string[] {
+  const lines = [`Page: ${snapshot.title}`, `URL: ${snapshot.url}`];
+  if (snapshot.tabs.length > 1) {
+    lines.push(`Tabs: ${snapshot.tabs.map((tab) => `[${tab.index}]${tab.active ? '*' : ''} ${tab.title || tab.url}`).join('; ')} (browser_tabs selects one)`);
+  }
+  if (snapshot.dialog !== undefined) {
+    lines.push(`Dialog: ${snapshot.dialog.type} ${JSON.stringify(snapshot.dialog.message)} holds the page; answer it with browser_handle_dialog`);
+  }
+  return lines;
+}
+
+function renderDiff(diff: SnapshotDiff): string {
+  const lines = header(diff);
+  if (diff.navigated) lines.push('A new document: everything below is new.');
+  const nothing = diff.added.length === 0 && diff.changed.length === 0 && diff.removed.length === 0 && diff.textAdded.length === 0 && diff.textRemoved.length === 0;
+  if (nothing) {
+    lines.push('No change since the previous snapshot.');
+    return lines.join('\n');
+  }
+  if (diff.changed.length > 0) lines.push('Changed:', ...diff.changed.map((element) => renderElement(element, diff.url)));
+  if (diff.added.length > 0) lines.push(diff.navigated ? `Elements (${diff.elementCount}):` : 'Added:', ...diff.added.map((element) => renderElement(element, diff.url)));
+  if (diff.removed.length > 0) lines.push(`Removed: ${diff.removed.map((ref) => `[${ref}]`).join(' ')}`);
+  if (diff.textAdded.length > 0) lines.push(diff.navigated ? 'Text:' : 'Text added:', ...diff.textAdded.map((line) => (diff.navigated ? line : `+ ${line}`)));
+  if (diff.textRemoved.length > 0) lines.push('Text removed:', ...diff.textRemoved.map((line) => `- ${line}`));
+  return lines.join('\n');
+}
+
+/** A snapshot or diff as the text a model reads. */
+export function renderSnapshot(snapshot: ToolSnapshot): string {
+  if (snapshot.mode === 'diff') return renderDiff(snapshot);
+  const lines = header(snapshot);
+  const shown = snapshot.elements.length;
+  lines.push(shown === snapshot.elementCount
+    ? `Elements (${shown}):`
+    : `Elements (${shown} of ${snapshot.elementCount}; browser_find searches them all):`);
+  for (const element of snapshot.elements) lines.push(renderElement(element, snapshot.url));
+  if (snapshot.text !== '') {
+    lines.push(!snapshot.textTruncated
+      ? 'Text:'
+      : `Text (first ${snapshot.text.length} of ${snapshot.textChars} characters${snapshot.fullTextPath === undefined ? '' : `; all of it: ${snapshot.fullTextPath}`}):`);
+    lines.push(snapshot.text);
+  }
+  if (snapshot.downloads !== undefined && snapshot.downloads.length > 0) lines.push(`Downloads: ${snapshot.downloads.join(', ')}`);
+  return lines.join('\n');
+}
+
+export function renderFind(match: FindMatch, pageUrl = ''): string {
+  const lines: string[] = [];
+  if (match.elements.length === 0 && match.lines.length === 0) return 'No element or text matches.';
+  if (match.elements.length > 0) lines.push(`Elements (${match.elements.length}):`, ...match.elements.map((element) => renderElement(element, pageUrl)));
+  if (match.lines.length > 0) lines.push(`Text (${match.lines.length} lines):`, ...match.lines);
+  return lines.join('\n');
+}
+
+/** What an action did, then its snapshot (if any). */
+export function renderAction(result: ActionResult): string {
+  return result.snapshot === undefined ? result.message : `${result.message}\n\n${renderSnapshot(result.snapshot)}`;
+}

@@ -1,0 +1,224 @@
+/**
+ * The public shapes of the agent browser tools (seed 004; docs/agent-tools.md): the options of a
+ * tool service, the snapshot a model reads, and what each tool resolves to. Declared once here
+ * and used by the service (`tool-service.ts`), the MCP server (`lib/mcp/`) and the worker side
+ * (`worker/tools/`, which produces the snapshots: the wire shape is `common/protocol/tool-messages.ts`).
+ */
+import type { ElementState, SnapshotElement } from '../../common/protocol/tool-messages.js';
+
+export type { ElementState, SnapshotElement };
+
+/** Who approves a `browser_open` under `permission: "ask"`: true allows this one navigation. */
+export type OpenApprover = (request: OpenApprovalRequest) => Promise<boolean> | boolean;
+
+export interface OpenApprovalRequest {
+  sessionId: string;
+  url: string;
+  /** Aborted when the call that asks is abandoned. */
+  signal: AbortSignal;
+}
+
+/** How sessions are kept apart: a browser context each (default), or a browser process each. */
+export type Isolation = 'context' | 'process';
+
+/** What a mutating tool answers with: the whole page, what changed since the previous snapshot, or nothing. */
+export type SnapshotMode = 'full' | 'diff' | 'none';
+
+/** The options of a tool service: the seed's table, plus isolation, origins and the workspace. */
+export interface BrowserToolsOptions {
+  /** Chromium-compatible binary; default: discovery (BROWSER_REPL_CHROME, CHROME_PATH, PATH, platform paths). */
+  executable?: string;
+  /** Extra browser flags, appended last. */
+  args?: string[];
+  /** Default true (`--headless=new`). */
+  headless?: boolean;
+  /** `--no-sandbox`; default: auto-detected (root, /.dockerenv, Kubernetes). */
+  noSandbox?: boolean;
+  /** Approval policy of `open` (default `"ask"`); interactions stay automatic. */
+  permission?: 'ask' | 'allow' | 'deny';
+  /** Answers `"ask"`; without one, `"ask"` refuses with a message saying how to allow. */
+  approve?: OpenApprover;
+  /** Navigation, wait and command timeout (default 30 000). */
+  timeoutMs?: number;
+  /** Extra wait after load and after each action, for client-side rendering (default 250; 0 disables). */
+  settleMs?: number;
+  /** Close a session's page after this long unused (default 900 000; 0 disables). */
+  idleMs?: number;
+  /** Visible text kept per snapshot (default 12 000). */
+  maxTextChars?: number;
+  /** Interactive elements kept per snapshot (default 120). */
+  maxElements?: number;
+  /** Origins `open` may reach (`https://example.com`, or `*.example.com` for subdomains); default: any. */
+  allowedOrigins?: string[];
+  /** Origins `open` may never reach; wins over `allowedOrigins`. */
+  blockedOrigins?: string[];
+  /** Default `"context"`: a browser context of the shared browser per session; `"process"`: a browser each. */
+  isolation?: Isolation;
+  /**
+   * Folder under which each session gets `<workspace>/<sessionId>/` for its screenshots,
+   * downloads and large snapshots. Default: a temporary folder, removed by `close()`.
+   */
+  workspace?: string;
+}
+
+/** A tab of a session (`tabs()`). */
+export interface ToolTab {
+  index: number;
+  title: string;
+  url: string;
+  active: boolean;
+}
+
+/** A JavaScript dialog that holds the page. */
+export interface OpenDialog {
+  type: string;
+  message: string;
+  defaultPrompt?: string;
+}
+
+/** A full snapshot of the session's active tab. */
+export interface PageSnapshot {
+  mode: 'full';
+  title: string;
+  url: string;
+  /**
+   * Visible text, at most `maxTextChars`, without the lines that only repeat element labels,
+   * values or options (the element list has them).
+   */
+  text: string;
+  /** True when `maxTextChars` cut the text (`fullTextPath` then has all of it). */
+  textTruncated: boolean;
+  /** How long the whole visible text is. */
+  textChars: number;
+  /** Interactive elements, at most `maxElements`, in document order (frames after their owner). */
+  elements: SnapshotElement[];
+  /** How many interactive elements the page has (uncapped). */
+  elementCount: number;
+  tabs: ToolTab[];
+  dialog?: OpenDialog;
+  /** Downloads of the session so far (file names in its workspace). */
+  downloads?: string[];
+  /** Where the whole text is saved when the cap cut it (inside the workspace). */
+  fullTextPath?: string;
+  /** Length in characters of this snapshot as rendered for a model ({@link renderSnapshot}). */
+  chars: number;
+}
+
+/** What changed since the session's previous snapshot. */
+export interface SnapshotDiff {
+  mode: 'diff';
+  title: string;
+  url: string;
+  /** True when the URL or document changed: then `added` holds every element. */
+  navigated: boolean;
+  added: SnapshotElement[];
+  changed: SnapshotElement[];
+  removed: number[];
+  /** Lines of visible text that appeared / disappeared. */
+  textAdded: string[];
+  textRemoved: string[];
+  elementCount: number;
+  tabs: ToolTab[];
+  dialog?: OpenDialog;
+  chars: number;
+}
+
+export type ToolSnapshot = PageSnapshot | SnapshotDiff;
+
+/** What a mutating tool resolves to. */
+export interface ActionResult {
+  /** One line on what happened ("clicked 12 (button "Save")", "navigated to …"). */
+  message: string;
+  /** Absent with `snapshot: "none"`. */
+  snapshot?: ToolSnapshot;
+}
+
+export interface ActionOptions {
+  snapshot?: SnapshotMode;
+  signal?: AbortSignal;
+}
+
+export interface ScreenshotOptions {
+  /** Relative to the session's workspace (default `screenshots/screenshot-<n>.<ext>`); paths that escape it are refused. */
+  path?: string;
+  format?: 'png' | 'jpeg';
+  /** JPEG quality 0..100. */
+  quality?: number;
+  fullPage?: boolean;
+  /** Also return the bytes. */
+  includeImage?: boolean;
+  signal?: AbortSignal;
+}
+
+export interface ScreenshotResult {
+  path: string;
+  bytes: number;
+  mimeType: 'image/png' | 'image/jpeg';
+  width: number;
+  height: number;
+  /** With `includeImage`. */
+  data?: Buffer;
+}
+
+export interface FindMatch {
+  /** Elements whose label, value, href or text match. */
+  elements: SnapshotElement[];
+  /** Lines of visible text that match (each at most 300 characters). */
+  lines: string[];
+  chars: number;
+}
+
+export interface DownloadInfo {
+  /** Inside the session's workspace. */
+  path: string;
+  suggestedFilename: string;
+  url: string;
+  bytes: number;
+}
+
+export interface SessionStatus {
+  sessionId: string;
+  /** The page exists (created lazily; closed after idleMs). */
+  open: boolean;
+  url?: string;
+  title?: string;
+  tabs: number;
+  createdAt?: Date;
+  lastUsedAt?: Date;
+  workspace: string;
+  isolation: Isolation;
+}
+
+/** A ref from the latest snapshot (a number, or its string form "12"). */
+export type Ref = number | string;
+
+/** One session's page: every call is serialised, so refs and navigation stay deterministic. */
+export interface ToolPageApi {
+  readonly sessionId: string;
+  /** Navigates the active tab to an http(s) URL (policy and approval first) and snapshots it. */
+  open(url: string, options?: ActionOptions & { approve?: OpenApprover }): Promise<ActionResult>;
+  /** Re-reads the page without changing it (`mode: "diff"` for only what changed). */
+  snapshot(options?: { mode?: 'full' | 'diff'; signal?: AbortSignal }): Promise<ToolSnapshot>;
+  click(ref: Ref, options?: ActionOptions & { doubleClick?: boolean }): Promise<ActionResult>;
+  /** Replaces the element's value with `text`; `submit` presses Enter afterwards. */
+  type(ref: Ref, text: string, options?: ActionOptions & { submit?: boolean }): Promise<ActionResult>;
+  /** Scrolls the page (or, with `ref`, the element into view and then by pixels); default 700 px down. */
+  scroll(options?: ActionOptions & { pixels?: number; ref?: Ref }): Promise<ActionResult>;
+  waitFor(condition: { text?: string; selector?: string; timeoutMs?: number }, options?: ActionOptions): Promise<ActionResult>;
+  back(options?: ActionOptions): Promise<ActionResult>;
+  pressKey(key: string, options?: ActionOptions): Promise<ActionResult>;
+  selectOption(ref: Ref, values: string[], options?: ActionOptions): Promise<ActionResult>;
+  /** Sets files (workspace-relative or absolute paths inside the workspace) on a file input. */
+  uploadFile(ref: Ref, paths: string[], options?: ActionOptions): Promise<ActionResult>;
+  handleDialog(answer: { accept: boolean; promptText?: string }, options?: ActionOptions): Promise<ActionResult>;
+  /** Text or a regular expression over the elements and the visible text of the page. */
+  find(query: string | RegExp, options?: { signal?: AbortSignal }): Promise<FindMatch>;
+  tabs(options?: { signal?: AbortSignal }): Promise<ToolTab[]>;
+  selectTab(index: number, options?: ActionOptions): Promise<ActionResult>;
+  closeTab(index: number, options?: ActionOptions): Promise<ActionResult>;
+  downloads(): Promise<DownloadInfo[]>;
+  screenshot(options?: ScreenshotOptions): Promise<ScreenshotResult>;
+  status(): Promise<SessionStatus>;
+  /** Closes the page (and its context or browser) and deletes its profile; the workspace stays until the service closes. */
+  close(): Promise<void>;
+}
