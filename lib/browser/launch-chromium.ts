@@ -6,7 +6,7 @@
 
 import { spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { debuglog } from 'node:util';
@@ -234,8 +234,6 @@ export class ChromiumProcess {
     if (options.signal?.aborted === true) throw aborted(options.signal);
     const userDataDir = await mkdtemp(path.join(options.tmpDir ?? tmpdir(), 'browser-repl-profile-'));
     const args = chromiumArgs({ userDataDir, headless: options.headless, noSandbox: options.noSandbox, args: options.args, windowSize: options.windowSize });
-    const browserTmp = path.join(userDataDir, 'tmp');
-    await mkdir(browserTmp);
     debug('spawn %s %s', executable, args.join(' '));
     let child: ChildProcess;
     try {
@@ -243,9 +241,7 @@ export class ChromiumProcess {
         // Own process group (POSIX), so the whole browser tree can be signalled at once.
         detached: process.platform !== 'win32',
         stdio: ['ignore', 'ignore', 'pipe'],
-        // Chromium makes its singleton folder (org.chromium.Chromium.*) in TMPDIR and leaves it
-        // behind; inside the profile it goes with the profile.
-        env: { ...(options.env ?? process.env), TMPDIR: browserTmp },
+        env: options.env ?? process.env,
         windowsHide: true,
       });
     } catch (error) {

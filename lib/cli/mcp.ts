@@ -25,7 +25,7 @@ Options:
   --allowed-origin ORIGIN  an origin browser_open may reach (https://example.com, *.example.com); repeatable
   --blocked-origin ORIGIN  an origin browser_open may never reach; repeatable; wins over --allowed-origin
   --timeout-ms N           navigation, wait and command timeout (default 30000)
-  --settle-ms N            extra wait after loads and actions, for client-side rendering (default 250; 0 disables)
+  --settle-ms N            longest wait after an action for client-side rendering, ended once the page is quiet (default 250; 0 disables)
   --idle-ms N              close the page after this long unused (default 900000; 0 disables)
   --max-text-chars N       visible text kept per snapshot (default 12000)
   --max-elements N         interactive elements kept per snapshot (default 120)
