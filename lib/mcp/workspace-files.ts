@@ -4,10 +4,11 @@
  * .json) or as a base64 blob with its MIME type. A path that leaves the workspace, through `..`,
  * an absolute path or a symbolic link, is refused.
  */
-import { readdir, readFile, realpath, stat } from 'node:fs/promises';
-import { extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { extname, isAbsolute, join, relative, sep } from 'node:path';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { ReadResourceResult, Resource } from '@modelcontextprotocol/sdk/types.js';
+import { Workspace } from '../tools/workspace.js';
 
 export const WORKSPACE_URI_PREFIX = 'browser-repl://workspace/';
 export const WORKSPACE_URI_TEMPLATE = `${WORKSPACE_URI_PREFIX}{+path}`;
@@ -154,26 +155,20 @@ export async function readWorkspaceFile(workspace: string, uri: URL, pathVariabl
 
 /** The real path of `path` when it names a regular file inside the workspace; an MCP error otherwise. */
 async function insideWorkspace(workspace: string, path: string): Promise<string> {
-  const refuse = () => new McpError(ErrorCode.InvalidParams, `resource path ${JSON.stringify(path)} is outside the session's workspace`);
-  if (path === '' || isAbsolute(path) || path.includes('\0')) throw refuse();
-  const root = resolve(workspace);
-  const candidate = resolve(root, path);
-  if (!isWithin(root, candidate)) throw refuse();
-  let real: string;
-  let realRoot: string;
+  if (path === '' || isAbsolute(path)) throw new McpError(ErrorCode.InvalidParams, `resource path ${JSON.stringify(path)} is outside the session's workspace`);
+  let file: string;
   try {
-    [real, realRoot] = await Promise.all([realpath(candidate), realpath(root)]);
+    // The tool service's own check: `..`, other absolute paths and links leading out are refused.
+    file = new Workspace(workspace).resolve(path, 'resource path');
+  } catch (error) {
+    throw new McpError(ErrorCode.InvalidParams, (error as Error).message);
+  }
+  let info: Awaited<ReturnType<typeof stat>>;
+  try {
+    info = await stat(file);
   } catch {
     throw new McpError(RESOURCE_NOT_FOUND, `no file ${JSON.stringify(path)} in the session's workspace`, { uri: workspaceUri(path) });
   }
-  // A symbolic link inside the workspace must not lead out of it.
-  if (!isWithin(realRoot, real)) throw refuse();
-  const info = await stat(real);
   if (!info.isFile()) throw new McpError(RESOURCE_NOT_FOUND, `${JSON.stringify(path)} is not a file of the session's workspace`, { uri: workspaceUri(path) });
-  return real;
-}
-
-function isWithin(root: string, path: string): boolean {
-  const rel = relative(root, path);
-  return rel !== '' && rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
+  return file;
 }
