@@ -101,7 +101,7 @@ export class PageReader {
   readonly refs = new RefTable();
   /** Isolated worlds by channel and frame, for the document (loader) they were made in. */
   readonly #worlds = new Map<string, { loaderId: string; contextId: number }>();
-  /** Sessions of cross-site frames, by target id. */
+  /** Sessions of cross-site frames, by target id: kept between reads, detached when their frame goes, and gone with the connection when the worker ends. */
   readonly #frameSessions = new Map<string, CdpSession>();
 
   constructor(context: HelperContext) {
@@ -329,12 +329,5 @@ export class PageReader {
         this.#worlds.delete(worldKey(frame));
       }
     }
-  }
-
-  /** Detaches the sessions of cross-site frames. */
-  dispose(): void {
-    for (const session of this.#frameSessions.values()) if (!session.closed) void session.detach().catch(() => undefined);
-    this.#frameSessions.clear();
-    this.#worlds.clear();
   }
 }

@@ -99,10 +99,6 @@ export class ToolRunner {
     return { outcome, transfer };
   }
 
-  dispose(): void {
-    this.#reader.dispose();
-  }
-
   /** Waits (≤ 2 s) until the tab list is longer than at the latest read. */
   async #popupListed(): Promise<void> {
     const until = Date.now() + POPUP_WAIT_MS;
