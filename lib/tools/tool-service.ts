@@ -263,7 +263,7 @@ export class ToolPage implements ToolPageApi {
   }
 
   downloads(): Promise<DownloadInfo[]> {
-    return this.#serial(async () => this.#downloadsOf(await this.#call({ op: 'downloads' }, false, undefined)), undefined);
+    return this.#serial(async () => (await this.#call({ op: 'downloads' }, false, undefined)).downloads ?? [], undefined);
   }
 
   screenshot(options: ScreenshotOptions = {}): Promise<ScreenshotResult> {
@@ -407,10 +407,6 @@ export class ToolPage implements ToolPageApi {
     this.#baseline = baselineOf(read);
     snapshot.chars = renderSnapshot(snapshot).length;
     return snapshot;
-  }
-
-  #downloadsOf(outcome: ToolOutcome): DownloadInfo[] {
-    return (outcome.downloads ?? []).map((download) => ({ ...download }));
   }
 
   async #closePage(): Promise<void> {

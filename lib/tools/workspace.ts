@@ -34,8 +34,12 @@ export class Workspace {
     // A link inside the workspace may still lead out: compare real paths of what exists.
     const realRoot = realOrSelf(this.root);
     let existing = resolved;
-    while (existing !== this.root && !exists(existing)) existing = path.dirname(existing);
-    if (!inside(realRoot, realOrSelf(existing))) throw outside(field, given, this.root);
+    let real = realOrNull(existing);
+    while (real === null && existing !== this.root) {
+      existing = path.dirname(existing);
+      real = realOrNull(existing);
+    }
+    if (!inside(realRoot, real ?? existing)) throw outside(field, given, this.root);
     return resolved;
   }
 
@@ -54,21 +58,17 @@ function inside(root: string, candidate: string): boolean {
   return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
 }
 
-function exists(candidate: string): boolean {
+/** The real path of `candidate`, or null when it does not exist. */
+function realOrNull(candidate: string): string | null {
   try {
-    realpathSync(candidate);
-    return true;
+    return realpathSync(candidate);
   } catch {
-    return false;
+    return null;
   }
 }
 
 function realOrSelf(candidate: string): string {
-  try {
-    return realpathSync(candidate);
-  } catch {
-    return candidate;
-  }
+  return realOrNull(candidate) ?? candidate;
 }
 
 function outside(field: string, given: string, root: string): ReplError {
