@@ -43,7 +43,8 @@ export interface PageRead {
   elements: SnapshotElement[];
   /** Identity of the top document (frame id + loader id): a new one means a navigation. */
   document: string;
-  tabs: Array<{ title: string; url: string; active: boolean }>;
+  /** The session's tabs, its own first; `targetId` names each for the main thread (page-tool counts). */
+  tabs: Array<{ targetId: string; title: string; url: string; active: boolean }>;
   dialog?: { type: string; message: string; defaultPrompt?: string };
   /** Frames that could not be read (a frame that went away meanwhile), by URL. */
   unreadFrames?: string[];

@@ -66,6 +66,8 @@ export class TabRegistry {
   readonly #viewport: Viewport;
   /** Owners whose tabs open in a browser context of their own (agent-tool sessions), and that context once made. */
   readonly #isolated = new Map<TabOwner, string | undefined>();
+  /** The browser context of every tab, as of the last listing (adoptPopups): isolated owners see only their own context's. */
+  #pageContexts = new Map<string, string | undefined>();
   #downloads: HostDownloads | undefined;
   #closed = false;
 
@@ -90,6 +92,13 @@ export class TabRegistry {
     return [...this.#owned].map(([owner, targetId]) => ({ owner, targetId }));
   }
 
+  /** The browser contexts made so far for isolated owners (agent-tool sessions). */
+  isolatedContextIds(): Set<string> {
+    const ids = new Set<string>();
+    for (const context of this.#isolated.values()) if (context !== undefined) ids.add(context);
+    return ids;
+  }
+
   /** The popups `owner` adopted so far, oldest first (see {@link TabRegistry.adoptPopups}). */
   popupsOf(owner: TabOwner): string[] {
     return [...(this.#popups.get(owner) ?? [])];
@@ -105,6 +114,14 @@ export class TabRegistry {
     for (const [key, popups] of this.#popups) {
       if (key === owner) continue;
       for (const targetId of popups) owners[targetId] = key;
+    }
+    // An isolated owner (an agent-tool session) is apart from every tab of other contexts too,
+    // the unowned ones (the default REPL's) included: it must not list or select them.
+    const context = owner === undefined ? undefined : this.#isolated.get(owner);
+    if (context !== undefined) {
+      for (const [targetId, tabContext] of this.#pageContexts) {
+        if (tabContext !== context && owners[targetId] === undefined) owners[targetId] = 'another browser context';
+      }
     }
     return owners;
   }
@@ -130,6 +147,7 @@ export class TabRegistry {
     if (this.#owned.size === 0 || !this.#reachable()) return;
     const { targetInfos } = await this.#link.send('Target.getTargets');
     const pages = targetInfos.filter((info) => info.type === 'page');
+    this.#pageContexts = new Map(pages.map((page) => [page.targetId, page.browserContextId]));
     const open = new Set(pages.map((page) => page.targetId));
     const ownerOf = new Map<string, TabOwner>();
     for (const [owner, targetId] of this.#owned) ownerOf.set(targetId, owner);

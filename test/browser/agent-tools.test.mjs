@@ -290,3 +290,15 @@ t.test('isolation: "process" gives a session a browser of its own, ended on clos
   const again = await page.open(fixtures.url('agent-cookie.html'));
   t.match(again.snapshot.text, /cookie: \(none\)/, 'a new browser with a new profile');
 });
+
+t.test('an isolated session lists only the tabs of its own browser context, not the default REPL\'s', async (t) => {
+  const repl = host.repl('default');
+  const opened = await repl.run(`await gotoUrl(${JSON.stringify(fixtures.url('agent-next.html'))}); await waitForLoad();`);
+  t.equal(opened.success, true, opened.error);
+  const tools = makeTools(t);
+  const page = tools.page('own-context');
+  const snapshot = await page.open(fixtures.url('agent-many.html'));
+  t.same(snapshot.snapshot.tabs.map((tab) => tab.url), [fixtures.url('agent-many.html')], 'one tab: its own');
+  const tabs = await page.tabs();
+  t.equal(tabs.length, 1, 'browser_tabs shows the same');
+});

@@ -173,7 +173,12 @@ export class CdpClient {
     return this.#attachment.ownsTab;
   }
 
-  /** Who owns `targetId` (`repl:<name>`, `executor:<name>`), when another REPL or executor does. */
+  /** targetId → owner (`repl:<name>`, `executor:<name>`, …) of every tab another REPL or executor owns. */
+  foreignOwners(): Promise<ReadonlyMap<string, string>> {
+    return this.#attachment.foreignOwners();
+  }
+
+  /** Who owns `targetId`, when someone other than this REPL does. */
   ownerOf(targetId: string): Promise<string | undefined> {
     return this.#attachment.ownerOf(targetId);
   }

@@ -118,6 +118,11 @@ export class PageAttachment {
     return this.#ownTab !== undefined;
   }
 
+  /** targetId → owner of every tab someone other than this REPL owns (asked of the host each time). */
+  async foreignOwners(): Promise<ReadonlyMap<string, string>> {
+    return (await this.#foreignTabs?.()) ?? new Map();
+  }
+
   /** Who owns `targetId`, when someone other than this REPL does (asked of the host each time). */
   async ownerOf(targetId: string): Promise<string | undefined> {
     return (await this.#foreignTabs?.())?.get(targetId);

@@ -116,7 +116,11 @@ export class ToolRunner {
    * opened (Chromium lists the newest first), so an index keeps meaning the same tab.
    */
   async #orderedTabs(): Promise<Array<{ targetId: string; title: string; url: string }>> {
-    const tabs = (await this.#helpers['listTabs']!(false) as Array<{ targetId: string; title: string; url: string }>).reverse();
+    const listed = (await this.#helpers['listTabs']!(false) as Array<{ targetId: string; title: string; url: string }>).reverse();
+    // Only the session's own tabs: other owners' tabs (and, for an isolated session, every tab of
+    // another browser context) are none of its business, to list or to select.
+    const foreign = await this.#context.client.foreignOwners();
+    const tabs = listed.filter((tab) => !foreign.has(tab.targetId));
     const own = this.#context.client.ownTargetId;
     const index = tabs.findIndex((tab) => tab.targetId === own);
     if (index > 0) tabs.unshift(...tabs.splice(index, 1));
@@ -127,7 +131,7 @@ export class ToolRunner {
     const tabs = await this.#orderedTabs();
     this.#knownTabs = tabs.length;
     const active = this.#context.client.targetId;
-    return tabs.map((tab) => ({ title: tab.title, url: tab.url, active: tab.targetId === active }));
+    return tabs.map((tab) => ({ targetId: tab.targetId, title: tab.title, url: tab.url, active: tab.targetId === active }));
   }
 
   /**
