@@ -33,6 +33,15 @@ export const LIMITS = {
   fsWriteFileBytes: 64 * 1024 * 1024,
   /** JSON bodies of the other fs routes (paths and a mode). */
   fsBodyBytes: 64 * 1024,
+  /** `webmcp.invokeTool`'s input: its JSON, as UTF-8 (Kernel's limit). */
+  webmcpInputBytes: 1024 * 1024,
+  /** A `tool_ref`'s length in characters (code points), as Kernel checks it. */
+  webmcpToolRefMaxChars: 128,
+  webmcpTimeoutSecMin: 1,
+  webmcpTimeoutSecMax: 120,
+  webmcpTimeoutSecDefault: 60,
+  /** Largest tool output handed back; a bigger one becomes an `error` result (the page controls its size). */
+  webmcpOutputBytes: 1024 * 1024,
 } as const;
 
 /** Every deadline of worker threads and their tabs, in one place (milliseconds). */

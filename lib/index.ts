@@ -65,3 +65,8 @@ export type { McpRoutesOptions } from './http/routes/mcp-routes.js';
 export { TOOLS as MCP_TOOLS } from './mcp/tools.js';
 export type { McpTool, ToolContext as McpToolContext, ToolKind as McpToolKind } from './mcp/tools.js';
 export { WORKSPACE_URI_TEMPLATE } from './mcp/workspace-files.js';
+export { WebMcpMonitor } from './webmcp/webmcp-monitor.js';
+export type { WebMcpMonitorOptions } from './webmcp/webmcp-monitor.js';
+export type { WebMcpAnnotations, WebMcpInvocation, WebMcpInvokeOptions, WebMcpListOptions, WebMcpScope, WebMcpStatus, WebMcpTool, WebMcpTools } from './webmcp/types.js';
+export type { WebMcpCallHandler } from './threads/worker-handle.js';
+export type { WebMcpCallMessage } from '../common/protocol/webmcp-messages.js';

@@ -6,6 +6,7 @@
 
 import { CORE_BROWSER_HELP } from './browser-help-core.js';
 import { INTERACTION_HELP } from './browser-help-interaction.js';
+import { WEBMCP_HELP } from './webmcp-help.js';
 import type { HelpEntry } from './format-help.js';
 
 export type { HelpEntry, HelpGroup } from './format-help.js';
@@ -48,6 +49,7 @@ export const HELP_ENTRIES: readonly HelpEntry[] = [
   ...REPL_HELP,
   ...[...CORE_BROWSER_HELP, ...INTERACTION_HELP].sort(
     (a, b) => helperRank(a.name) - helperRank(b.name)),
+  ...WEBMCP_HELP,
 ];
 
 function helperRank(qualified: string): number {

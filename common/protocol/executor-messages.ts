@@ -10,9 +10,10 @@
 import type { MessagePort } from 'node:worker_threads';
 import type { SerializedError } from '../errors.js';
 import type { EndpointReplyMessage, EndpointRequestMessage } from './repl-messages.js';
+import type { WebMcpAbortMessage, WebMcpCallMessage, WebMcpReplyMessage } from './webmcp-messages.js';
 
 /** Bumped when a message shape changes incompatibly; checked in the startup handshake. */
-export const EXECUTOR_PROTOCOL_VERSION = 3;
+export const EXECUTOR_PROTOCOL_VERSION = 4;
 
 /** The Playwright flavour an executor drives the browser with. */
 export type PlaywrightEngine = 'playwright-core' | 'patchright';
@@ -50,7 +51,7 @@ export interface ExecutorRunMessage {
   streamOutput?: boolean;
 }
 
-export type MainToExecutorMessage = ExecutorRunMessage | EndpointReplyMessage;
+export type MainToExecutorMessage = ExecutorRunMessage | EndpointReplyMessage | WebMcpReplyMessage;
 
 // ----- worker → main -------------------------------------------------------------------------
 
@@ -96,4 +97,10 @@ export interface ExecutorReplyMessage {
   tabMissing?: boolean;
 }
 
-export type ExecutorToMainMessage = ExecutorReadyMessage | ExecutorOutputMessage | ExecutorReplyMessage | EndpointRequestMessage;
+export type ExecutorToMainMessage =
+  | ExecutorReadyMessage
+  | ExecutorOutputMessage
+  | ExecutorReplyMessage
+  | EndpointRequestMessage
+  | WebMcpCallMessage
+  | WebMcpAbortMessage;

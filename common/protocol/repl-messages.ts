@@ -4,17 +4,21 @@
  * worker at startup; image bytes travel as transferred ArrayBuffers, never as base64.
  *
  * Every request from the main thread carries a `requestId`; every answer repeats it, and the
- * host treats a mismatch as protocol corruption (the worker is destroyed). Both sides validate
- * what they receive (`validate.ts`); every error that crosses is a `SerializedError`.
+ * host treats a mismatch as protocol corruption (the worker is destroyed). The worker's own
+ * requests (`endpoint-request`, `webmcp-call`) carry ids of the worker's, answered whenever the
+ * host is done, outside the pending request. Both sides validate what they receive
+ * (`validate.ts`); every error that crosses is a `SerializedError`.
  */
 import type { MessagePort } from 'node:worker_threads';
 import type { SerializedError } from '../errors.js';
 import type { ToolMessage, ToolResultMessage } from './tool-messages.js';
+import type { WebMcpAbortMessage, WebMcpCallMessage, WebMcpReplyMessage } from './webmcp-messages.js';
 
 export type { ToolMessage, ToolResultMessage } from './tool-messages.js';
+export type { WebMcpAbortMessage, WebMcpCallMessage, WebMcpReplyMessage } from './webmcp-messages.js';
 
 /** Bumped when a message shape changes incompatibly; checked in the startup handshake. */
-export const PROTOCOL_VERSION = 3;
+export const PROTOCOL_VERSION = 4;
 
 /** `workerData` of every REPL worker. */
 export interface WorkerStartup {
@@ -85,7 +89,15 @@ export interface ShutdownMessage {
   type: 'shutdown';
 }
 
-export type MainToWorkerMessage = ConfigureMessage | ExecuteMessage | EnvMessage | EndpointReplyMessage | WarmMessage | ToolMessage | ShutdownMessage;
+export type MainToWorkerMessage =
+  | ConfigureMessage
+  | ExecuteMessage
+  | EnvMessage
+  | EndpointReplyMessage
+  | WarmMessage
+  | ToolMessage
+  | WebMcpReplyMessage
+  | ShutdownMessage;
 
 // ----- worker → main -------------------------------------------------------------------------
 
@@ -173,4 +185,6 @@ export type WorkerToMainMessage =
   | EnvAppliedMessage
   | WarmedMessage
   | ToolResultMessage
-  | EndpointRequestMessage;
+  | EndpointRequestMessage
+  | WebMcpCallMessage
+  | WebMcpAbortMessage;

@@ -11,6 +11,7 @@
 import { LIMITS } from '../limits.js';
 import type { MainToWorkerMessage, WorkerToMainMessage } from './repl-messages.js';
 import type { ExecutorToMainMessage, MainToExecutorMessage } from './executor-messages.js';
+import type { WebMcpStatus } from './webmcp-messages.js';
 
 /** What a guard found: the typed message, or what is wrong with it. */
 export type Validation<T> = { ok: true; message: T } | { ok: false; error: string };
@@ -152,6 +153,88 @@ const endpointReply: FieldCheck = (message) => first(
   (message['endpoint'] === undefined) === (message['error'] === undefined) ? 'exactly one of endpoint and error must be set' : undefined,
 );
 
+// ----- WebMCP (both protocols) -----------------------------------------------------------------
+
+/** Far above what a browser's pages declare; a listing is answered as one message. */
+const MAX_WEBMCP_TOOLS = 100_000;
+const WEBMCP_STATUSES: ReadonlySet<WebMcpStatus> = new Set(['completed', 'canceled', 'error', 'awaiting_submission']);
+
+function callId(message: Fields): string | undefined {
+  const id = message['callId'];
+  return Number.isSafeInteger(id) && (id as number) > 0 ? undefined : `callId must be a positive integer, got ${describe(id)}`;
+}
+
+function absent(message: Fields, ...keys: string[]): string | undefined {
+  const present = keys.find((key) => message[key] !== undefined);
+  return present === undefined ? undefined : `${present} is not allowed here`;
+}
+
+/**
+ * Sizes and types only: what a tool ref, an input or a timeout may be is the monitor's to say
+ * (lib/webmcp), and a bad one is answered with an error, not by ending the worker. The input's
+ * JSON is bounded in characters by its byte limit, since a UTF-8 byte is never less than one.
+ */
+const webMcpCall: FieldCheck = (message) => {
+  const problem = callId(message);
+  if (problem !== undefined) return problem;
+  switch (message['operation']) {
+    case 'list':
+      return absent(message, 'toolRef', 'inputJson', 'timeoutSec');
+    case 'invoke': {
+      const timeoutSec = message['timeoutSec'];
+      return first(
+        string(message, 'toolRef', MAX_ID_LENGTH),
+        string(message, 'inputJson', LIMITS.webmcpInputBytes),
+        timeoutSec === undefined || (typeof timeoutSec === 'number' && Number.isFinite(timeoutSec))
+          ? undefined : `timeoutSec must be a number, got ${describe(timeoutSec)}`,
+      );
+    }
+    default:
+      return 'operation must be "list" or "invoke"';
+  }
+};
+
+function webMcpTools(value: unknown): string | undefined {
+  if (!Array.isArray(value) || value.length > MAX_WEBMCP_TOOLS) return `tools must be an array of at most ${MAX_WEBMCP_TOOLS} tools`;
+  for (let index = 0; index < value.length; index++) {
+    const entry: unknown = value[index];
+    if (!isRecord(entry)) return `tools[${index}] must be an object, got ${describe(entry)}`;
+    const tool = entry['tool'];
+    const problem = first(
+      string(entry, 'tool_ref', MAX_ID_LENGTH),
+      isRecord(tool) ? string(tool, 'name', MAX_TEXT_LENGTH)?.replace(/^/, 'tool.') : `tool must be an object, got ${describe(tool)}`,
+      isRecord(entry['source']) ? undefined : `source must be an object, got ${describe(entry['source'])}`,
+    );
+    if (problem !== undefined) return `tools[${index}].${problem}`;
+  }
+  return undefined;
+}
+
+function webMcpInvocation(value: unknown): string | undefined {
+  if (!isRecord(value)) return `invocation must be an object, got ${describe(value)}`;
+  const problem = first(
+    string(value, 'invocation_id', MAX_ID_LENGTH),
+    WEBMCP_STATUSES.has(value['status'] as WebMcpStatus) ? undefined : 'status must be completed, canceled, error or awaiting_submission',
+    string(value, 'error_text', MAX_TEXT_LENGTH, true),
+  );
+  return problem === undefined ? undefined : `invocation.${problem}`;
+}
+
+const webMcpReply: FieldCheck = (message) => {
+  const problem = callId(message);
+  if (problem !== undefined) return problem;
+  const answers = ['tools', 'invocation', 'error'].filter((key) => message[key] !== undefined);
+  if (answers.length !== 1) return 'exactly one of tools, invocation and error must be set';
+  switch (answers[0]) {
+    case 'tools':
+      return webMcpTools(message['tools']);
+    case 'invocation':
+      return webMcpInvocation(message['invocation']);
+    default:
+      return serializedError(message, 'error');
+  }
+};
+
 function validate<T>(checks: Readonly<Record<string, FieldCheck>>, value: unknown): Validation<T> {
   if (!isRecord(value)) return { ok: false, error: `expected a message object, got ${describe(value)}` };
   const type = value['type'];
@@ -185,6 +268,8 @@ const REPL_WORKER_MESSAGES: Readonly<Record<WorkerToMainMessage['type'], FieldCh
     (message['outcome'] === undefined) === (message['error'] === undefined) ? 'exactly one of outcome and error must be set' : undefined,
   ),
   'endpoint-request': endpointRequest,
+  'webmcp-call': webMcpCall,
+  'webmcp-abort': callId,
 };
 
 const REPL_HOST_MESSAGES: Readonly<Record<MainToWorkerMessage['type'], FieldCheck>> = {
@@ -215,6 +300,7 @@ const REPL_HOST_MESSAGES: Readonly<Record<MainToWorkerMessage['type'], FieldChec
     finite(message, 'deadline', 0),
     boolean(message, 'read'),
   ),
+  'webmcp-reply': webMcpReply,
   'shutdown': () => undefined,
 };
 
@@ -256,6 +342,8 @@ const EXECUTOR_WORKER_MESSAGES: Readonly<Record<ExecutorToMainMessage['type'], F
     );
   },
   'endpoint-request': endpointRequest,
+  'webmcp-call': webMcpCall,
+  'webmcp-abort': callId,
 };
 
 const EXECUTOR_HOST_MESSAGES: Readonly<Record<MainToExecutorMessage['type'], FieldCheck>> = {
@@ -269,6 +357,7 @@ const EXECUTOR_HOST_MESSAGES: Readonly<Record<MainToExecutorMessage['type'], Fie
     boolean(message, 'streamOutput', true),
   ),
   'endpoint-reply': endpointReply,
+  'webmcp-reply': webMcpReply,
 };
 
 /** Main thread: a message from a Playwright executor worker. */

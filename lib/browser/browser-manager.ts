@@ -79,12 +79,21 @@ const FIRST_PAGE_POLL_MS = 25;
  * browser: it launches on first use, relaunches after a crash, and shares one launch among
  * concurrent callers.
  */
+/** See {@link BrowserManager.onReady}. */
+export type ReadyHook = (endpoint: string) => Promise<void>;
+
+/** Longest a ready hook may hold up the first endpoint answer of a browser. */
+export const READY_HOOK_TIMEOUT_MS = 5_000;
+
 export class BrowserManager {
   readonly #options: BrowserManagerOptions;
   readonly #env: NodeJS.ProcessEnv;
   readonly #attachEndpoint: string | undefined;
   readonly #viewport: Viewport;
   readonly #exitListeners = new Set<(info: BrowserExitInfo) => void>();
+  readonly #readyHooks = new Set<ReadyHook>();
+  /** Attach mode: the ready hooks' run for the configured endpoint (once). */
+  #attachReady: Promise<void> | undefined;
   #process: ChromiumProcess | undefined;
   #launching: Promise<ChromiumProcess> | undefined;
   #closing: Promise<void> | undefined;
@@ -159,7 +168,11 @@ export class BrowserManager {
    */
   async endpoint(options: EndpointOptions = {}): Promise<string> {
     if (this.#closing !== undefined) throw new ReplError('REPL_ERR_CLOSED', 'The browser manager is closed');
-    if (this.#attachEndpoint !== undefined) return this.#attachEndpoint;
+    if (this.#attachEndpoint !== undefined) {
+      const attach = this.#attachEndpoint;
+      await raceSignal(this.#attachReady ??= this.#runReadyHooks(attach), options.signal);
+      return attach;
+    }
     const current = this.#process;
     if (current?.running === true) {
       if (options.previous !== current.wsEndpoint || !looksDead(current.pid)) return current.wsEndpoint;
@@ -178,6 +191,33 @@ export class BrowserManager {
     }
     const browser = await raceSignal(this.#launching, options.signal);
     return browser.wsEndpoint;
+  }
+
+  /**
+   * Registers `hook` to run whenever a browser becomes available, before the first `endpoint()`
+   * answer that names it: after each launch, and once for the endpoint of attach mode. Hooks get
+   * the endpoint (they must not call `endpoint()` themselves: it waits for them); each is bounded
+   * by {@link READY_HOOK_TIMEOUT_MS} and its failure only logged. Returns a disposer. The WebMCP
+   * monitor uses it to be attached before any page of the browser runs a script (lib/webmcp).
+   */
+  onReady(hook: ReadyHook): () => void {
+    this.#readyHooks.add(hook);
+    return () => {
+      this.#readyHooks.delete(hook);
+    };
+  }
+
+  async #runReadyHooks(endpoint: string): Promise<void> {
+    await Promise.all([...this.#readyHooks].map(async (hook) => {
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        await Promise.race([hook(endpoint), new Promise<void>((resolve) => { timer = setTimeout(resolve, READY_HOOK_TIMEOUT_MS); })]);
+      } catch (error) {
+        debug('ready hook failed: %s', (error as Error).stack ?? String(error));
+      } finally {
+        clearTimeout(timer);
+      }
+    }));
   }
 
   /** Registers `listener` for every exit of a launched browser (crash or close); returns a disposer. */
@@ -226,6 +266,7 @@ export class BrowserManager {
       killGraceMs: this.#options.killGraceMs,
     });
     await fitFirstWindow(browser.wsEndpoint, this.#viewport);
+    await this.#runReadyHooks(browser.wsEndpoint);
     this.#launchCount++;
     this.#lastSource = found.source;
     if (this.#closing !== undefined) {

@@ -56,6 +56,15 @@ export const AUTOMATION_ARGS: readonly string[] = [
   '--test-type',
 ];
 
+/**
+ * Features every launch enables: WebMCP's page API (`document.modelContext`) is behind
+ * `WebMCPTesting` in Chromium 149–156; `DevToolsWebMCPSupport` is what older builds need for the
+ * CDP `WebMCP` domain (docs/webmcp.md). Merged with the caller's own `--enable-features`, since
+ * Chromium reads only one of several such switches.
+ */
+export const ENABLED_FEATURES: readonly string[] = ['WebMCPTesting', 'DevToolsWebMCPSupport'];
+const ENABLE_FEATURES = '--enable-features=';
+
 /** Default time to wait for `DevTools listening on ws://…` (repl-contract §3: 15 s startup). */
 export const STARTUP_TIMEOUT_MS = 15_000;
 /** Time between SIGTERM and SIGKILL in `close()` (repl-contract §3: 3 s). */
@@ -98,8 +107,13 @@ export interface ChromiumExit {
 
 /** Command-line flags for a launch (exported for tests and diagnostics). */
 export function chromiumArgs(options: Pick<LaunchChromiumOptions, 'headless' | 'noSandbox' | 'args' | 'windowSize'> & { userDataDir: string }): string[] {
-  const extra = options.args ?? [];
-  const result = ['--remote-debugging-port=0', `--user-data-dir=${options.userDataDir}`, ...OFFLINE_ARGS, ...AUTOMATION_ARGS];
+  const given = options.args ?? [];
+  const features = new Set(ENABLED_FEATURES);
+  for (const arg of given) {
+    if (arg.startsWith(ENABLE_FEATURES)) for (const feature of arg.slice(ENABLE_FEATURES.length).split(',')) if (feature !== '') features.add(feature);
+  }
+  const extra = given.filter((arg) => !arg.startsWith(ENABLE_FEATURES));
+  const result = ['--remote-debugging-port=0', `--user-data-dir=${options.userDataDir}`, ...OFFLINE_ARGS, ...AUTOMATION_ARGS, `${ENABLE_FEATURES}${[...features].join(',')}`];
   if (options.headless ?? true) result.push('--headless=new');
   if (options.noSandbox === true) result.push('--no-sandbox');
   if (options.windowSize !== undefined) result.push(`--window-size=${options.windowSize.width},${options.windowSize.height}`);

@@ -13,8 +13,9 @@ export const MCP_USAGE = `Usage: chromium-repl mcp [options]
 
 Runs the MCP server over stdio (stdin and stdout carry MCP messages; logs go to stderr): browser
 tools (browser_open, browser_snapshot, browser_click, …) on one page of a Chromium it launches on
-first use, browser_repl and execute_playwright_code on the same browser, and the session's
-screenshots, downloads and snapshots as resources. The HTTP server serves the same at /mcp.
+first use, the tools that page declares (webmcp_list_tools, webmcp_invoke_tool), browser_repl and
+execute_playwright_code on the same browser, and the session's screenshots, downloads and
+snapshots as resources. The HTTP server serves the same at /mcp.
 
 Options:
   --executable PATH        the Chromium, Chrome or Edge to launch (BROWSER_REPL_CHROME; default: discovery)

@@ -30,6 +30,15 @@ export type ReplInfo = Schemas['ReplInfo'];
 /** The `{message, code}` body of every failed answer. */
 export type ErrorBody = Schemas['Error'];
 
+/** A row of `GET /webmcp/tools`: a tool a page declares. Its metadata is untrusted page data. */
+export type WebMcpTool = Schemas['WebMcpTool'];
+/** `POST /webmcp/invoke` body. */
+export type WebMcpInvokeRequest = Schemas['WebMcpInvokeRequest'];
+/** `POST /webmcp/invoke` answer; `output` and `error_text` are untrusted page data. */
+export type WebMcpInvocation = Schemas['WebMcpInvocation'];
+/** The body of a 504 of `POST /webmcp/invoke` (the `body` of its {@link ClientError}). */
+export type WebMcpOutcomeUnknown = Schemas['WebMcpOutcomeUnknownError'];
+
 /** A browser's page area in CSS pixels. */
 export type BrowserViewport = Schemas['BrowserViewport'];
 /** A browser session (`POST /browsers`, `GET /browsers/{id_or_name}`), in the Kernel SDK's shape. */
@@ -138,6 +147,17 @@ export interface ChromiumReplClient {
   repls(options?: CallOptions): Promise<ReplInfo[]>;
   /** `DELETE /repls/{name}` (for `default`: a reset). */
   deleteRepl(name: string, options?: CallOptions): Promise<void>;
+  /** The tools the browser's pages declare (WebMCP, docs/webmcp.md). */
+  readonly webmcp: {
+    /** `GET /webmcp/tools`; no tab at all throws `REPL_ERR_WEBMCP_NO_TABS`. */
+    listTools(options?: CallOptions): Promise<WebMcpTool[]>;
+    /**
+     * `POST /webmcp/invoke`. A stale ref throws `REPL_ERR_WEBMCP_TOOL_NOT_FOUND`; an outcome that
+     * could not be observed throws `REPL_ERR_WEBMCP_OUTCOME_UNKNOWN` (status 504, `body.invocation_id`):
+     * the tool may have run, so never retry that automatically.
+     */
+    invokeTool(body: WebMcpInvokeRequest, options?: CallOptions): Promise<WebMcpInvocation>;
+  };
   readonly browsers: {
     create(params?: BrowserCreateParams, options?: Pick<CallOptions, 'signal'>): Promise<Browser>;
     list(query?: NonNullable<paths['/browsers']['get']['parameters']['query']>, options?: Pick<CallOptions, 'signal'>): Promise<BrowserPage>;
@@ -246,6 +266,10 @@ export function createClient(options: ClientOptions): ChromiumReplClient {
     repls: async (callOptions) => (await json<{ repls: ReplInfo[] }>('GET', `${prefix(callOptions)}/repls`, { signal: callOptions?.signal })).repls,
     deleteRepl: async (name, callOptions) => {
       await call('DELETE', `${prefix(callOptions)}/repls/${encodeURIComponent(name)}`, { signal: callOptions?.signal });
+    },
+    webmcp: {
+      listTools: async (callOptions) => (await json<{ tools: WebMcpTool[] }>('GET', `${prefix(callOptions)}/webmcp/tools`, { signal: callOptions?.signal })).tools,
+      invokeTool: (body, callOptions) => json('POST', `${prefix(callOptions)}/webmcp/invoke`, { body, signal: callOptions?.signal }),
     },
     // Fixed paths: these go through the typed client, so a change of the spec that breaks them fails to compile.
     browsers: {

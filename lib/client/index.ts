@@ -25,6 +25,10 @@ export type {
   ReplRequest,
   ReplResult,
   ReplStreamEvent,
+  WebMcpInvocation,
+  WebMcpInvokeRequest,
+  WebMcpOutcomeUnknown,
+  WebMcpTool,
 } from './client.js';
 export { parseEventStream, SseParser } from './sse.js';
 export type { SseEvent } from './sse.js';

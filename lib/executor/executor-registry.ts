@@ -11,6 +11,7 @@ import { TabRegistry } from '../browser/tab-registry.js';
 import type { PlaywrightExecuteResult, PlaywrightExecutorInfo, PlaywrightOutput } from './execute-result.js';
 import { EXECUTOR_NAME_PATTERN } from '../../common/protocol/executor-messages.js';
 import type { PlaywrightEngine } from '../../common/protocol/executor-messages.js';
+import type { WebMcpCallHandler } from '../threads/worker-handle.js';
 import { ExecutorWorker } from './executor-worker.js';
 import { PlaywrightExecutor } from './playwright-executor.js';
 import { WarmSpare } from './warm-spare.js';
@@ -41,6 +42,11 @@ export interface PlaywrightExecutorsOptions {
    * replacement (default true; costs one idle thread). It starts after the first call.
    */
   warmSpare?: boolean | undefined;
+  /**
+   * Answers the code's `webmcp.listTools()` and `webmcp.invokeTool()` (docs/webmcp.md);
+   * `BrowserHost` passes its WebMCP monitor. Absent: both fail with `REPL_ERR_BROWSER_NOT_FOUND`.
+   */
+  webmcp?: WebMcpCallHandler | undefined;
   /** Test seam: another worker script speaking the executor protocol. */
   workerUrl?: URL | undefined;
 }
@@ -116,6 +122,7 @@ export class PlaywrightExecutors {
           tabOwners: await this.#tabs.settledOwnersExcept(),
           downloads: await this.#tabs.downloads.prepare('executor:playwright'),
         }),
+        onWebMcpCall: options.webmcp,
         workerUrl: options.workerUrl,
       });
       this.#live.add(worker);

@@ -18,7 +18,7 @@ import type {
 } from '../../common/protocol/executor-messages.js';
 import { validateExecutorWorkerMessage } from '../../common/protocol/validate.js';
 import { WorkerHandle, liveThreadCount } from '../threads/worker-handle.js';
-import type { EndpointAnswer, WorkerKind } from '../threads/worker-handle.js';
+import type { EndpointAnswer, WebMcpCallHandler, WorkerKind } from '../threads/worker-handle.js';
 import type { PlaywrightOutput } from './execute-result.js';
 
 const debug = debuglog('browser-repl:executor');
@@ -34,6 +34,8 @@ export interface ExecutorWorkerOptions {
   startupTimeoutMs: number;
   /** Answers the worker's requests for the browser endpoint. */
   onEndpointRequest: (message: EndpointRequestMessage) => Promise<string | EndpointAnswer>;
+  /** Answers the code's `webmcp` calls (default: "no page tools"). */
+  onWebMcpCall?: WebMcpCallHandler | undefined;
   /** Test seam: another worker script speaking the same protocol. */
   workerUrl?: URL | undefined;
 }
@@ -91,6 +93,7 @@ export class ExecutorWorker extends WorkerHandle<MainToExecutorMessage, Executor
       heapMb: options.heapMb,
       startupTimeoutMs: options.startupTimeoutMs,
       onEndpointRequest: options.onEndpointRequest,
+      onWebMcpCall: options.onWebMcpCall,
       url: options.workerUrl,
     });
     void this.exited.then(() => rm(artifactsDir, { recursive: true, force: true, maxRetries: 3 })).catch(() => undefined);

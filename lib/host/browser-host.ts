@@ -17,11 +17,15 @@ import type { ReplOptions } from '../repl/repl.js';
 import type { TabOwner } from '../browser/tab-registry.js';
 import { PlaywrightExecutors } from '../executor/executor-registry.js';
 import type { PlaywrightExecutorsOptions } from '../executor/executor-registry.js';
+import { WebMcpMonitor } from '../webmcp/webmcp-monitor.js';
+import type { WebMcpTools } from '../webmcp/types.js';
+import type { WebMcpCallHandler } from '../threads/worker-handle.js';
+import { webMcpCallHandler } from './webmcp-calls.js';
 
 /** Named REPLs per browser by default; `default` does not count. */
 export const MAX_NAMED_REPLS = 16;
 
-export interface BrowserHostOptions extends Omit<ReplOptions, 'env' | 'browser' | 'name' | 'tabs'> {
+export interface BrowserHostOptions extends Omit<ReplOptions, 'env' | 'browser' | 'name' | 'tabs' | 'webmcp'> {
   id?: string;
   env?: Record<string, string>;
   /**
@@ -75,6 +79,11 @@ export class BrowserHost {
   readonly #ownsBrowser: boolean;
   readonly #tabs: TabRegistry | null;
   readonly #executors: PlaywrightExecutors | null;
+  /** The page tools of this browser (lib/webmcp): one monitor connection, started with the first endpoint a worker gets. */
+  readonly #webmcp: WebMcpMonitor | null;
+  /** The cells' and executors' `webmcp` calls (every tab but agent-tool sessions'); private REPLs get a scoped one. */
+  readonly #webmcpCalls: WebMcpCallHandler | undefined;
+  readonly #disposeReadyHook: () => void;
   readonly #maxNamedRepls: number;
   /** One warm spare for all REPLs of the host, not one per REPL: an idle named REPL is one thread. */
   readonly #spares: ReplSpares;
@@ -101,6 +110,14 @@ export class BrowserHost {
       reachable: () => !manager.closed && (manager.mode === 'attach' || manager.launched),
       viewport: viewport ?? manager.viewport,
     });
+    const webmcp = manager === null || this.#tabs === null ? null : new WebMcpMonitor({
+      endpoint: () => manager.endpoint(),
+      isolatedContexts: () => this.#tabs?.isolatedContextIds() ?? new Set(),
+    });
+    this.#webmcp = webmcp;
+    this.#webmcpCalls = webmcp === null ? undefined : webMcpCallHandler(webmcp);
+    // Attached before the first worker learns the endpoint, so no page runs a script unobserved.
+    this.#disposeReadyHook = webmcp === null || manager === null ? () => {} : manager.onReady((endpoint) => webmcp.start(endpoint));
     this.#spares = new ReplSpares({
       settings: replWorkerSettings(options, manager !== null),
       env: this.#env,
@@ -108,12 +125,17 @@ export class BrowserHost {
     });
     this.#executors = manager === null || this.#tabs === null
       ? null
-      : new PlaywrightExecutors({ ...options.playwright, browser: manager, tabs: this.#tabs });
+      : new PlaywrightExecutors({ ...options.playwright, browser: manager, tabs: this.#tabs, webmcp: this.#webmcpCalls });
   }
 
   /** The Playwright executors of this browser, or null for a pure-JavaScript host. */
   get executors(): PlaywrightExecutors | null {
     return this.#executors;
+  }
+
+  /** The WebMCP page tools of this browser (docs/webmcp.md), or null for a pure-JavaScript host. */
+  get webmcp(): WebMcpTools | null {
+    return this.#webmcp;
   }
 
   /** The browser this host drives, or null for a pure-JavaScript host. */
@@ -162,6 +184,7 @@ export class BrowserHost {
         browser: this.#browser ?? false,
         spares: this.#spares,
         ...(this.#tabs === null ? {} : { tabs: this.#tabs }),
+        ...(this.#webmcpCalls === undefined ? {} : { webmcp: this.#webmcpCalls }),
       });
       const now = new Date();
       entry = { repl, createdAt: now, lastUsedAt: now };
@@ -185,8 +208,15 @@ export class BrowserHost {
     if (this.#tabs === null || this.#browser === null) throw new ReplError('REPL_ERR_BROWSER_NOT_FOUND', 'this host has no browser');
     if (options.isolated) this.#tabs.isolate(options.tabOwner);
     const { id: _id, env: _env, browser: _browser, playwright: _playwright, maxNamedRepls: _max, viewport: _viewport, ...replOptions } = this.#options;
+    const tabs = this.#tabs;
+    const owner = options.tabOwner;
+    // A session sees the page tools of its own tab and of the popups it adopted, never another owner's.
+    const webmcp = this.#webmcp === null ? undefined : webMcpCallHandler(this.#webmcp, () => ({
+      targetIds: [tabs.peek(owner), ...tabs.popupsOf(owner)].filter((targetId) => targetId !== undefined),
+    }));
     const repl = new Repl({
-      ...replOptions, name: options.tabOwner, env: this.#env, browser: this.#browser, spares: this.#spares, tabs: this.#tabs, tabOwner: options.tabOwner,
+      ...replOptions, name: owner, env: this.#env, browser: this.#browser, spares: this.#spares, tabs, tabOwner: owner,
+      ...(webmcp === undefined ? {} : { webmcp }),
     });
     // Closed ones are forgotten here, so a long-lived host does not keep every session it ever had.
     for (const known of this.#privateRepls) if (known.closed) this.#privateRepls.delete(known);
@@ -249,6 +279,8 @@ export class BrowserHost {
     this.#closed = true;
     // REPLs and executors release their tabs, so they end before the registry and the browser do.
     await Promise.all([...this.#repls.values()].map(({ repl }) => repl.close()).concat([...this.#privateRepls].map((repl) => repl.close()), this.#executors?.close() ?? [], this.#spares.close()));
+    this.#disposeReadyHook();
+    await this.#webmcp?.close();
     await this.#tabs?.close();
     if (this.#ownsBrowser) await this.#browser?.close();
   }
@@ -256,6 +288,8 @@ export class BrowserHost {
   async destroy(): Promise<void> {
     this.#closed = true;
     await Promise.all([...this.#repls.values()].map(({ repl }) => repl.destroy()).concat([...this.#privateRepls].map((repl) => repl.destroy()), this.#executors?.close() ?? [], this.#spares.close()));
+    this.#disposeReadyHook();
+    await this.#webmcp?.close();
     await this.#tabs?.close();
     if (this.#ownsBrowser) await this.#browser?.close();
   }

@@ -23,6 +23,7 @@ import { replRoutes } from './routes/repl-routes.js';
 import { playwrightRoutes } from './routes/playwright-routes.js';
 import { processRoutes } from './routes/process-routes.js';
 import { fsRoutes } from './routes/fs-routes.js';
+import { webmcpRoutes } from './routes/webmcp-routes.js';
 import { mcpRoutes } from './routes/mcp-routes.js';
 import { McpHttpSessions } from '../mcp/http-sessions.js';
 import { BrowserTools } from '../tools/tool-service.js';
@@ -74,7 +75,7 @@ export interface BrowserReplApp extends Express {
 
 /** The routes of one browser, mounted at `/` for the default one and below `/browsers/{id_or_name}`. */
 function browserRoutes(hostOf: HostOf): Router[] {
-  return [replRoutes(hostOf), playwrightRoutes(hostOf), processRoutes(hostOf), fsRoutes(hostOf)];
+  return [replRoutes(hostOf), playwrightRoutes(hostOf), webmcpRoutes(hostOf), processRoutes(hostOf), fsRoutes(hostOf)];
 }
 
 export function createApp(options: AppOptions = {}): BrowserReplApp {

@@ -13,7 +13,7 @@ import type {
 import { validateReplWorkerMessage } from '../../common/protocol/validate.js';
 import type { ToolMessage, ToolOperation, ToolResultMessage } from '../../common/protocol/tool-messages.js';
 import { WorkerHandle, liveThreadCount } from '../threads/worker-handle.js';
-import type { EndpointAnswer, WorkerExit, WorkerKind } from '../threads/worker-handle.js';
+import type { EndpointAnswer, WebMcpCallHandler, WorkerExit, WorkerKind } from '../threads/worker-handle.js';
 
 /** Number of REPL worker threads still running in this process (diagnostics, metrics, leak tests). */
 export function liveWorkerThreads(): number {
@@ -89,6 +89,7 @@ function death(exit: WorkerExit): WorkerDeath {
 }
 
 const noBrowser = (): Promise<string> => Promise.reject(new ReplError('REPL_ERR_BROWSER_NOT_FOUND', 'this REPL has no browser'));
+const noPageTools: WebMcpCallHandler = () => Promise.reject(new ReplError('REPL_ERR_BROWSER_NOT_FOUND', 'this REPL has no browser, so no page tools'));
 
 /** Answers a worker's endpoint requests on behalf of the REPL it serves. */
 export type EndpointAnswerer = (message: EndpointRequestMessage) => Promise<string | EndpointAnswer>;
@@ -100,6 +101,8 @@ export interface ReplIdentity {
   ownsTab: boolean;
   /** Answers the worker's requests for the browser endpoint (default: "this REPL has no browser"). */
   onEndpointRequest?: EndpointAnswerer | undefined;
+  /** Answers the worker's `webmcp` calls (default: "this REPL has no browser, so no page tools"). */
+  onWebMcpCall?: WebMcpCallHandler | undefined;
 }
 
 /**
@@ -138,11 +141,12 @@ export class ReplWorker extends WorkerHandle<MainToWorkerMessage, WorkerToMainMe
     return this.id;
   }
 
-  /** Names the REPL this worker serves (once: a worker never changes hands) and who answers its endpoint requests. */
+  /** Names the REPL this worker serves (once: a worker never changes hands) and who answers its endpoint and WebMCP requests. */
   configure(identity: ReplIdentity): void {
     if (this.#configured) throw new Error('ReplWorker.configure called twice');
     this.#configured = true;
     if (identity.onEndpointRequest !== undefined) this.#answerer.answer = identity.onEndpointRequest;
+    this.answerWebMcpCalls(identity.onWebMcpCall ?? noPageTools);
     this.notify({ type: 'configure', name: identity.name, ownsTab: identity.ownsTab } satisfies ConfigureMessage);
   }
 

@@ -17,7 +17,7 @@ import type { ReplWorkerSettings } from './repl-spares.js';
 import type { ExecutionOutcome, ReplWorker } from './repl-worker.js';
 import { fromSerialized } from '../../common/errors.js';
 import type { ToolOperation, ToolOutcome } from '../../common/protocol/tool-messages.js';
-import type { EndpointAnswer } from '../threads/worker-handle.js';
+import type { EndpointAnswer, WebMcpCallHandler } from '../threads/worker-handle.js';
 import { SerialQueue, abortError } from '../threads/serial-queue.js';
 
 const debug = debuglog('browser-repl:repl');
@@ -60,6 +60,12 @@ export interface ReplOptions {
    * tools give each session's REPL `tools:<session>`, a tab in a browser context of its own.
    */
   tabOwner?: TabOwner;
+  /**
+   * Answers the cells' `webmcp.listTools()` and `webmcp.invokeTool()` (docs/webmcp.md): a
+   * `BrowserHost` passes its WebMCP monitor, scoped to what this REPL may see. Absent: both fail
+   * with `REPL_ERR_BROWSER_NOT_FOUND`.
+   */
+  webmcp?: WebMcpCallHandler;
 }
 
 /** The worker settings of a REPL (or of every REPL of a host) from its options. */
@@ -432,6 +438,7 @@ export class Repl {
       name: this.name,
       ownsTab: this.#tabOwner !== undefined,
       onEndpointRequest: browser === null ? undefined : (message) => this.#answerEndpoint(browser, message),
+      onWebMcpCall: this.#options.webmcp,
     });
     this.#worker = worker;
     this.#spares.refill();

@@ -16,13 +16,21 @@
  * A message that fails the kind's validator, carries another request's id, or comes with no
  * request pending is protocol corruption: the pending request is answered `protocol` and only this
  * worker is destroyed. Nothing a worker posts can make the main thread throw.
+ *
+ * Two kinds of request start in the worker and are answered beside the pending one, whenever the
+ * answer is ready: `endpoint-request` (the browser's endpoint) and `webmcp-call` (list or invoke
+ * page tools, common/protocol/webmcp-messages.ts). WebMCP calls are cancellable: each has an
+ * AbortSignal of its own, aborted by the worker's `webmcp-abort` and by the end of the thread.
  */
 import { MessageChannel, Worker, receiveMessageOnPort } from 'node:worker_threads';
 import type { MessagePort, WorkerOptions } from 'node:worker_threads';
-import { toSerialized } from '../../common/errors.js';
-import type { ReplError } from '../../common/errors.js';
+import { ReplError, toSerialized } from '../../common/errors.js';
+import type { SerializedError } from '../../common/errors.js';
 import { TIMEOUTS } from '../../common/limits.js';
 import type { EndpointReplyMessage, EndpointRequestMessage } from '../../common/protocol/repl-messages.js';
+import type {
+  WebMcpAbortMessage, WebMcpCallMessage, WebMcpInvocation, WebMcpReplyMessage, WebMcpTool,
+} from '../../common/protocol/webmcp-messages.js';
 import type { Validation } from '../../common/protocol/validate.js';
 
 /** `ws`-style ready state: `closing` from the first `close()`/`destroy()` until the thread's 'exit'. */
@@ -82,6 +90,19 @@ export interface EndpointAnswer {
   downloads?: { incoming: string; folder: string };
 }
 
+/**
+ * Answers a worker's `webmcp-call`: lists or invokes page tools (lib/webmcp) for the cell or call
+ * that asked. `signal` aborts when the worker gives up on the call (its cell ended) or the thread
+ * ends. A rejection is sent back as a `SerializedError` with `data.statusCode`.
+ */
+export type WebMcpCallHandler = (call: WebMcpCallMessage, signal: AbortSignal) => Promise<{ tools: WebMcpTool[] } | { invocation: WebMcpInvocation }>;
+
+/**
+ * Most WebMCP calls one worker may have in flight; one more is answered `REPL_ERR_CONFLICT` (the
+ * cell sees a 409), not treated as a protocol violation: a cell may well start many at once.
+ */
+export const MAX_WEBMCP_CALLS_IN_FLIGHT = 64;
+
 /** Everything that differs between kinds of worker: declared once per kind, as a constant. */
 export interface WorkerKind<ToWorker extends WorkerMessage, FromWorker extends WorkerMessage> {
   /** Key of {@link liveThreadCount}. */
@@ -118,6 +139,8 @@ export interface WorkerHandleOptions {
   startupTimeoutMs: number;
   /** Answers the worker's `endpoint-request`s; a rejection is sent back as a `SerializedError`. */
   onEndpointRequest: (message: EndpointRequestMessage) => Promise<string | EndpointAnswer>;
+  /** Answers the worker's `webmcp-call`s; absent: each is answered `REPL_ERR_BROWSER_NOT_FOUND`. */
+  onWebMcpCall?: WebMcpCallHandler | undefined;
   /** Test seam: another worker script speaking the kind's protocol. */
   url?: URL | undefined;
 }
@@ -147,6 +170,9 @@ export class WorkerHandle<ToWorker extends WorkerMessage, FromWorker extends Wor
   readonly #port: MessagePort;
   readonly #heapMb: number;
   readonly #onEndpointRequest: WorkerHandleOptions['onEndpointRequest'];
+  #onWebMcpCall: WebMcpCallHandler | undefined;
+  /** The worker's WebMCP calls still being answered, by its `callId`. */
+  readonly #webMcpCalls = new Map<number, AbortController>();
   #state: WorkerState = 'starting';
   #nextRequestId = 1;
   #pending: Pending<FromWorker> | null = null;
@@ -165,6 +191,7 @@ export class WorkerHandle<ToWorker extends WorkerMessage, FromWorker extends Wor
     this.id = options.id;
     this.#heapMb = options.heapMb;
     this.#onEndpointRequest = options.onEndpointRequest;
+    this.#onWebMcpCall = options.onWebMcpCall;
     const { port1, port2 } = new MessageChannel();
     this.#port = port1;
     const workerOptions: WorkerOptions = {
@@ -211,6 +238,7 @@ export class WorkerHandle<ToWorker extends WorkerMessage, FromWorker extends Wor
         }
         this.#state = 'closed';
         this.#port.close();
+        this.#abortWebMcpCalls('the worker that made this call ended');
         const exit = this.#describeExit(exitCode);
         this.#exit = exit;
         const pending = this.#pending;
@@ -318,6 +346,8 @@ export class WorkerHandle<ToWorker extends WorkerMessage, FromWorker extends Wor
   destroy(reason?: string): Promise<void> {
     this.#destroyReason ??= reason ?? this.#kind.destroyedReason;
     if (this.#state !== 'closed') this.#state = 'closing';
+    // At once, not at 'exit': terminating a busy thread can take a while, and no answer can reach it now.
+    this.#abortWebMcpCalls('the worker that made this call was ended');
     this.#destroying ??= (async () => {
       if (this.#exit === undefined) await this.#worker.terminate();
       await this.exited;
@@ -348,7 +378,12 @@ export class WorkerHandle<ToWorker extends WorkerMessage, FromWorker extends Wor
     this.#post(message);
   }
 
-  #post(message: ToWorker | EndpointReplyMessage): void {
+  /** Sets who answers the worker's `webmcp-call`s from now on (a REPL worker learns it when a REPL takes it). */
+  protected answerWebMcpCalls(handler: WebMcpCallHandler | undefined): void {
+    this.#onWebMcpCall = handler;
+  }
+
+  #post(message: ToWorker | EndpointReplyMessage | WebMcpReplyMessage): void {
     if (this.#exit === undefined) this.#port.postMessage(message);
   }
 
@@ -380,6 +415,8 @@ export class WorkerHandle<ToWorker extends WorkerMessage, FromWorker extends Wor
     try {
       if (message.type === 'ready') this.#onReady(message);
       else if (message.type === 'endpoint-request') void this.#answerEndpoint(message as unknown as EndpointRequestMessage);
+      else if (message.type === 'webmcp-call') this.#startWebMcpCall(message as unknown as WebMcpCallMessage);
+      else if (message.type === 'webmcp-abort') this.#abortWebMcpCall(message as unknown as WebMcpAbortMessage);
       else this.#route(message);
     } catch (error) {
       // A request handler failed on a message that passed validation: still this worker's end only.
@@ -438,10 +475,69 @@ export class WorkerHandle<ToWorker extends WorkerMessage, FromWorker extends Wor
     this.#post(reply satisfies EndpointReplyMessage);
   }
 
+  #startWebMcpCall(call: WebMcpCallMessage): void {
+    const { callId } = call;
+    // The worker numbers its calls itself and never reuses a number: a repeat is corruption.
+    if (this.#webMcpCalls.has(callId)) {
+      this.#violation(this.#kind.malformed(`webmcp-call ${callId} while a call with that id is in flight`));
+      return;
+    }
+    if (this.#webMcpCalls.size >= MAX_WEBMCP_CALLS_IN_FLIGHT) {
+      const error = new ReplError('REPL_ERR_CONFLICT',
+        `at most ${MAX_WEBMCP_CALLS_IN_FLIGHT} webmcp calls may be in flight at once; await some before starting more`);
+      this.#post({ type: 'webmcp-reply', callId, error: serializedWebMcpError(error) } satisfies WebMcpReplyMessage);
+      return;
+    }
+    const controller = new AbortController();
+    this.#webMcpCalls.set(callId, controller);
+    void this.#answerWebMcpCall(call, controller);
+  }
+
+  async #answerWebMcpCall(call: WebMcpCallMessage, controller: AbortController): Promise<void> {
+    const { callId } = call;
+    let reply: WebMcpReplyMessage;
+    try {
+      const handler = this.#onWebMcpCall;
+      if (handler === undefined) throw new ReplError('REPL_ERR_BROWSER_NOT_FOUND', 'no page tools (WebMCP) here: this worker was given no browser to ask');
+      const answer = await handler(call, controller.signal);
+      reply = 'tools' in answer
+        ? { type: 'webmcp-reply', callId, tools: answer.tools }
+        : { type: 'webmcp-reply', callId, invocation: answer.invocation };
+    } catch (error) {
+      reply = { type: 'webmcp-reply', callId, error: serializedWebMcpError(error) };
+    }
+    // A call the worker aborted, or one of a thread that ended, has no one waiting for its reply.
+    if (this.#webMcpCalls.get(callId) !== controller) return;
+    this.#webMcpCalls.delete(callId);
+    this.#post(reply);
+  }
+
+  /** An abort of a call that was answered a moment ago (the messages crossed) is no error. */
+  #abortWebMcpCall(message: WebMcpAbortMessage): void {
+    const controller = this.#webMcpCalls.get(message.callId);
+    if (controller === undefined) return;
+    this.#webMcpCalls.delete(message.callId);
+    controller.abort(new ReplError('REPL_ERR_ABORTED', 'the cell that made this call finished'));
+  }
+
+  #abortWebMcpCalls(reason: string): void {
+    const controllers = [...this.#webMcpCalls.values()];
+    this.#webMcpCalls.clear();
+    for (const controller of controllers) controller.abort(new ReplError('REPL_ERR_ABORTED', reason));
+  }
+
   /** Protocol corruption: the pending request is told why, and only this worker ends. */
   #violation(reason: string): void {
     if (this.#exit !== undefined || this.#destroying !== undefined) return;
     this.#pending?.settle({ kind: 'protocol', message: reason });
     void this.destroy(reason);
   }
+}
+
+/** A failed WebMCP call as it crosses: the registry's error plus the HTTP status the routes would answer. */
+function serializedWebMcpError(error: unknown): SerializedError {
+  const serialized = toSerialized(error);
+  const statusCode = error instanceof ReplError ? error.status : 500;
+  serialized.data = { ...serialized.data, statusCode };
+  return serialized;
 }

@@ -27,6 +27,7 @@ import { Workspace } from './workspace.js';
 
 import type { PageRead, ToolOperation, ToolOutcome } from '../../common/protocol/tool-messages.js';
 import type { Repl } from '../repl/repl.js';
+import type { WebMcpInvocation, WebMcpScope, WebMcpTool, WebMcpTools } from '../webmcp/types.js';
 import type { SnapshotBaseline } from './snapshot.js';
 import type {
   ActionOptions, ActionResult, BrowserToolsOptions, DownloadInfo, FindMatch, Isolation, OpenApprover, Ref, ScreenshotOptions,
@@ -153,7 +154,7 @@ export class ToolPage implements ToolPageApi {
       const mode = options.mode ?? 'full';
       if (mode !== 'full' && mode !== 'diff') throw new ReplError('REPL_ERR_INVALID_ARGUMENT', `mode must be "full" or "diff", got ${JSON.stringify(mode)}`);
       const outcome = await this.#call({ op: 'read' }, false, options.signal);
-      return this.#snapshotOf(outcome.read!, mode);
+      return this.#snapshotOf(outcome.read!, mode, this.#pageToolCount(outcome.read!));
     }, options.signal);
   }
 
@@ -288,6 +289,21 @@ export class ToolPage implements ToolPageApi {
     }, options.signal);
   }
 
+  listPageTools(options: { signal?: AbortSignal } = {}): Promise<WebMcpTool[]> {
+    return this.#serial(async () => {
+      const { tools, scope } = await this.#pageToolScope();
+      return tools.listTools({ scope, signal: options.signal });
+    }, options.signal);
+  }
+
+  invokePageTool(toolRef: string, input: unknown = {}, options: { timeoutSec?: number; signal?: AbortSignal } = {}): Promise<WebMcpInvocation> {
+    // Serialised like every action: a page tool may change or navigate the page under a read.
+    return this.#serial(async () => {
+      const { tools, scope } = await this.#pageToolScope();
+      return tools.invokeTool(toolRef, input, { scope, timeoutSec: options.timeoutSec, signal: options.signal });
+    }, options.signal);
+  }
+
   async status(): Promise<SessionStatus> {
     const status: SessionStatus = {
       sessionId: this.sessionId, open: this.#backend !== undefined, tabs: this.#lastRead?.tabs.length ?? 0, workspace: this.workspace.root, isolation: this.#config.isolation,
@@ -385,12 +401,38 @@ export class ToolPage implements ToolPageApi {
     let message = outcome.message;
     if (outcome.notes !== undefined && outcome.notes.length > 0) message += `\n${outcome.notes.map((note) => note.replace(/^browser-repl: /, 'note: ')).join('\n')}`;
     const result: ActionResult = { message };
-    if (mode !== 'none' && outcome.read !== undefined) result.snapshot = this.#snapshotOf(outcome.read, mode);
+    if (mode !== 'none' && outcome.read !== undefined) result.snapshot = this.#snapshotOf(outcome.read, mode, this.#pageToolCount(outcome.read));
     return result;
   }
 
-  /** The snapshot of a read in `mode`; it becomes the baseline of the next diff. */
-  #snapshotOf(read: PageRead, mode: 'full' | 'diff'): ToolSnapshot {
+  /**
+   * The monitor of the session's browser and the tabs the session may see in it: its own tab and
+   * the popups it opened (adopted now, so a popup opened by the last action counts). Never opens a
+   * page just to find no tools on it.
+   */
+  async #pageToolScope(): Promise<{ tools: WebMcpTools; scope: WebMcpScope }> {
+    const backend = this.#backend;
+    const own = backend?.repl.targetId;
+    if (backend === undefined || own === undefined) {
+      throw new ReplError('REPL_ERR_WEBMCP_NO_TABS', `tool session ${this.sessionId} has no page yet: open one first (browser_open); page tools are declared by pages`);
+    }
+    const tools = backend.host.webmcp;
+    if (tools === null) throw new ReplError('REPL_ERR_BROWSER_NOT_FOUND', 'this host has no browser, so no page tools');
+    const registry = backend.host.tabs;
+    // A failed listing (the browser restarting) leaves the popups known so far; the monitor reports what is gone.
+    await registry?.adoptPopups().catch(() => undefined);
+    return { tools, scope: { targetIds: [own, ...(registry?.popupsOf(`tools:${this.sessionId}`) ?? [])] } };
+  }
+
+  /** How many page tools the tab a read shows declares, from what the monitor knows already: 0 without a monitor. */
+  #pageToolCount(read: PageRead): number {
+    const tools = this.#backend?.host.webmcp;
+    const active = read.tabs.find((tab) => tab.active);
+    return tools === undefined || tools === null || active === undefined ? 0 : tools.countTools(active.targetId);
+  }
+
+  /** The snapshot of a read in `mode` (`pageTools`: the count its header notes); it becomes the baseline of the next diff. */
+  #snapshotOf(read: PageRead, mode: 'full' | 'diff', pageTools: number): ToolSnapshot {
     const caps = this.#config;
     let snapshot: ToolSnapshot;
     if (mode === 'diff') {
@@ -405,6 +447,7 @@ export class ToolPage implements ToolPageApi {
       }
     }
     this.#baseline = baselineOf(read);
+    if (pageTools > 0) snapshot.pageTools = pageTools;
     snapshot.chars = renderSnapshot(snapshot).length;
     return snapshot;
   }

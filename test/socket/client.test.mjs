@@ -175,6 +175,16 @@ t.test('createClient', async (t) => {
     t.equal(streamed.code, 'REPL_ERR_BROWSER_NOT_FOUND');
   });
 
+  t.test('#webmcp throws the server\'s failures: validation first, then the missing browser', async (t) => {
+    const invalid = await rejection(client.webmcp.invokeTool({ tool_ref: '', input: {} }));
+    t.equal(invalid.status, 400);
+    t.equal(invalid.code, 'REPL_ERR_INVALID_REQUEST');
+    t.match(invalid.message, /tool_ref/);
+    const listing = await rejection(client.webmcp.listTools({ browser: 'default' }));
+    t.equal(listing.status, 500);
+    t.equal(listing.code, 'REPL_ERR_BROWSER_NOT_FOUND');
+  });
+
   t.test('#browsers', async (t) => {
     const page = await client.browsers.list();
     t.same(page, { browsers: [], hasMore: false }, 'the default browser is not listed, and the last page has no next offset');
@@ -279,6 +289,39 @@ t.test('streams the real server never sends', async (t) => {
     t.equal(error.status, 502);
     t.equal(error.code, 'CLIENT_ERR_HTTP');
     t.match(error.message, /502.*Bad Gateway/);
+  });
+
+  t.test('#webmcp: the routes, bodies and answers of listTools and invokeTool; a 504 keeps its invocation id', async (t) => {
+    const seen = [];
+    const tool = { tool_ref: 'wmcp_a', tool: { name: 'echo', description: 'Echo.', inputSchema: {} }, source: { window_id: 1, tab_id: 1, page_title: 'T', page_url: 'http://127.0.0.1/', frame: null, target_id: 'T1' } };
+    const url = await scripted(t, async (req, res) => {
+      let body = '';
+      for await (const chunk of req) body += chunk;
+      seen.push({ method: req.method, path: req.url, body: body === '' ? undefined : JSON.parse(body) });
+      if (req.url.endsWith('/webmcp/tools')) {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ tools: [tool] }));
+      } else if (JSON.parse(body).tool_ref === 'wmcp_lost') {
+        res.writeHead(504, { 'content-type': 'application/json', 'x-should-retry': 'false' })
+          .end(JSON.stringify({ message: 'outcome unknown', code: 'REPL_ERR_WEBMCP_OUTCOME_UNKNOWN', invocation_id: 'inv-9' }));
+      } else {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ invocation_id: 'inv-1', status: 'completed', output: { echoed: { text: 'hi' } } }));
+      }
+    });
+    const client = createClient({ baseUrl: url });
+    t.same(await client.webmcp.listTools(), [tool], 'the tools array, unwrapped');
+    t.same(await client.webmcp.listTools({ browser: 'b 1' }), [tool]);
+    t.same(await client.webmcp.invokeTool({ tool_ref: 'wmcp_a', input: { text: 'hi' }, timeout_sec: 5 }), { invocation_id: 'inv-1', status: 'completed', output: { echoed: { text: 'hi' } } });
+    const lost = await rejection(client.webmcp.invokeTool({ tool_ref: 'wmcp_lost', input: {} }, { browser: 'b1' }));
+    t.type(lost, ClientError);
+    t.equal(lost.status, 504);
+    t.equal(lost.code, 'REPL_ERR_WEBMCP_OUTCOME_UNKNOWN');
+    t.equal(lost.body.invocation_id, 'inv-9');
+    t.same(seen, [
+      { method: 'GET', path: '/webmcp/tools', body: undefined },
+      { method: 'GET', path: '/browsers/b%201/webmcp/tools', body: undefined },
+      { method: 'POST', path: '/webmcp/invoke', body: { tool_ref: 'wmcp_a', input: { text: 'hi' }, timeout_sec: 5 } },
+      { method: 'POST', path: '/browsers/b1/webmcp/invoke', body: { tool_ref: 'wmcp_lost', input: {} } },
+    ]);
   });
 
   t.test('sends the token and extra headers, and Accept: text/event-stream when streaming', async (t) => {

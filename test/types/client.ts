@@ -1,7 +1,7 @@
 // Type tier: `chromium-repl/client` as a user compiles against it (dist/lib/client/*.d.ts).
 // `npm run test:types` runs tsc on this file; it never executes.
 import { ClientError, createClient, parseEventStream, SseParser } from 'chromium-repl/client';
-import type { Browser, ChromiumReplClient, ExecuteStreamEvent, ReplContent, ReplResult, ReplStreamEvent, SseEvent, paths } from 'chromium-repl/client';
+import type { Browser, ChromiumReplClient, ExecuteStreamEvent, ReplContent, ReplResult, ReplStreamEvent, SseEvent, WebMcpInvocation, WebMcpTool, paths } from 'chromium-repl/client';
 
 async function usage(): Promise<void> {
   const client: ChromiumReplClient = createClient({ baseUrl: 'http://127.0.0.1:10001', token: 'secret', fetch: (request) => fetch(request) });
@@ -37,6 +37,13 @@ async function usage(): Promise<void> {
   await client.browsers.update('b1', { name: null });
   await client.browsers.retrieve(browser.session_id);
   await client.browsers.delete('b1');
+
+  const tools: WebMcpTool[] = await client.webmcp.listTools({ browser: 'b1' });
+  tools[0]?.source.frame?.frame_id satisfies number | undefined;
+  tools[0]?.tool.inputSchema satisfies Record<string, unknown> | undefined;
+  const invocation: WebMcpInvocation = await client.webmcp.invokeTool({ tool_ref: 'wmcp_x', input: { text: 'hi' }, timeout_sec: 30 });
+  invocation.status satisfies 'completed' | 'canceled' | 'error' | 'awaiting_submission';
+  invocation.output satisfies unknown;
 
   const raw = await client.api.POST('/repl', { body: { code: '1' } });
   // /repl answers JSON or an event stream (a string to openapi-fetch's types).

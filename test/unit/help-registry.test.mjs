@@ -7,6 +7,9 @@ import { formatHelpEntry, formatHelpIndex, resolveHelpEntry } from '../../dist/c
 t.test('formatHelpIndex', async (t) => {
   const text = formatHelpIndex(HELP_ENTRIES);
   t.match(text, /^Browser REPL methods\n\nUse repl\.help\("methodName"\) for signatures, behavior, defaults, and examples\.\n\nREPL: repl\.help, repl\.write, repl\.emitImage/);
+  t.equal(text.split('\n').at(-1), 'WebMCP: webmcp.listTools, webmcp.invokeTool', 'the WebMCP group comes last');
+  t.equal(resolveHelpEntry(HELP_ENTRIES, 'invokeTool').name, 'webmcp.invokeTool');
+  t.match(formatHelpEntry(resolveHelpEntry(HELP_ENTRIES, 'webmcp.invokeTool')), /UNTRUSTED.*\n\nCall as webmcp\.invokeTool\(\.\.\.\)\./s);
   const entries = [
     { name: 'repl.write', group: 'REPL', signature: 's', description: 'd' },
     { name: 'browser.click', group: 'Browser control', signature: 'click()', description: 'd' },

@@ -2,7 +2,7 @@
 // one request at a time, validation, exits, close/destroy. The REPL and executor kinds are
 // covered end to end by test/socket/worker-protocol.test.mjs and the lifecycle suites.
 import t from 'tap';
-import { WorkerHandle, liveThreadCount } from '../../dist/lib/threads/worker-handle.js';
+import { MAX_WEBMCP_CALLS_IN_FLIGHT, WorkerHandle, liveThreadCount } from '../../dist/lib/threads/worker-handle.js';
 import { ReplError } from '../../dist/common/errors.js';
 import { liveExecutorThreads, liveWorkerThreads } from '../../dist/lib/index.js';
 
@@ -19,6 +19,9 @@ function validate(message) {
     case 'tick':
     case 'endpoint-request':
       return Number.isInteger(message.requestId) ? { ok: true, message } : { ok: false, error: `${message.type}: requestId must be an integer` };
+    case 'webmcp-call':
+    case 'webmcp-abort':
+      return Number.isInteger(message.callId) ? { ok: true, message } : { ok: false, error: `${message.type}: callId must be an integer` };
     default:
       return { ok: false, error: `unknown message type ${JSON.stringify(message.type)}` };
   }
@@ -46,7 +49,7 @@ const KIND = {
 };
 
 let counter = 0;
-function start(t, { data = {}, kind = {}, heapMb = 256, startupTimeoutMs = 10_000, onEndpointRequest } = {}) {
+function start(t, { data = {}, kind = {}, heapMb = 256, startupTimeoutMs = 10_000, onEndpointRequest, onWebMcpCall } = {}) {
   const id = `worker-${++counter}`;
   const handle = new WorkerHandle({ ...KIND, ...kind }, {
     id,
@@ -57,6 +60,7 @@ function start(t, { data = {}, kind = {}, heapMb = 256, startupTimeoutMs = 10_00
     execArgv: [],
     startupTimeoutMs,
     onEndpointRequest: onEndpointRequest ?? (async () => 'ws://127.0.0.1:1/devtools/browser/x'),
+    onWebMcpCall,
   });
   t.teardown(() => handle.destroy());
   return handle;
@@ -280,6 +284,105 @@ t.test('WorkerHandle', async (t) => {
     t.match(reply, { type: 'endpoint-reply', requestId: 1, error: { name: 'ReplError', code: 'REPL_ERR_BROWSER_NOT_FOUND', message: 'no browser here', data: { tried: 2 } } });
     t.type(reply.error.stack, 'string');
     t.notOk('endpoint' in reply);
+  });
+});
+
+t.test('WorkerHandle WebMCP calls', async (t) => {
+  const list = (callId) => ({ type: 'webmcp-call', callId, operation: 'list' });
+  const invoke = (callId, toolRef) => ({ type: 'webmcp-call', callId, operation: 'invoke', toolRef, inputJson: '{}' });
+  const abort = (callId) => ({ type: 'webmcp-abort', callId });
+  /** Posts `payloads` from the worker; resolves with the first `expect` webmcp replies it got, by callId. */
+  const exchange = async (handle, payloads, expect) => {
+    const outcome = await ask(handle, { type: 'webmcp', payloads, expect });
+    return outcome.kind === 'answered' ? JSON.parse(outcome.value).sort((a, b) => a.callId - b.callId) : outcome;
+  };
+  const tools = [{ tool_ref: 'wmcp_1', tool: { name: 'echo', description: '', inputSchema: {} }, source: {} }];
+  /** A handler that answers `list`, fails `stale` and `boom`, and holds `hold` until its signal aborts (recorded in `held`). */
+  const fake = () => {
+    const held = [];
+    const calls = [];
+    const handler = async (call, signal) => {
+      calls.push(call);
+      if (call.operation === 'list') return { tools };
+      if (call.toolRef === 'stale') throw new ReplError('REPL_ERR_WEBMCP_TOOL_NOT_FOUND', 'tool no longer available');
+      if (call.toolRef === 'boom') throw new Error('boom');
+      if (call.toolRef === 'hold') {
+        held.push(signal);
+        return new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(signal.reason)));
+      }
+      return { invocation: { invocation_id: `inv-${call.callId}`, status: 'completed', output: call.toolRef } };
+    };
+    return { handler, held, calls };
+  };
+
+  t.test('are answered beside the pending request, by callId, with data.statusCode on errors', async (t) => {
+    const { handler, calls } = fake();
+    const handle = start(t, { onWebMcpCall: handler });
+    await handle.ready;
+    const replies = await exchange(handle, [list(1), invoke(2, 'ok'), invoke(3, 'stale'), invoke(4, 'boom')], 4);
+    t.same(replies.slice(0, 2), [
+      { type: 'webmcp-reply', callId: 1, tools },
+      { type: 'webmcp-reply', callId: 2, invocation: { invocation_id: 'inv-2', status: 'completed', output: 'ok' } },
+    ]);
+    t.match(replies[2], { callId: 3, error: { name: 'ReplError', code: 'REPL_ERR_WEBMCP_TOOL_NOT_FOUND', message: 'tool no longer available', data: { statusCode: 404 } } });
+    t.match(replies[3], { callId: 4, error: { name: 'Error', message: 'boom', data: { statusCode: 500 } } });
+    t.same(calls.map((call) => call.callId), [1, 2, 3, 4]);
+    t.equal(handle.state, 'ready', 'no protocol violation: they are not answers to the pending request');
+  });
+
+  t.test('without a handler every call is answered REPL_ERR_BROWSER_NOT_FOUND', async (t) => {
+    const handle = start(t);
+    await handle.ready;
+    const [reply] = await exchange(handle, [list(1)], 1);
+    t.match(reply, { callId: 1, error: { code: 'REPL_ERR_BROWSER_NOT_FOUND', data: { statusCode: 500 } } });
+  });
+
+  t.test('webmcp-abort aborts that call only, and an aborted call gets no reply', async (t) => {
+    const { handler, held } = fake();
+    const handle = start(t, { onWebMcpCall: handler });
+    await handle.ready;
+    const replies = await exchange(handle, [invoke(1, 'hold'), invoke(2, 'hold'), abort(1), abort(99), list(3)], 1);
+    t.same(replies.map((reply) => reply.callId), [3]);
+    t.equal(held[0].aborted, true);
+    t.match(held[0].reason, { code: 'REPL_ERR_ABORTED', message: 'the cell that made this call finished' });
+    t.equal(held[1].aborted, false, 'the other call still runs');
+    t.same(await exchange(handle, [], 0), [], 'the aborted call, rejected by its handler, sent nothing');
+    t.equal(handle.state, 'ready', 'an abort of an unknown call is no violation');
+  });
+
+  t.test(`more than ${MAX_WEBMCP_CALLS_IN_FLIGHT} in flight: the next is answered REPL_ERR_CONFLICT; destroy aborts them all`, async (t) => {
+    const { handler, held } = fake();
+    const handle = start(t, { onWebMcpCall: handler });
+    await handle.ready;
+    const payloads = Array.from({ length: MAX_WEBMCP_CALLS_IN_FLIGHT + 1 }, (_, index) => invoke(index + 1, 'hold'));
+    const [reply] = await exchange(handle, payloads, 1);
+    t.match(reply, { callId: MAX_WEBMCP_CALLS_IN_FLIGHT + 1, error: { code: 'REPL_ERR_CONFLICT', data: { statusCode: 409 } } });
+    t.match(reply.error.message, /^at most 64 webmcp calls may be in flight at once/);
+    t.equal(held.length, MAX_WEBMCP_CALLS_IN_FLIGHT);
+    const destroyed = handle.destroy();
+    t.ok(held.every((signal) => signal.aborted), 'aborted at once, before the thread has exited');
+    t.match(held[0].reason, { code: 'REPL_ERR_ABORTED', message: 'the worker that made this call was ended' });
+    await destroyed;
+  });
+
+  t.test('a callId repeated while in flight is a protocol violation; the thread ending aborts the calls', async (t) => {
+    const { handler, held } = fake();
+    const handle = start(t, { onWebMcpCall: handler });
+    await handle.ready;
+    const outcome = await exchange(handle, [invoke(7, 'hold'), list(7)], 1);
+    t.same(outcome, { kind: 'protocol', message: 'malformed message (webmcp-call 7 while a call with that id is in flight)' });
+    await handle.exited;
+    t.equal(held[0].aborted, true);
+
+    const { handler: second, held: secondHeld } = fake();
+    const selfExit = start(t, { onWebMcpCall: second });
+    await selfExit.ready;
+    await exchange(selfExit, [invoke(1, 'hold')], 0);
+    while (secondHeld.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    void ask(selfExit, { type: 'exit', code: 0 });
+    await selfExit.exited;
+    t.equal(secondHeld[0].aborted, true, 'a thread that exits by itself aborts its calls too');
+    t.match(secondHeld[0].reason, { message: 'the worker that made this call ended' });
   });
 });
 

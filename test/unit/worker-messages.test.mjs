@@ -10,6 +10,28 @@ import { LIMITS } from '../../dist/common/limits.js';
 const error = { name: 'Error', message: 'boom', code: 'E_X', stack: 'Error: boom\n    at x' };
 const text = { type: 'text', channel: 'stdout', text: 'hello' };
 const image = { type: 'image', mimeType: 'image/png', bytes: new ArrayBuffer(4) };
+const tool = {
+  tool_ref: 'wmcp_a1', tool: { name: 'echo', description: 'Echoes', inputSchema: {} },
+  source: { window_id: 1, tab_id: 1, page_title: 'T', page_url: 'http://x/', frame: null, target_id: 'T1' },
+};
+const invocation = { invocation_id: 'inv-1', status: 'completed', output: { any: ['thing'] } };
+const statusError = { name: 'ReplError', message: 'gone', code: 'REPL_ERR_WEBMCP_TOOL_NOT_FOUND', data: { statusCode: 404 } };
+/** Valid in both protocols, worker → main. */
+const WEBMCP_CALLS = [
+  { type: 'webmcp-call', callId: 1, operation: 'list' },
+  { type: 'webmcp-call', callId: 2, operation: 'invoke', toolRef: 'wmcp_a1', inputJson: '{}' },
+  { type: 'webmcp-call', callId: 3, operation: 'invoke', toolRef: '', inputJson: '{"a":1}', timeoutSec: 30 },
+  { type: 'webmcp-abort', callId: 2 },
+];
+/** Valid in both protocols, main → worker. */
+const WEBMCP_REPLIES = [
+  { type: 'webmcp-reply', callId: 1, tools: [] },
+  { type: 'webmcp-reply', callId: 1, tools: [tool, { ...tool, tool_ref: 'wmcp_b2' }] },
+  { type: 'webmcp-reply', callId: 2, invocation },
+  { type: 'webmcp-reply', callId: 2, invocation: { invocation_id: 'inv-2', status: 'awaiting_submission', output: { form_populated: true, submitted: false } } },
+  { type: 'webmcp-reply', callId: 2, invocation: { invocation_id: 'inv-3', status: 'error', error_text: 'nope' } },
+  { type: 'webmcp-reply', callId: 3, error: statusError },
+];
 
 const VALID = {
   replWorker: [
@@ -24,6 +46,7 @@ const VALID = {
     { type: 'endpoint-request', requestId: 2, previous: 'ws://old' },
     { type: 'tool-result', requestId: 3, outcome: { message: 'clicked 1' } },
     { type: 'tool-result', requestId: 3, error },
+    ...WEBMCP_CALLS,
   ],
   replHost: [
     { type: 'execute', requestId: 1, code: '1', timeoutMs: 1000, deadline: Date.now() + 1000 },
@@ -32,6 +55,7 @@ const VALID = {
     { type: 'endpoint-reply', requestId: 1, endpoint: 'ws://x', targetId: 'T1' },
     { type: 'endpoint-reply', requestId: 1, error: { name: 'ReplError', message: 'no', code: 'REPL_ERR_BROWSER_NOT_FOUND', data: { a: 1 } } },
     { type: 'tool', requestId: 4, operation: { op: 'read' }, deadline: Date.now() + 1000, read: true },
+    ...WEBMCP_REPLIES,
     { type: 'shutdown' },
   ],
   executorWorker: [
@@ -41,12 +65,14 @@ const VALID = {
     { type: 'endpoint-request', requestId: 3 },
     { type: 'output', requestId: 1, channel: 'stdout', text: 'hello\n' },
     { type: 'output', requestId: 1, channel: 'stderr', text: '' },
+    ...WEBMCP_CALLS,
   ],
   executorHost: [
     { type: 'run', requestId: 1, code: 'return 1', timeoutMs: 5000 },
     { type: 'run', requestId: 3, code: 'return 1', timeoutMs: 5000, streamOutput: true },
     { type: 'run', requestId: 2, code: 'return 1', timeoutMs: 5000, targetId: 'T', tabCreated: true },
     { type: 'endpoint-reply', requestId: 1, endpoint: 'ws://x' },
+    ...WEBMCP_REPLIES,
   ],
 };
 
@@ -143,6 +169,60 @@ t.test('the executor guards check replies and runs', async (t) => {
   t.same(validateExecutorWorkerMessage({ type: 'output', requestId: 1, channel: 'write', text: 'x' }), { ok: false, error: 'output message: channel must be stdout or stderr' });
   t.same(validateExecutorWorkerMessage({ type: 'output', requestId: 1, channel: 'stdout' }), { ok: false, error: 'output message: text must be a string, got undefined' });
   t.same(validateExecutorWorkerMessage({ type: 'output', channel: 'stdout', text: 'x' }), { ok: false, error: 'output message: requestId must be a positive integer, got undefined' });
+});
+
+t.test('the WebMCP guards check calls, aborts and replies alike in both protocols', async (t) => {
+  const calls = [
+    [{ type: 'webmcp-call', operation: 'list' }, 'webmcp-call message: callId must be a positive integer, got undefined'],
+    [{ type: 'webmcp-call', callId: 0, operation: 'list' }, 'webmcp-call message: callId must be a positive integer, got number'],
+    [{ type: 'webmcp-call', callId: 1.5, operation: 'list' }, 'webmcp-call message: callId must be a positive integer, got number'],
+    [{ type: 'webmcp-call', callId: '1', operation: 'list' }, 'webmcp-call message: callId must be a positive integer, got string'],
+    [{ type: 'webmcp-call', callId: 1 }, 'webmcp-call message: operation must be "list" or "invoke"'],
+    [{ type: 'webmcp-call', callId: 1, operation: 'delete' }, 'webmcp-call message: operation must be "list" or "invoke"'],
+    [{ type: 'webmcp-call', callId: 1, operation: 'list', toolRef: 'wmcp_a1' }, 'webmcp-call message: toolRef is not allowed here'],
+    [{ type: 'webmcp-call', callId: 1, operation: 'list', timeoutSec: 5 }, 'webmcp-call message: timeoutSec is not allowed here'],
+    [{ type: 'webmcp-call', callId: 1, operation: 'invoke', inputJson: '{}' }, 'webmcp-call message: toolRef must be a string, got undefined'],
+    [{ type: 'webmcp-call', callId: 1, operation: 'invoke', toolRef: 5, inputJson: '{}' }, 'webmcp-call message: toolRef must be a string, got number'],
+    [{ type: 'webmcp-call', callId: 1, operation: 'invoke', toolRef: 'x'.repeat(1025), inputJson: '{}' }, 'webmcp-call message: toolRef is longer than 1024 characters'],
+    [{ type: 'webmcp-call', callId: 1, operation: 'invoke', toolRef: 'r' }, 'webmcp-call message: inputJson must be a string, got undefined'],
+    [{ type: 'webmcp-call', callId: 1, operation: 'invoke', toolRef: 'r', inputJson: {} }, 'webmcp-call message: inputJson must be a string, got an object'],
+    [{ type: 'webmcp-call', callId: 1, operation: 'invoke', toolRef: 'r', inputJson: 'x'.repeat(LIMITS.webmcpInputBytes + 1) },
+      `webmcp-call message: inputJson is longer than ${LIMITS.webmcpInputBytes} characters`],
+    [{ type: 'webmcp-call', callId: 1, operation: 'invoke', toolRef: 'r', inputJson: '{}', timeoutSec: '5' }, 'webmcp-call message: timeoutSec must be a number, got string'],
+    [{ type: 'webmcp-call', callId: 1, operation: 'invoke', toolRef: 'r', inputJson: '{}', timeoutSec: Number.NaN }, 'webmcp-call message: timeoutSec must be a number, got number'],
+    [{ type: 'webmcp-abort' }, 'webmcp-abort message: callId must be a positive integer, got undefined'],
+    [{ type: 'webmcp-abort', callId: -1 }, 'webmcp-abort message: callId must be a positive integer, got number'],
+  ];
+  for (const [message, reason] of calls) {
+    t.same(validateReplWorkerMessage(message), { ok: false, error: reason }, `REPL: ${reason}`);
+    t.same(validateExecutorWorkerMessage(message), { ok: false, error: reason }, `executor: ${reason}`);
+  }
+  const replies = [
+    [{ type: 'webmcp-reply', tools: [] }, 'webmcp-reply message: callId must be a positive integer, got undefined'],
+    [{ type: 'webmcp-reply', callId: 1 }, 'webmcp-reply message: exactly one of tools, invocation and error must be set'],
+    [{ type: 'webmcp-reply', callId: 1, tools: [], invocation }, 'webmcp-reply message: exactly one of tools, invocation and error must be set'],
+    [{ type: 'webmcp-reply', callId: 1, invocation, error: statusError }, 'webmcp-reply message: exactly one of tools, invocation and error must be set'],
+    [{ type: 'webmcp-reply', callId: 1, tools: { 0: tool } }, 'webmcp-reply message: tools must be an array of at most 100000 tools'],
+    [{ type: 'webmcp-reply', callId: 1, tools: [tool, null] }, 'webmcp-reply message: tools[1] must be an object, got null'],
+    [{ type: 'webmcp-reply', callId: 1, tools: [{ ...tool, tool_ref: 7 }] }, 'webmcp-reply message: tools[0].tool_ref must be a string, got number'],
+    [{ type: 'webmcp-reply', callId: 1, tools: [{ ...tool, tool: 'echo' }] }, 'webmcp-reply message: tools[0].tool must be an object, got string'],
+    [{ type: 'webmcp-reply', callId: 1, tools: [{ ...tool, tool: {} }] }, 'webmcp-reply message: tools[0].tool.name must be a string, got undefined'],
+    [{ type: 'webmcp-reply', callId: 1, tools: [{ ...tool, source: null }] }, 'webmcp-reply message: tools[0].source must be an object, got null'],
+    [{ type: 'webmcp-reply', callId: 1, invocation: [] }, 'webmcp-reply message: invocation must be an object, got an array'],
+    [{ type: 'webmcp-reply', callId: 1, invocation: { status: 'completed' } }, 'webmcp-reply message: invocation.invocation_id must be a string, got undefined'],
+    [{ type: 'webmcp-reply', callId: 1, invocation: { invocation_id: 'i', status: 'outcome_unknown' } },
+      'webmcp-reply message: invocation.status must be completed, canceled, error or awaiting_submission'],
+    [{ type: 'webmcp-reply', callId: 1, invocation: { invocation_id: 'i', status: 'error', error_text: 3 } }, 'webmcp-reply message: invocation.error_text must be a string, got number'],
+    [{ type: 'webmcp-reply', callId: 1, error: 'gone' }, 'webmcp-reply message: error must be a serialized error object, got string'],
+    [{ type: 'webmcp-reply', callId: 1, error: { name: 'ReplError' } }, 'webmcp-reply message: error.message must be a string, got undefined'],
+  ];
+  for (const [message, reason] of replies) {
+    t.same(validateReplHostMessage(message), { ok: false, error: reason }, `REPL: ${reason}`);
+    t.same(validateExecutorHostMessage(message), { ok: false, error: reason }, `executor: ${reason}`);
+  }
+  t.same(validateReplHostMessage({ type: 'webmcp-call', callId: 1, operation: 'list' }), { ok: false, error: 'unknown message type "webmcp-call"' },
+    'each direction has its own half');
+  t.same(validateExecutorWorkerMessage({ type: 'webmcp-reply', callId: 1, tools: [] }), { ok: false, error: 'unknown message type "webmcp-reply"' });
 });
 
 t.test('toSerialized is the one shape of an error on the port, and fromSerialized rebuilds it', async (t) => {

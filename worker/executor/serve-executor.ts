@@ -26,6 +26,8 @@ import { describeThrown, encodeResult } from './call-result.js';
 import { CodeSyntaxError, compileCode, loadTransformer } from './compile-code.js';
 import type { CompiledCode } from './compile-code.js';
 import { TabMissingError, TabNotAttachedError, bindDefaultPage, bindExecutorPage } from './page-binding.js';
+import { CellScope, currentCellScope, runInCellScope } from '../webmcp/cell-scope.js';
+import { createWebMcpClient } from '../webmcp/webmcp-client.js';
 
 const debug = debuglog('browser-repl:executor');
 
@@ -35,9 +37,6 @@ export interface ExecutorPort {
   /** Messages arrive unchecked: the loop validates them. */
   on(event: 'message', listener: (message: unknown) => void): unknown;
 }
-
-/** `webmcp` until WebMCP lands: frozen and empty, like the REPL's. */
-const WEBMCP = Object.freeze({});
 
 /** Where a call got to, for the reply of a call that failed or timed out. */
 interface CallState {
@@ -72,6 +71,8 @@ export function serveExecutor(startup: { workerId: string; engine: PlaywrightEng
   const connection = new BrowserConnection({ engine: startup.engine, endpoint: () => scoped.url(), artifactsDir: startup.artifactsDir });
   const router = new OutputRouter();
   globalThis.console = router.console;
+  // The code's `webmcp`: the same client as a REPL cell's, its calls scoped to the call that made them.
+  const webmcp = createWebMcpClient({ post, currentScope: currentCellScope });
 
   // Abandoned code (after a timeout) rejects a lot: its connection was closed under it. Such
   // rejections must not end the worker; they are reported to the running call, if any.
@@ -97,7 +98,7 @@ export function serveExecutor(startup: { workerId: string; engine: PlaywrightEng
     debug('call %d: compiled in %d ms, connected in %d ms, page bound in %d ms', message.requestId,
       Math.round(compiled - started), Math.round(connected - compiled), Math.round(performance.now() - connected));
     signal.throwIfAborted();
-    const run = state.compiled.bind(WEBMCP, output.console);
+    const run = state.compiled.bind(webmcp.client, output.console);
     return run(binding.page, binding.page.context(), browser);
   }
 
@@ -111,11 +112,13 @@ export function serveExecutor(startup: { workerId: string; engine: PlaywrightEng
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(new Error('timeout')), message.timeoutMs);
     const state: CallState = {};
+    // Ended when the call answers, a timeout included: code the call abandoned can start no webmcp call.
+    const scope = new CellScope();
     // Failures are described as text first (`describeThrown`), then sent as a SerializedError.
     let fields: Omit<ExecutorReplyMessage, 'type' | 'requestId' | 'stdout' | 'stderr' | 'error'> & { error?: string; stack?: string };
     let name = 'Error';
     try {
-      const work = execute(message, output, state, controller.signal);
+      const work = runInCellScope(scope, () => execute(message, output, state, controller.signal));
       // The abandoned promise may still reject after a timeout; that is expected, not unhandled.
       work.catch(() => {});
       fields = encodeResult(await abortable(work, controller.signal));
@@ -140,6 +143,7 @@ export function serveExecutor(startup: { workerId: string; engine: PlaywrightEng
           : { success: false, ...describeThrown(thrown, mapStack) };
       }
     } finally {
+      scope.end();
       clearTimeout(timer);
       connection.callEnded();
       router.current = undefined;
@@ -168,6 +172,9 @@ export function serveExecutor(startup: { workerId: string; engine: PlaywrightEng
         break;
       case 'endpoint-reply':
         endpoints.receive(message);
+        break;
+      case 'webmcp-reply':
+        webmcp.receive(message);
         break;
     }
   });

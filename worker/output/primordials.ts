@@ -27,3 +27,7 @@ export const DateNow = Date.now;
 export const StringCtor = String;
 export const BufferPrototypeToString = uncurryThis(Buffer.prototype.toString) as (
   self: Buffer, encoding?: BufferEncoding, start?: number, end?: number) => string;
+export const ArrayIsArray = Array.isArray;
+export const JSONStringify = JSON.stringify;
+export const PromisePrototypeThen = uncurryThis(Promise.prototype.then) as <T>(
+  self: Promise<T>, onFulfilled?: ((value: T) => unknown) | null, onRejected?: ((reason: unknown) => unknown) | null) => Promise<unknown>;

@@ -30,6 +30,8 @@ import { CellEvaluator } from './cell-evaluator.js';
 import { createReplContext } from './create-context.js';
 import { describeError } from './describe-error.js';
 import { createReplNamespace } from './repl-namespace.js';
+import { CellScope, currentCellScope, runInCellScope } from '../webmcp/cell-scope.js';
+import { createWebMcpClient } from '../webmcp/webmcp-client.js';
 
 /** Deadline of the warm-up's page round trip: a connect (10 s) and an attach. */
 const WARM_UP_DEADLINE_MS = 15_000;
@@ -107,11 +109,12 @@ export function serveRepl(startup: ReplStartup): void {
   });
   const repl = createReplNamespace({ id: startup.replId, name: () => identity.name, collector, help: HELP_ENTRIES });
   const helpers = createBrowserHelpers(helperContext);
+  const webmcp = createWebMcpClient({ post, currentScope: currentCellScope });
   const context = createReplContext({
     console: createCapturedConsole(collector),
     repl,
     helpers,
-    webmcp: Object.freeze({}),
+    webmcp: webmcp.client,
   });
   const evaluator = new CellEvaluator({ context });
 
@@ -162,14 +165,22 @@ export function serveRepl(startup: ReplStartup): void {
     post({ type: 'started', requestId } satisfies StartedMessage);
     collector.begin((item, transfer) => post({ type: 'output', requestId, item } satisfies OutputMessage, transfer));
     helperContext.beginCell(message.deadline);
+    // Everything the cell starts, timers and promises it leaves behind included, carries this
+    // scope; ending it below aborts the webmcp calls still unfinished (their `webmcp-abort`s reach
+    // the host before the result does).
+    const scope = new CellScope();
     let outcome: { success: true } | { success: false; error: SerializedError };
     try {
       await prepareEndpoint(message.code);
-      await evaluator.evaluate(message.code);
+      await runInCellScope(scope, () => evaluator.evaluate(message.code));
       outcome = { success: true };
     } catch (thrown) {
       outcome = { success: false, error: serializeThrown(thrown) };
     }
+    // A promise chain of the cell's own that awaited an aborted call (`(async () => { await
+    // webmcp.invokeTool(…) })()`) now rejects; Node reports it unhandled once the microtasks have
+    // run. One turn of the event loop lets that report land in this cell's output, not the next's.
+    if (scope.end() > 0) await new Promise((resolve) => setImmediate(resolve));
     helperContext.endCell();
     const { contentTruncated } = collector.end();
     post({
@@ -239,6 +250,10 @@ export function serveRepl(startup: ReplStartup): void {
         break;
       case 'endpoint-reply':
         endpoints.receive(message);
+        break;
+      case 'webmcp-reply':
+        // Not queued: the cell that waits for it is what the queue is running.
+        webmcp.receive(message);
         break;
       case 'warm':
         // In the queue, so a cell sent after it finds the page attached (or its own attach running).
