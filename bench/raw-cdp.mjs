@@ -7,8 +7,13 @@ export async function rawCdp(endpoint) {
   await once(ws, 'open');
   let nextId = 1;
   const pending = new Map();
+  const eventListeners = new Set();
   ws.on('message', (data) => {
     const message = JSON.parse(data.toString());
+    if (message.id === undefined) {
+      for (const listener of eventListeners) listener(message);
+      return;
+    }
     const callback = pending.get(message.id);
     if (callback === undefined) return;
     pending.delete(message.id);
@@ -20,5 +25,7 @@ export async function rawCdp(endpoint) {
     pending.set(id, { resolve, reject });
     ws.send(JSON.stringify(sessionId === undefined ? { id, method, params } : { id, method, params, sessionId }));
   });
-  return { send, close: () => ws.close() };
+  /** Every event (`{method, params, sessionId?}`) as it arrives. */
+  const onEvent = (listener) => eventListeners.add(listener);
+  return { send, onEvent, close: () => ws.close() };
 }
