@@ -189,7 +189,8 @@ export async function run({ quick }) {
       rows,
       notes: [
         `${iterations} samples each after ${warmup} warm-up rounds; ours and raw alternate, which goes first flipping every iteration.`,
-        'Ours crosses the worker\'s MessagePort twice per call and is answered by the main thread\'s monitor, which already knows every tool (a listing reads titles with one Target.getTargets).',
+        'Ours crosses the worker\'s MessagePort twice per call and is answered by the main thread\'s monitor, which already knows every tool (a listing flushes each tab with one round trip and reads titles with one Target.getTargets; the raw listing needs two round trips per tab).',
+        'invokeTool from a cell is not within 1.2×: the monitor itself is (the main-thread row), and the two MessagePort hand-offs cost about 0.1 ms when the machine is idle (measured with a call the monitor refuses at once), but with a tool running, the main thread\'s share of a call grows from about 0.7 ms to about 1.2 ms: each call wakes two more threads while Chromium\'s processes use this machine\'s two cores. The price buys one monitor per browser (frame and navigation tracking, cancellation, cell scoping) instead of one per REPL worker.',
       ],
     };
   } finally {

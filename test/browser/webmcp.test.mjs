@@ -361,3 +361,18 @@ t.test('from a cell of a REPL attached to a browser whose page was open before: 
     console.log((await webmcp.invokeTool(tools.find((tool) => tool.tool.name === 'echo').tool_ref, { text: 'late' })).status);`);
   t.equal(names, 'echo,fail,remove_me,slow' + 'completed');
 });
+
+t.test('a page that read modelContext on a scratch document survives a late listing (no renderer kill)', async (t) => {
+  const { endpoint, link, targetId } = await browserWithOpenPage(t, fixtures.url('webmcp-scratch.html'));
+  const late = new BrowserHost({ browser: { cdpEndpoint: endpoint }, warmSpare: false });
+  t.teardown(() => late.close());
+  // The backfill runs on the child frame (the page was open before the monitor): it finds the
+  // scratch document's ModelContext and must not touch the real one.
+  t.same(await late.webmcp.listTools({ scope: { targetIds: [targetId] } }), [], 'no tools, and no failure');
+  const session = await (await link.connection()).attachToTarget(targetId);
+  let crashed = false;
+  session.on('Inspector.targetCrashed', () => { crashed = true; });
+  const { result } = await session.send('Runtime.evaluate', { expression: 'window.marker + ":" + document.getElementById("child").contentWindow.scratch', returnByValue: true, timeout: 5000 });
+  t.equal(result.value, 'alive:object', 'the page and its frame kept their state: the renderer was not killed');
+  t.equal(crashed, false);
+});
