@@ -5,9 +5,10 @@
  */
 
 import { spawn } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
 import path from 'node:path';
 import { debuglog } from 'node:util';
 
@@ -144,12 +145,19 @@ export function killLaunchedBrowsersSync(): void {
     // A killed group takes a moment to go: a process still alive may write into the profile after
     // it was removed (seen under load). So wait (synchronously: this runs in 'exit') until the
     // browser process is gone, at most EXIT_KILL_WAIT_MS, then remove the profile.
+    // The whole group, not only the browser process: a renderer or the zygote may outlive it by a
+    // moment and write into the profile (a flake of launch-chromium.test.mjs).
     const until = Date.now() + EXIT_KILL_WAIT_MS;
-    while (processAlive(browser.pid) && Date.now() < until) sleepSync(10);
-    try {
-      rmSync(browser.userDataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
-    } catch {
-      // Best effort while the process exits.
+    while (groupAlive(browser.pid) && Date.now() < until) sleepSync(10);
+    // A write that raced the removal recreates a folder: remove again until it stays gone.
+    for (;;) {
+      try {
+        rmSync(browser.userDataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
+      } catch {
+        // Best effort while the processes exit.
+      }
+      if (!existsSync(browser.userDataDir) || Date.now() >= until) break;
+      sleepSync(10);
     }
   }
   liveBrowsers.clear();
@@ -173,6 +181,64 @@ function processAlive(pid: number): boolean {
     return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
   } catch {
     return process.platform !== 'linux';
+  }
+}
+
+/**
+ * Whether any process of the process group `pgid` still runs (zombies do not count). Linux reads
+ * /proc; elsewhere only the group leader is looked at.
+ */
+export function groupAlive(pgid: number): boolean {
+  if (process.platform !== 'linux') return processAlive(pgid);
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return processAlive(pgid);
+  }
+  for (const entry of entries) {
+    if (entry.charCodeAt(0) < 48 || entry.charCodeAt(0) > 57) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue; // Gone meanwhile.
+    }
+    // pid (comm) state ppid pgrp …: comm may hold spaces and parentheses, so split after the last ')'.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(fields[2]) === pgid && fields[0] !== 'Z') return true;
+  }
+  return false;
+}
+
+/** How long a closed browser's group may take to go before its stragglers are killed. */
+const GROUP_EXIT_WAIT_MS = 2_000;
+
+/**
+ * Removes a profile once every process of the browser's group is gone: the browser process exits
+ * first, its renderers and zygote a moment later, and one that still writes would leave files
+ * behind (or recreate the folder). Stragglers past {@link GROUP_EXIT_WAIT_MS} are killed.
+ */
+async function removeProfileAfterGroup(pgid: number, userDataDir: string): Promise<void> {
+  const until = Date.now() + GROUP_EXIT_WAIT_MS;
+  while (process.platform !== 'win32' && groupAlive(pgid)) {
+    if (Date.now() >= until) {
+      try {
+        process.kill(-pgid, 'SIGKILL');
+      } catch {
+        // Gone meanwhile.
+      }
+      await sleep(50);
+      break;
+    }
+    await sleep(20);
+  }
+  for (let attempt = 0; attempt < 3; attempt++) {
+    await rm(userDataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }).catch((error: unknown) =>
+      debug('could not remove %s: %s', userDataDir, (error as Error).message),
+    );
+    if (!existsSync(userDataDir)) return;
+    await sleep(50);
   }
 }
 
@@ -362,9 +428,7 @@ export class ChromiumProcess {
       }
       this.#onEarlyExit?.(`it exited (code ${info.code}, signal ${info.signal}) before printing its DevTools endpoint`);
     }
-    await rm(this.#userDataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }).catch((error: unknown) =>
-      debug('could not remove %s: %s', this.#userDataDir, (error as Error).message),
-    );
+    await removeProfileAfterGroup(this.#pid, this.#userDataDir);
   }
 
   #onStderr(chunk: string): void {
