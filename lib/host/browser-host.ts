@@ -79,7 +79,7 @@ export class BrowserHost {
   readonly #ownsBrowser: boolean;
   readonly #tabs: TabRegistry | null;
   readonly #executors: PlaywrightExecutors | null;
-  /** The page tools of this browser (lib/webmcp): one monitor connection, started with the first endpoint a worker gets. */
+  /** The page tools of this browser (lib/webmcp): one monitor connection, attached when the browser becomes available (`BrowserManager.onReady`), or on first use. */
   readonly #webmcp: WebMcpMonitor | null;
   /** The cells' and executors' `webmcp` calls (every tab but agent-tool sessions'); private REPLs get a scoped one. */
   readonly #webmcpCalls: WebMcpCallHandler | undefined;
