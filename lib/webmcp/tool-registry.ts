@@ -112,6 +112,10 @@ export class ToolRegistry {
   readonly #windowIds = new Map<number, number>();
   readonly #windowOfTarget = new Map<string, number>();
   readonly #frameNumbers = new Map<string, number>();
+  /** Counters of those ids: entries are forgotten with their tab or frame, numbers are never reused. */
+  #lastTabId = 0;
+  #lastWindowId = 0;
+  #lastFrameNumber = 0;
   readonly #listener: RegistryListener;
   #lastChange = 0;
 
@@ -140,7 +144,7 @@ export class ToolRegistry {
       known.url = info.url;
       if (info.browserContextId !== undefined) known.browserContextId = info.browserContextId;
     }
-    if (info.type === 'page' && !this.#tabIds.has(info.targetId)) this.#tabIds.set(info.targetId, this.#tabIds.size + 1);
+    if (info.type === 'page' && !this.#tabIds.has(info.targetId)) this.#tabIds.set(info.targetId, ++this.#lastTabId);
   }
 
   /** The target is gone: its session (and the sessions attached through it) and their tools too. */
@@ -149,12 +153,14 @@ export class ToolRegistry {
     const sessionId = this.#sessionByTarget.get(targetId);
     if (sessionId !== undefined) this.detachSession(sessionId);
     this.#windowOfTarget.delete(targetId);
+    this.#tabIds.delete(targetId);
+    this.#frameNumbers.delete(targetId);
   }
 
   setWindow(targetId: string, browserWindowId: number): void {
     let windowId = this.#windowIds.get(browserWindowId);
     if (windowId === undefined) {
-      windowId = this.#windowIds.size + 1;
+      windowId = ++this.#lastWindowId;
       this.#windowIds.set(browserWindowId, windowId);
     }
     this.#windowOfTarget.set(targetId, windowId);
@@ -203,7 +209,7 @@ export class ToolRegistry {
     const known = session.frames.get(frame.id);
     if (known === undefined) {
       session.frames.set(frame.id, { frameId: frame.id, parentId: frame.parentId, url: stripFragment(frame.url ?? ''), loaderId: frame.loaderId });
-      if (!this.#frameNumbers.has(frame.id)) this.#frameNumbers.set(frame.id, this.#frameNumbers.size + 1);
+      if (!this.#frameNumbers.has(frame.id)) this.#frameNumbers.set(frame.id, ++this.#lastFrameNumber);
       this.#changed();
       return;
     }
@@ -255,7 +261,12 @@ export class ToolRegistry {
       }
     }
     for (const tool of [...this.#tools.values()]) if (tool.sessionId === sessionId && dropped.has(tool.frameId)) this.#deleteTool(tool);
-    for (const frameId of dropped) if (includeRoot || frameId !== rootFrameId) session.frames.delete(frameId);
+    for (const frameId of dropped) {
+      if (!includeRoot && frameId === rootFrameId) continue;
+      session.frames.delete(frameId);
+      // A frame id is not used again once its frame is gone (an out-of-process frame's root keeps its id in its own session).
+      if (!this.#sessionByTarget.has(frameId)) this.#frameNumbers.delete(frameId);
+    }
     this.#listener.framesDropped?.(sessionId, dropped, reason);
     // Out-of-process frames below: their sessions' root frame is one of the dropped frames.
     for (const child of [...this.#sessions.values()]) {

@@ -215,10 +215,16 @@ export class WebMcpMonitor implements WebMcpTools {
     const cdp = await this.#link.connection({ method: 'Target.setAutoAttach' });
     const connection = new Connection(cdp);
     this.#connection = connection;
-    // Discovery gives titles, URLs and browser contexts of every tab; auto-attach gives sessions,
-    // paused at their start, so WebMCP is enabled before any of their scripts runs.
-    await cdp.send('Target.setDiscoverTargets', { discover: true, filter: TARGET_FILTER });
-    await cdp.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: true, filter: TARGET_FILTER });
+    try {
+      // Discovery gives titles, URLs and browser contexts of every tab; auto-attach gives sessions,
+      // paused at their start, so WebMCP is enabled before any of their scripts runs.
+      await cdp.send('Target.setDiscoverTargets', { discover: true, filter: TARGET_FILTER });
+      await cdp.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: true, filter: TARGET_FILTER });
+    } catch (error) {
+      // Not attached: the next call starts over (on the same socket, if it still lives).
+      if (this.#connection === connection) this.#connection = undefined;
+      throw error;
+    }
     debug('monitor attached (%d sessions so far)', connection.setups.size);
     return connection;
   }

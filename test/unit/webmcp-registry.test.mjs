@@ -180,3 +180,19 @@ t.test('answers are matched per session, kept when early, dropped when abandoned
   await new Promise((resolve) => setTimeout(resolve, 10));
   t.equal(settled, false, 'a late answer to an abandoned invocation is not kept for anyone');
 });
+
+t.test('tab, window and frame numbers are never reused, though gone tabs and frames are forgotten', async (t) => {
+  const registry = world();
+  registry.toolsAdded('S1', [{ name: 'top', description: 't', frameId: 'T1' }]);
+  registry.destroyTarget('T1');
+  registry.updateTarget({ targetId: 'T2', type: 'page', title: 'Next', url: 'https://next.test/', browserContextId: 'C0' });
+  registry.attachSession({ sessionId: 'S9', targetId: 'T2', type: 'page' });
+  registry.frameSeen('S9', { id: 'T2', loaderId: 'L1' });
+  registry.frameSeen('S9', { id: 'F9', parentId: 'T2', loaderId: 'L2' });
+  registry.setWindow('T2', 902);
+  registry.toolsAdded('S9', [{ name: 'next', description: 'n', frameId: 'F9' }]);
+  const [tool] = registry.list(undefined, new Set());
+  t.equal(tool.source.tab_id, 2, 'the second tab is tab 2, the first one gone');
+  t.equal(tool.source.window_id, 2);
+  t.equal(tool.source.frame.frame_id, 5, 'numbers 1 to 4 went to the first tab\'s frames and the new tab\'s main frame');
+});
