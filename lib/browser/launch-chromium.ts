@@ -5,7 +5,7 @@
  */
 
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -149,6 +149,8 @@ export function killLaunchedBrowsersSync(): void {
     // moment and write into the profile (a flake of launch-chromium.test.mjs).
     const until = Date.now() + EXIT_KILL_WAIT_MS;
     while (groupAlive(browser.pid) && Date.now() < until) sleepSync(10);
+    const singleton = singletonSocketDir(browser.userDataDir);
+    if (singleton !== undefined) rmSync(singleton, { recursive: true, force: true });
     // A write that raced the removal recreates a folder: remove again until it stays gone.
     for (;;) {
       try {
@@ -211,6 +213,23 @@ export function groupAlive(pgid: number): boolean {
   return false;
 }
 
+/**
+ * The folder Chromium made in the OS temp folder for its singleton socket
+ * (`/tmp/org.chromium.Chromium.XXXXXX`), named by the profile's `SingletonSocket` link. Chromium
+ * leaves it behind when it is killed, and even after a SIGTERM, so it goes with the profile. Only
+ * a folder of exactly that shape directly in the temp folder is named, whatever the link says.
+ */
+export function singletonSocketDir(userDataDir: string): string | undefined {
+  let target: string;
+  try {
+    target = readlinkSync(path.join(userDataDir, 'SingletonSocket'));
+  } catch {
+    return undefined;
+  }
+  const dir = path.dirname(target);
+  return path.dirname(dir) === tmpdir() && /^org\.chromium\.Chromium\.[A-Za-z0-9]{6,}$/.test(path.basename(dir)) ? dir : undefined;
+}
+
 /** How long a closed browser's group may take to go before its stragglers are killed. */
 const GROUP_EXIT_WAIT_MS = 2_000;
 
@@ -233,6 +252,8 @@ async function removeProfileAfterGroup(pgid: number, userDataDir: string): Promi
     }
     await sleep(20);
   }
+  const singleton = singletonSocketDir(userDataDir);
+  if (singleton !== undefined) await rm(singleton, { recursive: true, force: true }).catch(() => undefined);
   for (let attempt = 0; attempt < 3; attempt++) {
     await rm(userDataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }).catch((error: unknown) =>
       debug('could not remove %s: %s', userDataDir, (error as Error).message),

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { findChromium } from '../../dist/lib/browser/find-chromium.js';
-import { chromiumArgs, launchChromium, OFFLINE_ARGS } from '../../dist/lib/browser/launch-chromium.js';
+import { chromiumArgs, launchChromium, OFFLINE_ARGS, singletonSocketDir } from '../../dist/lib/browser/launch-chromium.js';
 import { detectNoSandbox } from '../../dist/lib/browser/sandbox.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'browser-repl-launch-test-'));
@@ -96,12 +96,17 @@ t.test('the launched browser runs in its own profile and [Symbol.asyncDispose] e
   t.match(browser.wsEndpoint, /^ws:\/\/127\.0\.0\.1:\d+\/devtools\/browser\//);
   t.ok(browser.running);
   t.ok(existsSync(browser.userDataDir));
+  // Chromium's singleton socket folder in the OS temp folder, which it leaves behind by itself.
+  const singleton = singletonSocketDir(browser.userDataDir);
+  t.match(singleton, /\/org\.chromium\.Chromium\.\w+$/);
+  t.ok(existsSync(singleton));
   await browser[Symbol.asyncDispose]();
   const exit = await browser.exited;
   t.match(exit, { pid: browser.pid, expected: true });
   t.notOk(browser.running);
   t.notOk(isAlive(browser.pid));
   t.notOk(existsSync(browser.userDataDir));
+  t.notOk(existsSync(singleton), 'its singleton socket folder is gone with the profile');
 });
 
 t.test('a Node process that exits without closing its browser takes the browser with it', async (t) => {
