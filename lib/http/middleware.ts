@@ -89,6 +89,15 @@ function isEmptyBody(req: Request): boolean {
 }
 
 /** Express 5 leaves `req.body` undefined when nothing was sent. */
+/**
+ * The part of a host that needs a browser (its executors, its WebMCP monitor), or
+ * `REPL_ERR_BROWSER_NOT_FOUND` naming what needed it when the server runs without one.
+ */
+export function browserPart<T>(part: T | null, what: string): T {
+  if (part === null) throw new ReplError('REPL_ERR_BROWSER_NOT_FOUND', `this server was started without a browser (browser: false); ${what} need one`);
+  return part;
+}
+
 export function requireBody(body: unknown): void {
   if (body === undefined) throw new ReplError('REPL_ERR_INVALID_REQUEST', 'request body is required');
 }

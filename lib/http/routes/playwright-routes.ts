@@ -10,7 +10,7 @@ import { LIMITS } from '../../../common/limits.js';
 import type { PlaywrightExecuteRequest, PlaywrightExecutors } from '../../executor/executor-registry.js';
 import { toWireExecuteResult, toWireExecutor } from '../../executor/execute-result.js';
 import type { PlaywrightExecutorInfo } from '../../executor/execute-result.js';
-import { jsonBody, noRetry, requestSignal, requireBody } from '../middleware.js';
+import { browserPart, jsonBody, noRetry, requestSignal, requireBody } from '../middleware.js';
 import type { HostOf } from '../middleware.js';
 import { validateBody } from '../schema-validator.js';
 import { EventStream, wantsEventStream } from '../sse.js';
@@ -25,13 +25,7 @@ interface ExecuteRequestBody {
 export function playwrightRoutes(hostOf: HostOf): Router {
   const router = Router();
 
-  const executors = (req: Request, res: Response): PlaywrightExecutors => {
-    const registry = hostOf(req, res).executors;
-    if (registry === null) {
-      throw new ReplError('REPL_ERR_BROWSER_NOT_FOUND', 'this server was started without a browser (browser: false); Playwright executors need one');
-    }
-    return registry;
-  };
+  const executors = (req: Request, res: Response): PlaywrightExecutors => browserPart(hostOf(req, res).executors, 'Playwright executors');
 
   router.post('/playwright/execute', jsonBody(LIMITS.replBodyBytes), async (req: Request, res: Response, next: NextFunction) => {
     // Every answer but a success says "do not retry": a retried call would run its code twice.

@@ -11,7 +11,7 @@ import { ReplError } from '../../../common/errors.js';
 import { LIMITS } from '../../../common/limits.js';
 import { checkInvocation } from '../../webmcp/invocations.js';
 import type { WebMcpTools } from '../../webmcp/types.js';
-import { jsonBody, noRetry, requestSignal, requireBody } from '../middleware.js';
+import { browserPart, jsonBody, noRetry, requestSignal, requireBody } from '../middleware.js';
 import type { HostOf } from '../middleware.js';
 import { validateBody } from '../schema-validator.js';
 
@@ -38,13 +38,7 @@ function outcomeUnknownBody(error: ReplError): { message: string; code: 'REPL_ER
 export function webmcpRoutes(hostOf: HostOf): Router {
   const router = Router();
 
-  const webmcp = (req: Request, res: Response): WebMcpTools => {
-    const tools = hostOf(req, res).webmcp;
-    if (tools === null) {
-      throw new ReplError('REPL_ERR_BROWSER_NOT_FOUND', 'this server was started without a browser (browser: false); page tools (WebMCP) need one');
-    }
-    return tools;
-  };
+  const webmcp = (req: Request, res: Response): WebMcpTools => browserPart(hostOf(req, res).webmcp, 'page tools (WebMCP)');
 
   router.get('/webmcp/tools', async (req: Request, res: Response) => {
     const tools = await webmcp(req, res).listTools({ signal: requestSignal(req, res) });
