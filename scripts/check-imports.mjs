@@ -14,18 +14,18 @@ const root = resolve(dirname(new URL(import.meta.url).pathname), '..');
  */
 const DEPS = {
   'common': [],
-  'common/cdp': ['common/errors.ts', 'common/files.ts'],
+  'common/cdp': ['common/errors.ts', 'common/files.ts', 'common/redact.ts'],
   'common/help': [],
   'common/protocol': ['common/errors.ts', 'common/limits.ts'],
   'lib': ['common', 'lib'],
-  'lib/browser': ['common'],
+  'lib/browser': ['common', 'lib/system'],
   'lib/threads': ['common'],
   'lib/repl': ['common', 'lib/browser', 'lib/threads'],
-  'lib/executor': ['common', 'lib/browser', 'lib/threads'],
+  'lib/executor': ['common', 'lib/browser', 'lib/threads', 'lib/system'],
   'lib/webmcp': ['common', 'lib/browser'],
   'lib/host': ['common', 'lib/browser', 'lib/threads', 'lib/repl', 'lib/executor', 'lib/webmcp'],
   'lib/system': ['common'],
-  'lib/tools': ['common', 'lib/browser', 'lib/threads', 'lib/repl', 'lib/executor', 'lib/host', 'lib/webmcp'],
+  'lib/tools': ['common', 'lib/system', 'lib/browser', 'lib/threads', 'lib/repl', 'lib/executor', 'lib/host', 'lib/webmcp'],
   'lib/mcp': ['common', 'lib/browser', 'lib/threads', 'lib/repl', 'lib/executor', 'lib/host', 'lib/tools', 'lib/webmcp'],
   'lib/http': ['common', 'lib/browser', 'lib/threads', 'lib/repl', 'lib/executor', 'lib/host', 'lib/system', 'lib/tools', 'lib/mcp', 'lib/webmcp'],
   // The typed client is standalone: it may be bundled for any fetch runtime, so it imports nothing of ours.

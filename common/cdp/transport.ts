@@ -9,6 +9,7 @@ import { debuglog } from 'node:util';
 import type WebSocket from 'ws';
 
 import { ReplError } from '../errors.js';
+import { redactUrl } from '../redact.js';
 import { resolveWebSocketUrl } from './endpoint-discovery.js';
 
 const debug = debuglog('browser-repl:cdp-transport');
@@ -68,7 +69,8 @@ export class WebSocketTransport implements Transport {
   /** Wraps an open socket (an outgoing one from `connect`, or one `listenLoopback` accepted). */
   private constructor(ws: WebSocket, url: string) {
     this.#ws = ws;
-    this.#url = url;
+    // Printed in debug lines: a proxied or remote endpoint may carry a credential in its query.
+    this.#url = redactUrl(url);
     ws.on('message', (data, isBinary) => {
       // CDP only sends text frames; anything binary is not ours to interpret.
       if (isBinary || this.#closedEmitted) return;

@@ -12,9 +12,9 @@
  * (common/cdp/scoped-endpoint.ts).
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 
+import { ownedTempPrefix } from '../system/child-lifetime.js';
 import type { BrowserLink } from '../../common/cdp/browser-link.js';
 import type { CdpConnection } from '../../common/cdp/cdp-connection.js';
 
@@ -49,7 +49,7 @@ export class HostDownloads {
    */
   async prepare(owner: string, options: { reapply?: boolean } = {}): Promise<DownloadFolders> {
     if (this.#closed) throw new Error('downloads are closed');
-    this.#root ??= mkdtempSync(path.join(tmpdir(), 'chromium-repl-downloads-'));
+    this.#root ??= mkdtempSync(ownedTempPrefix('chromium-repl-downloads'));
     const incoming = path.join(this.#root, '.incoming');
     mkdirSync(incoming, { recursive: true });
     const connection = await this.#link.connection();

@@ -13,6 +13,7 @@ import path from 'node:path';
 import { debuglog } from 'node:util';
 
 import { ReplError } from '../../common/errors.js';
+import { ownedTempPrefix, processRuns, sweepStaleTempFolders, tiedCommand, guardProcessGroup } from '../system/child-lifetime.js';
 
 import type { ChildProcess } from 'node:child_process';
 import type { Socket } from 'node:net';
@@ -94,6 +95,12 @@ export interface LaunchChromiumOptions {
   env?: NodeJS.ProcessEnv | undefined;
   /** Parent directory of the temporary profile. Default `os.tmpdir()`. */
   tmpDir?: string | undefined;
+  /**
+   * Ties the browser to this process's life, so a SIGKILLed server leaves no browser running
+   * (`setpriv --pdeathsig KILL`, or a watchdog where setpriv is missing; lib/system/child-lifetime.ts).
+   * Default true. Spawn from the main thread: the signal follows the thread that launched.
+   */
+  parentDeathSignal?: boolean | undefined;
   signal?: AbortSignal | undefined;
 }
 
@@ -169,34 +176,16 @@ export function killLaunchedBrowsersSync(): void {
 const EXIT_KILL_WAIT_MS = 1_000;
 
 /**
- * Whether `pid` still runs. A killed child that Node has not reaped yet (it cannot, inside
- * 'exit') is a zombie: it exists but runs no more, which Linux tells in /proc/<pid>/stat.
- */
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return process.platform !== 'linux';
-  }
-}
-
-/**
  * Whether any process of the process group `pgid` still runs (zombies do not count). Linux reads
  * /proc; elsewhere only the group leader is looked at.
  */
 export function groupAlive(pgid: number): boolean {
-  if (process.platform !== 'linux') return processAlive(pgid);
+  if (process.platform !== 'linux') return processRuns(pgid);
   let entries: string[];
   try {
     entries = readdirSync('/proc');
   } catch {
-    return processAlive(pgid);
+    return processRuns(pgid);
   }
   for (const entry of entries) {
     if (entry.charCodeAt(0) < 48 || entry.charCodeAt(0) > 57) continue;
@@ -228,6 +217,19 @@ export function singletonSocketDir(userDataDir: string): string | undefined {
   }
   const dir = path.dirname(target);
   return path.dirname(dir) === tmpdir() && /^org\.chromium\.Chromium\.[A-Za-z0-9]{6,}$/.test(path.basename(dir)) ? dir : undefined;
+}
+
+const sweptParents = new Set<string>();
+
+/**
+ * Before the first launch into a folder, removes the profiles (with their singleton-socket folders)
+ * and the other temporary folders that servers killed earlier left there: their creating process
+ * no longer runs (lib/system/child-lifetime.ts). Once per folder and process. Returns what it removed.
+ */
+export async function sweepStaleProfiles(parentDir: string = tmpdir()): Promise<string[]> {
+  if (sweptParents.has(parentDir)) return [];
+  sweptParents.add(parentDir);
+  return sweepStaleTempFolders(parentDir, singletonSocketDir);
 }
 
 /** How long a closed browser's group may take to go before its stragglers are killed. */
@@ -333,12 +335,15 @@ export class ChromiumProcess {
   static async launch(options: LaunchChromiumOptions): Promise<ChromiumProcess> {
     const { executable } = options;
     if (options.signal?.aborted === true) throw aborted(options.signal);
-    const userDataDir = await mkdtemp(path.join(options.tmpDir ?? tmpdir(), 'browser-repl-profile-'));
+    const parentDir = options.tmpDir ?? tmpdir();
+    await sweepStaleProfiles(parentDir);
+    const userDataDir = await mkdtemp(ownedTempPrefix('browser-repl-profile', parentDir));
     const args = chromiumArgs({ userDataDir, headless: options.headless, noSandbox: options.noSandbox, args: options.args, windowSize: options.windowSize });
-    debug('spawn %s %s', executable, args.join(' '));
+    const tied = tiedCommand(executable, args, { enabled: options.parentDeathSignal ?? true, pathEnv: (options.env ?? process.env)['PATH'] });
+    debug('spawn %s %s', tied.command, tied.args.join(' '));
     let child: ChildProcess;
     try {
-      child = spawn(executable, args, {
+      child = spawn(tied.command, tied.args, {
         // Own process group (POSIX), so the whole browser tree can be signalled at once.
         detached: process.platform !== 'win32',
         stdio: ['ignore', 'ignore', 'pipe'],
@@ -357,6 +362,11 @@ export class ChromiumProcess {
       throw new ReplError('REPL_ERR_BROWSER_LAUNCH_FAILED', `Could not start ${executable}: ${cause.message}`, { cause, data: { executable } });
     }
     child.on('error', (error) => debug('chromium %d error: %s', pid, error.message));
+    // The death signal ends the browser process; the watchdog its renderers, GPU and zygote too.
+    if (tied.mode !== 'none') {
+      const guard = guardProcessGroup(pid);
+      child.once('exit', () => guard.release());
+    }
     const browser = new ChromiumProcess(child, pid, executable, userDataDir, options.killGraceMs ?? KILL_GRACE_MS);
     try {
       await browser.#waitForEndpoint(options.startupTimeoutMs ?? STARTUP_TIMEOUT_MS, options.signal, options.headless ?? true, options.env ?? process.env);

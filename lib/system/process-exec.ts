@@ -12,6 +12,7 @@ import { isAbsolute } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { ReplError } from '../../common/errors.js';
 import { LIMITS } from '../../common/limits.js';
+import { tiedCommand, guardProcessGroup } from './child-lifetime.js';
 
 export interface ExecOptions {
   /** Executable: a name looked up on the PATH of `env`, or a path. */
@@ -197,9 +198,12 @@ export async function execProcess(options: ExecOptions): Promise<ExecResult> {
   options.signal?.throwIfAborted();
   const maxOutputBytes = options.maxOutputBytes ?? LIMITS.processOutputBytes;
   const started = performance.now();
-  const child = spawn(options.command, options.args ?? [], {
+  const env = options.env ?? process.env;
+  // Tied to the server's life: a SIGKILLed server leaves no command running (child-lifetime.ts).
+  const tied = tiedCommand(options.command, options.args ?? [], { pathEnv: env['PATH'], cwd: options.cwd });
+  const child = spawn(tied.command, tied.args, {
     cwd: options.cwd,
-    env: options.env ?? process.env,
+    env,
     stdio: ['ignore', 'pipe', 'pipe'],
     // A new session and process group led by the child: killing -pid reaches its descendants.
     detached: true,
@@ -218,6 +222,8 @@ export async function execProcess(options: ExecOptions): Promise<ExecResult> {
     if (pid !== undefined) {
       installExitHook();
       runningGroups.add(pid);
+      const guard = guardProcessGroup(pid);
+      child.once('exit', () => guard.release());
     }
     const kill = () => {
       if (pid !== undefined) killGroup(pid);

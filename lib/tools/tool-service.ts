@@ -15,9 +15,9 @@
  * thread; the worker only reads and acts.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ReplError } from '../../common/errors.js';
+import { ownedTempPrefix } from '../system/child-lifetime.js';
 import { BrowserHost } from '../host/browser-host.js';
 import { SerialQueue } from '../threads/serial-queue.js';
 import { UrlPolicy } from './policy.js';
@@ -482,7 +482,7 @@ export class BrowserTools {
     this.#options = options;
     this.#config = resolveConfig(options);
     this.#ownsWorkspace = options.workspace === undefined;
-    this.#workspaceRoot = options.workspace === undefined ? mkdtempSync(path.join(tmpdir(), 'chromium-repl-tools-')) : path.resolve(options.workspace);
+    this.#workspaceRoot = options.workspace === undefined ? mkdtempSync(ownedTempPrefix('chromium-repl-tools')) : path.resolve(options.workspace);
     this.#sharedHost = options.host;
     this.#ownsSharedHost = options.host === undefined;
   }
