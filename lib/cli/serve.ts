@@ -7,6 +7,7 @@ import { parseViewport } from '../browser/viewport.js';
 import type { Viewport } from '../browser/viewport.js';
 import type { BrowserManagerOptions } from '../browser/browser-manager.js';
 import { isLoopback, startServer } from '../http/server.js';
+import { parseHostPattern, parseOrigin, splitList } from '../http/middleware.js';
 import type { ServerOptions } from '../http/server.js';
 import { integerFlag, parseFlags, UsageError } from './options.js';
 
@@ -17,7 +18,12 @@ Starts the HTTP API (docs/api.md, openapi.json) with one default browser, launch
 Options:
   --port N               listening port; 0 picks a free one (PORT; default 10001)
   --host ADDRESS         listening address (HOST; default 127.0.0.1); beyond loopback a token is required
-  --token TOKEN          require Authorization: Bearer TOKEN on every route (BROWSER_REPL_TOKEN)
+  --token TOKEN          require Authorization: Bearer TOKEN on every route (BROWSER_REPL_TOKEN;
+                         prefer the variable: arguments show in process listings)
+  --allowed-hosts LIST   host names served besides loopback ones, comma separated: name, name:port,
+                         *.domain (BROWSER_REPL_ALLOWED_HOSTS); with a token, only these and loopback
+  --allowed-origins LIST web origins whose pages may call the server, with CORS, comma separated
+                         (BROWSER_REPL_ALLOWED_ORIGINS; default none)
   --executable PATH      the Chromium, Chrome or Edge to launch (BROWSER_REPL_CHROME; default: discovery)
   --cdp-endpoint URL     attach the default browser to a running one (ws://… or http://host:port; CDP_ENDPOINT)
   --headful              show the launched browser's window (needs a display)
@@ -41,6 +47,8 @@ export function serveOptions(args: string[], env: NodeJS.ProcessEnv = process.en
       port: { type: 'string' },
       host: { type: 'string' },
       token: { type: 'string' },
+      'allowed-hosts': { type: 'string' },
+      'allowed-origins': { type: 'string' },
       executable: { type: 'string' },
       'cdp-endpoint': { type: 'string' },
       headful: { type: 'boolean' },
@@ -86,6 +94,9 @@ export function serveOptions(args: string[], env: NodeJS.ProcessEnv = process.en
     throw new UsageError(`refusing to listen on ${host} without a token: pass --token or set BROWSER_REPL_TOKEN (or listen on 127.0.0.1)`, 'serve');
   }
 
+  const allowedHosts = listFlag(values['allowed-hosts'], '--allowed-hosts', env['BROWSER_REPL_ALLOWED_HOSTS'], 'BROWSER_REPL_ALLOWED_HOSTS', parseHostPattern);
+  const allowedOrigins = listFlag(values['allowed-origins'], '--allowed-origins', env['BROWSER_REPL_ALLOWED_ORIGINS'], 'BROWSER_REPL_ALLOWED_ORIGINS', parseOrigin);
+
   const browser: BrowserManagerOptions = {};
   if (values.executable !== undefined) browser.executable = values.executable;
   if (endpoint !== undefined) browser.cdpEndpoint = endpoint;
@@ -98,6 +109,8 @@ export function serveOptions(args: string[], env: NodeJS.ProcessEnv = process.en
   if (values.host !== undefined) options.host = values.host;
   if (port !== undefined) options.port = port;
   if (viewport !== undefined) options.viewport = viewport;
+  if (allowedHosts !== undefined) options.allowedHosts = allowedHosts;
+  if (allowedOrigins !== undefined) options.allowedOrigins = allowedOrigins;
   if (Object.keys(defaultHost).length > 0) options.defaultHost = defaultHost;
   if (browserPool !== undefined) options.browserPool = browserPool;
   if (maxBrowsers !== undefined) options.maxBrowsers = maxBrowsers;
@@ -109,6 +122,25 @@ export function serveOptions(args: string[], env: NodeJS.ProcessEnv = process.en
     options.tools = { permission };
   }
   return options;
+}
+
+/**
+ * A comma-separated list of a flag, else of its variable, each entry checked by `parse` (which
+ * throws naming the entry; that becomes a usage error). Undefined when neither is set.
+ */
+function listFlag(flag: string | undefined, flagName: string, variable: string | undefined, variableName: string, parse: (entry: string, source: string) => unknown): string[] | undefined {
+  const [value, source] = flag !== undefined ? [flag, flagName] : [variable, variableName];
+  if (value === undefined || (flag === undefined && value.trim() === '')) return undefined;
+  const entries = splitList(value);
+  if (entries.length === 0) throw new UsageError(`${flagName} must list at least one entry`, 'serve');
+  for (const entry of entries) {
+    try {
+      parse(entry, source);
+    } catch (error) {
+      throw new UsageError((error as Error).message, 'serve');
+    }
+  }
+  return entries;
 }
 
 /** Starts the server and keeps it until SIGINT or SIGTERM. */

@@ -3,6 +3,9 @@
  * a DevTools client from outside (Playwright's `connectOverCDP`, Puppeteer's `connect`) to that
  * browser, so no Chromium port is ever exposed.
  *
+ * - Before anything else, the Host and Origin checks every route has (docs/security.md): a web
+ *   page must not open a browser's CDP, whether through DNS rebinding or a cross-site WebSocket
+ *   (browsers send `Origin` on every WebSocket handshake; program clients send none).
  * - Authentication, when the server has a token: `Authorization: Bearer <token>`, or the token
  *   as `?token=`, or `?jwt=<capability>`: an HMAC of the token and the session id that opens this
  *   one browser's CDP and nothing else (the form `cdp_ws_url` carries, as the hosted product's
@@ -23,7 +26,9 @@ import { createUpgradeAcceptor } from '../../common/cdp/transport.js';
 import type { Transport, UpgradeAcceptor } from '../../common/cdp/transport.js';
 import { ERROR_CODES, ReplError } from '../../common/errors.js';
 import type { BrowserHost } from '../host/browser-host.js';
-import { bearerToken, tokenMatches } from './middleware.js';
+import { redactUrl } from '../../common/redact.js';
+import { admitRequest, bearerToken, tokenMatches } from './middleware.js';
+import type { AccessPolicy } from './middleware.js';
 
 const debug = debuglog('browser-repl:cdp-proxy');
 
@@ -44,6 +49,8 @@ export interface ProxyTarget {
 export interface CdpProxyOptions {
   /** When set, connections need it (header, `?token=`) or the browser's capability (`?jwt=`). */
   token?: string | undefined;
+  /** The Host and Origin policy of the server's routes; default: loopback only, no origins. */
+  access?: AccessPolicy | undefined;
   /** The browser named in the path; throws `REPL_ERR_NOT_FOUND` for an unknown one. */
   resolve(idOrName: string): ProxyTarget;
 }
@@ -74,21 +81,31 @@ export class CdpProxy {
    * body every other route gives; nothing here throws.
    */
   async handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
-    socket.on('error', (error) => debug('client socket: %o', error));
+    socket.on('error', (error) => debug('client socket: %s', error.message));
     let target: ProxyTarget;
     try {
       if (this.#closed) throw new ReplError('REPL_ERR_CLOSED', 'the server is shutting down');
-      const url = new URL(request.url ?? '/', 'http://x');
+      // Host, then Origin, then the token: the order of the HTTP routes.
+      admitRequest(request, this.#options.access ?? { hasToken: this.#hasToken, allowedHosts: undefined, allowedOrigins: [] });
+      const url = requestUrl(request.url);
       const match = CDP_PATH.exec(url.pathname);
-      if (match === null) throw new ReplError('REPL_ERR_NOT_FOUND', `no WebSocket route ${url.pathname}; a browser's CDP is at /browsers/{id}/cdp`);
-      const idOrName = decodeURIComponent(match[1]!);
-      target = this.#options.resolve(idOrName);
-      this.#authorize(request, url, target.id);
+      if (match === null) {
+        // Like the HTTP routes: without a credential, 401 comes before any 404.
+        if (this.#hasToken && !this.#tokenPresented(request, url)) throw UNAUTHORIZED();
+        throw new ReplError('REPL_ERR_NOT_FOUND', `no WebSocket route ${url.pathname}; a browser's CDP is at /browsers/{id}/cdp`);
+      }
+      target = this.#authorize(request, url, decodedSegment(match[1]!));
+      checkHandshake(request);
       if (target.host.browser === null) throw new ReplError('REPL_ERR_BROWSER_NOT_FOUND', 'this server runs without a browser (browser: false)');
     } catch (error) {
+      // The URL may carry ?token= or ?jwt=: only its redacted form is ever logged.
+      debug('refused upgrade %s: %s', redactUrl(request.url), error instanceof Error ? error.message : String(error));
       refuse(socket, error);
       return;
     }
+    // `ws` and the transport name the connection by its URL in their logs; ?token= and ?jwt=
+    // were checked above and must not travel further.
+    request.url = redactUrl(request.url);
     const release = target.hold();
     let client: Transport;
     try {
@@ -116,17 +133,38 @@ export class CdpProxy {
     (await this.#acceptor?.catch(() => undefined))?.close();
   }
 
-  #authorize(request: IncomingMessage, url: URL, sessionId: string): void {
+  get #hasToken(): boolean {
+    return this.#options.token !== undefined && this.#options.token !== '';
+  }
+
+  /**
+   * The browser the path names, once the credential is checked. The token (header or `?token=`)
+   * is checked before the name is looked up, and a capability whose browser does not exist is
+   * refused like a wrong one: a client without a credential learns nothing about which browsers
+   * exist.
+   */
+  #authorize(request: IncomingMessage, url: URL, idOrName: string): ProxyTarget {
     const token = this.#options.token;
-    if (token === undefined || token === '') return;
+    if (token === undefined || token === '' || this.#tokenPresented(request, url)) return this.#options.resolve(idOrName);
+    const jwt = url.searchParams.get('jwt');
+    if (jwt === null) throw UNAUTHORIZED();
+    let target: ProxyTarget;
+    try {
+      target = this.#options.resolve(idOrName);
+    } catch {
+      throw UNAUTHORIZED();
+    }
+    if (!tokenMatches(jwt, cdpCapability(token, target.id))) throw UNAUTHORIZED();
+    return target;
+  }
+
+  /** The request carries the server's token itself (header or `?token=`), compared in constant time. */
+  #tokenPresented(request: IncomingMessage, url: URL): boolean {
+    const token = this.#options.token;
+    if (token === undefined || token === '') return false;
     const header = bearerToken(request.headers);
     const query = url.searchParams.get('token');
-    const jwt = url.searchParams.get('jwt');
-    if ((header !== undefined && tokenMatches(header, token))
-      || (query !== null && tokenMatches(query, token))
-      || (jwt !== null && tokenMatches(jwt, cdpCapability(token, sessionId)))) return;
-    throw new ReplError('REPL_ERR_UNAUTHORIZED',
-      'missing or invalid token: send Authorization: Bearer <token>, or use the cdp_ws_url the browser API returned (it carries ?jwt=)');
+    return (header !== undefined && tokenMatches(header, token)) || (query !== null && tokenMatches(query, token));
   }
 
   #endpointFor(host: BrowserHost): ScopedEndpoint {
@@ -149,6 +187,48 @@ export class CdpProxy {
   }
 }
 
+/** The URL of an upgrade request; one that does not parse is the client's error (400), not ours. */
+function requestUrl(url: string | undefined): URL {
+  try {
+    return new URL(url ?? '/', 'http://x');
+  } catch {
+    throw new ReplError('REPL_ERR_INVALID_REQUEST', 'the request target is not a valid URL path');
+  }
+}
+
+/** A token of RFC 9110 (what `Sec-WebSocket-Protocol` lists), and such a comma-separated list as `ws` parses it. */
+const PROTOCOL_LIST = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+(?:[ \t]*,[ \t]*[!#$%&'*+\-.^_`|~0-9A-Za-z]+)*$/;
+
+/**
+ * The checks `ws` makes of a handshake, made first so that a bad one gets the JSON error of every
+ * route (`ws` would answer a text/html 400 of its own).
+ */
+function checkHandshake(request: IncomingMessage): void {
+  const invalid = (message: string) => new ReplError('REPL_ERR_INVALID_REQUEST', `invalid WebSocket handshake: ${message}`);
+  if (request.method !== 'GET') throw invalid(`the method must be GET, not ${request.method ?? '?'}`);
+  if (request.headers.upgrade?.toLowerCase() !== 'websocket') throw invalid('the Upgrade header must be websocket');
+  if (!/^[+/0-9A-Za-z]{22}==$/.test(request.headers['sec-websocket-key'] ?? '')) throw invalid('Sec-WebSocket-Key is missing or not 16 bytes of base64');
+  const version = request.headers['sec-websocket-version'];
+  if (version !== '13' && version !== '8') throw invalid('Sec-WebSocket-Version must be 13');
+  const protocols = request.headers['sec-websocket-protocol'];
+  if (protocols !== undefined) {
+    const names = protocols.split(',').map((name) => name.trim());
+    if (!PROTOCOL_LIST.test(protocols) || new Set(names).size !== names.length) throw invalid('Sec-WebSocket-Protocol is not a list of distinct tokens');
+  }
+}
+
+/** A path segment decoded; a malformed escape (`%E0`) stays as it is and names no browser (404, not 500). */
+function decodedSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+const UNAUTHORIZED = () => new ReplError('REPL_ERR_UNAUTHORIZED',
+  'missing or invalid token: send Authorization: Bearer <token>, or use the cdp_ws_url the browser API returned (it carries ?jwt=)');
+
 /** `transport`, calling `onClose` once when it has closed (after the relay heard of it). */
 function watchClose(transport: Transport, onClose: () => void): Transport {
   const watched: Transport = {
@@ -169,7 +249,7 @@ function watchClose(transport: Transport, onClose: () => void): Transport {
 /** Answers an upgrade that will not happen with the status and JSON body of the error. */
 function refuse(socket: Duplex, error: unknown): void {
   const replError = error instanceof ReplError ? error : new ReplError('REPL_ERR_INTERNAL', error instanceof Error ? error.message : String(error));
-  if (!(error instanceof ReplError)) debug('unexpected upgrade failure: %o', error);
+  if (!(error instanceof ReplError)) debug('unexpected upgrade failure: %s', error instanceof Error ? error.message : String(error));
   if (socket.destroyed) return;
   const status = ERROR_CODES[replError.code].status === 200 ? 500 : ERROR_CODES[replError.code].status;
   const body = JSON.stringify({ message: replError.message, code: replError.code });

@@ -17,7 +17,7 @@ import { browsersRoutes, resolveBrowser } from './routes/browsers-routes.js';
 import { HostRegistry } from '../host/host-registry.js';
 import type { BrowserHostOptions } from '../host/browser-host.js';
 import type { Viewport } from '../browser/viewport.js';
-import { bearerAuth, errorHandler, hostFromLocals, notFound } from './middleware.js';
+import { accessGuard, accessPolicy, bearerAuth, errorHandler, hostFromLocals, notFound } from './middleware.js';
 import type { HostOf } from './middleware.js';
 import { replRoutes } from './routes/repl-routes.js';
 import { playwrightRoutes } from './routes/playwright-routes.js';
@@ -36,6 +36,19 @@ export interface AppOptions {
   defaultHost?: BrowserHostOptions;
   /** When set, every route requires `Authorization: Bearer <token>` (default `BROWSER_REPL_TOKEN`). */
   token?: string | undefined;
+  /**
+   * Host names the server answers to besides the loopback ones (DNS-rebinding protection,
+   * docs/security.md): `name`, `name:port`, `*.domain`, `[v6]`. Without a token the Host check
+   * always applies; with one, only when this is given. Default `BROWSER_REPL_ALLOWED_HOSTS`
+   * (comma separated), else none.
+   */
+  allowedHosts?: readonly string[] | undefined;
+  /**
+   * Web origins whose pages may call the server (`https://app.example`); they get CORS headers.
+   * Requests from any other page (an `Origin` of another origin, `Sec-Fetch-Site: cross-site`)
+   * are refused. Default `BROWSER_REPL_ALLOWED_ORIGINS` (comma separated), else none.
+   */
+  allowedOrigins?: readonly string[] | undefined;
   /**
    * Default viewport of the default host's tabs (`BrowserHostOptions.viewport`; it wins over
    * `defaultHost.viewport`). Default `BROWSER_REPL_VIEWPORT`, else 1280×720. Ignored with `registry`.
@@ -79,6 +92,9 @@ function browserRoutes(hostOf: HostOf): Router[] {
 }
 
 export function createApp(options: AppOptions = {}): BrowserReplApp {
+  const token = 'token' in options ? options.token : process.env['BROWSER_REPL_TOKEN'];
+  // Built first: a malformed allowedHosts or allowedOrigins entry throws before anything starts.
+  const access = accessPolicy({ token, allowedHosts: options.allowedHosts, allowedOrigins: options.allowedOrigins });
   const registry = options.registry ?? new HostRegistry();
   if (registry.size === 0) {
     const host = options.defaultHost ?? {};
@@ -96,9 +112,9 @@ export function createApp(options: AppOptions = {}): BrowserReplApp {
     pool: options.browserPool,
     maxBrowsers: options.maxBrowsers,
   });
-  const token = 'token' in options ? options.token : process.env['BROWSER_REPL_TOKEN'];
   const proxy = new CdpProxy({
     token,
+    access,
     resolve: (idOrName) => {
       if (idOrName === DEFAULT_BROWSER_ID) return { id: DEFAULT_BROWSER_ID, host: defaultHost, hold: () => () => undefined };
       const session = browsers.get(idOrName);
@@ -138,11 +154,19 @@ export function createApp(options: AppOptions = {}): BrowserReplApp {
   });
   app.disable('x-powered-by');
   app.set('etag', false);
+  // Order matters: Host (DNS rebinding), then Origin (cross-site pages, CORS preflights), then
+  // the token, so that no refusal tells a page anything about the token.
+  app.use(accessGuard(access));
   if (token !== undefined && token !== '') app.use(bearerAuth(token));
+  app.use((_req, res, next) => {
+    // No answer of this API is a page to render: a file of /fs/read_file must never become one.
+    res.setHeader('x-content-type-options', 'nosniff');
+    next();
+  });
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
-  app.use(mcpRoutes({ sessions: mcp, token }));
+  app.use(mcpRoutes({ sessions: mcp, token, access }));
   // The top-level routes drive the default browser.
   app.use(...browserRoutes(() => defaultHost));
   app.use(browsersRoutes({

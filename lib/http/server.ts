@@ -1,16 +1,47 @@
-/** Binds the app to a port, refuses unsafe bindings, and shuts down gracefully. */
+/**
+ * Binds the app to a port, refuses unsafe bindings, answers what Node's HTTP parser rejects with
+ * the JSON errors every route gives, and shuts down gracefully.
+ */
 import { once } from 'node:events';
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
-import { ReplError } from '../../common/errors.js';
+import { createServer, STATUS_CODES } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import type { Server, ServerResponse } from 'node:http';
+import { debuglog } from 'node:util';
+import { ERROR_CODES, ReplError } from '../../common/errors.js';
+import type { ErrorCode } from '../../common/errors.js';
+import { sweepStaleProfiles } from '../browser/launch-chromium.js';
 import { createApp } from './create-app.js';
 import type { AppOptions, BrowserReplApp } from './create-app.js';
+
+const debug = debuglog('browser-repl:http');
+
+/**
+ * How long a client may take to send its request line and headers. They fit in one packet for
+ * any real client; a slow one past this is holding a connection open on purpose (slowloris).
+ */
+const HEADERS_TIMEOUT_MS = 30_000;
+/**
+ * How long a client may take to send its whole request, body included (Node's `requestTimeout`;
+ * it does not limit the response, so a `/repl` cell of five minutes is not affected). Five
+ * minutes covers the largest body (64 MiB of `PUT /fs/write_file`) at about 220 KiB/s.
+ */
+const REQUEST_TIMEOUT_MS = 300_000;
+/**
+ * How long an idle keep-alive connection stays open. Longer than the 60 s idle timeout of
+ * common load balancers and proxies in front (nginx, cloud load balancers), so that the server
+ * is never the side that closes a connection a proxy is about to reuse.
+ */
+const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 
 export interface ServerOptions extends AppOptions {
   /** Default `PORT` or 10001; 0 picks a free port. */
   port?: number;
   /** Default `HOST` or 127.0.0.1. Anything beyond loopback requires a token. */
   host?: string;
+  /** Most time to receive a request's headers, in ms (then 408 `REPL_ERR_REQUEST_TIMEOUT`). Default 30 000. */
+  headersTimeoutMs?: number | undefined;
+  /** Most time to receive a whole request, body included, in ms (not the response). Default 300 000. */
+  requestTimeoutMs?: number | undefined;
 }
 
 export interface BrowserReplServer extends AsyncDisposable {
@@ -35,10 +66,31 @@ export async function startServer(options: ServerOptions = {}): Promise<BrowserR
       `refusing to listen on ${host} without a token: anyone who can reach it could run code on this machine. `
       + 'Set BROWSER_REPL_TOKEN (clients then send Authorization: Bearer <token>), or listen on 127.0.0.1.');
   }
+  const headersTimeout = positiveMs(options.headersTimeoutMs, 'headersTimeoutMs') ?? HEADERS_TIMEOUT_MS;
+  const requestTimeout = Math.max(positiveMs(options.requestTimeoutMs, 'requestTimeoutMs') ?? REQUEST_TIMEOUT_MS, headersTimeout);
+  // What a server killed earlier left in the temp folder (profiles, downloads, workspaces) goes
+  // now, not only at the first browser launch (docs/reliability.md).
+  await sweepStaleProfiles();
   const app = createApp({ ...options, token });
-  const server = app.listen(port, host);
+  const server = createServer({
+    headersTimeout,
+    requestTimeout,
+    keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
+    // Node checks the two timeouts on this interval (default 30 s); a tenth keeps them honest.
+    connectionsCheckingInterval: Math.min(Math.max(Math.floor(headersTimeout / 10), 50), 30_000),
+    // The Host check answers a missing Host as JSON (403, or 400 when it does not apply).
+    requireHostHeader: false,
+  }, app);
+  server.on('clientError', answerClientError);
   server.on('upgrade', app.handleUpgrade);
-  await once(server, 'listening');
+  server.listen(port, host);
+  try {
+    await once(server, 'listening');
+  } catch (error) {
+    // The port was taken (or the address is not ours): nothing may stay behind.
+    await app.destroy();
+    throw error;
+  }
   const address = server.address() as AddressInfo;
   const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   let closing: Promise<void> | null = null;
@@ -61,4 +113,70 @@ export async function startServer(options: ServerOptions = {}): Promise<BrowserR
     close,
     [Symbol.asyncDispose]: close,
   };
+}
+
+function positiveMs(value: number | undefined, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (!Number.isInteger(value) || value <= 0) throw new ReplError('REPL_ERR_INVALID_REQUEST', `${name} must be a positive integer of milliseconds, got ${String(value)}`);
+  return value;
+}
+
+/** The registry code of an error of Node's HTTP parser (`clientError`). */
+function clientErrorCode(code: string | undefined): ErrorCode {
+  switch (code) {
+    case 'HPE_HEADER_OVERFLOW': return 'REPL_ERR_HEADERS_TOO_LARGE';
+    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW': return 'REPL_ERR_BODY_TOO_LARGE';
+    case 'ERR_HTTP_REQUEST_TIMEOUT': return 'REPL_ERR_REQUEST_TIMEOUT';
+    default: return 'REPL_ERR_INVALID_REQUEST';
+  }
+}
+
+function clientErrorMessage(code: ErrorCode, error: NodeJS.ErrnoException): string {
+  switch (code) {
+    case 'REPL_ERR_HEADERS_TOO_LARGE': return 'the request line and headers are too large (the limit is Node\'s --max-http-header-size, 16 KiB by default)';
+    case 'REPL_ERR_BODY_TOO_LARGE': return 'the chunk extensions of the request body are too large';
+    case 'REPL_ERR_REQUEST_TIMEOUT': return 'the request was not received in time: send the headers and body promptly';
+    // Node's parser names what it found wrong ("Invalid method encountered"); the raw bytes
+    // (error.rawPacket, which may hold an Authorization header) are never echoed nor logged.
+    default: return `malformed HTTP request: ${error.message} (${error.code ?? 'unknown'})`;
+  }
+}
+
+/**
+ * Answers a request Node's HTTP parser refused (oversized headers, a malformed request line,
+ * a client too slow) with a small JSON response, then closes the connection. Nothing is written
+ * when the socket is gone, or when a response on it has already begun (a second one would
+ * corrupt it): that is Node's own rule for its default answer.
+ */
+function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
+  debug('client error %s', error.code ?? error.message);
+  const inFlight = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+  if (error.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent === true) {
+    socket.destroy();
+    return;
+  }
+  if (inFlight?.req.complete === true) {
+    // A request on this connection was received whole and is still being answered; what is
+    // malformed is what came after it (bytes past its Content-Length, or after `Connection:
+    // close`). That request gets its own answer, then the connection closes: an error written now
+    // would take its place. (A request still arriving, a slow body, gets the error: 408 or 400.)
+    const close = () => socket.destroy();
+    inFlight.once('finish', close);
+    inFlight.once('close', close);
+    return;
+  }
+  const code = clientErrorCode(error.code);
+  const { status } = ERROR_CODES[code];
+  const body = JSON.stringify({ message: clientErrorMessage(code, error), code });
+  socket.end([
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}`,
+    'Content-Type: application/json; charset=utf-8',
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    'Connection: close',
+    '',
+    body,
+  ].join('\r\n'));
+  // end() flushes, then closes; a client that never reads must not keep the socket forever.
+  socket.once('finish', () => socket.destroy());
+  socket.setTimeout(5_000, () => socket.destroy());
 }

@@ -1,12 +1,16 @@
 /**
  * `/mcp`: the MCP streamable HTTP endpoint (docs/mcp.md), behind the bearer token like every
  * route. POST carries JSON-RPC messages, parsed here (a body that is not JSON answers a JSON-RPC
- * parse error, 400); GET opens the session's event stream; DELETE ends the session. Without a
- * token, only loopback Host and Origin headers are served (DNS rebinding protection).
+ * parse error, 400); GET opens the session's event stream; DELETE ends the session. The Host and
+ * Origin checks of every route (docs/security.md) apply here too, answered as JSON-RPC errors,
+ * so that an embedder mounting this router alone keeps the DNS-rebinding protection.
  */
 import express, { Router } from 'express';
 import type { NextFunction, Request, Response } from 'express';
 import { LIMITS } from '../../../common/limits.js';
+import { ReplError } from '../../../common/errors.js';
+import { accessPolicy, admitRequest } from '../middleware.js';
+import type { AccessPolicy } from '../middleware.js';
 import { sendRpcError } from '../../mcp/http-sessions.js';
 import type { McpHttpSessions } from '../../mcp/http-sessions.js';
 
@@ -14,12 +18,17 @@ export interface McpRoutesOptions {
   sessions: McpHttpSessions;
   /** The server's token; without one, requests must name a loopback host. */
   token: string | undefined;
+  /**
+   * The Host and Origin policy (`createApp` passes its own). Default: loopback hosts only when
+   * there is no token, no allowed origins (`BROWSER_REPL_ALLOWED_HOSTS`/`_ORIGINS` apply).
+   */
+  access?: AccessPolicy | undefined;
 }
 
 export function mcpRoutes(options: McpRoutesOptions): Router {
   const { sessions } = options;
   const router = Router();
-  const guard = options.token === undefined || options.token === '' ? [loopbackOnly] : [];
+  const guard = [admitted(options.access ?? accessPolicy({ token: options.token }))];
   const fail = (res: Response) => (error: unknown) => {
     if (!res.headersSent) sendRpcError(res, 500, -32603, `internal error: ${error instanceof Error ? error.message : String(error)}`);
     else res.end();
@@ -53,47 +62,16 @@ function mcpJsonBody(limitBytes: number) {
   };
 }
 
-const LOOPBACK_NAMES = new Set(['localhost', '[::1]']);
-
-function isLoopbackName(hostname: string): boolean {
-  const name = hostname.toLowerCase();
-  return LOOPBACK_NAMES.has(name) || name.endsWith('.localhost') || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(name);
-}
-
-/** The hostname of a Host header (`name`, `name:port`, `[v6]:port`), or undefined when malformed. */
-function hostnameOf(host: string): string | undefined {
-  try {
-    return new URL(`http://${host}`).hostname;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * A page on another site can make a browser send requests to 127.0.0.1 under its own name (DNS
- * rebinding); without a token nothing else stops it, so a Host or Origin that is not loopback is
- * refused (403).
- */
-function loopbackOnly(req: Request, res: Response, next: NextFunction): void {
-  const host = req.headers.host;
-  const hostname = host === undefined ? undefined : hostnameOf(host);
-  if (hostname === undefined || !isLoopbackName(hostname)) {
-    sendRpcError(res, 403, -32000, `Forbidden: Host ${JSON.stringify(host ?? '')} is not a loopback name; a server without a token serves /mcp to localhost only (set a token to serve other names)`);
-    return;
-  }
-  const origin = req.headers.origin;
-  // `Origin: null` (a sandboxed frame, a file:// page) is a page of unknown site: refused too.
-  if (origin !== undefined) {
-    let originHost: string | undefined;
+/** `admitRequest` as a JSON-RPC error (403, -32000) naming the refused Host or Origin. */
+function admitted(policy: AccessPolicy) {
+  return (req: Request, res: Response, next: NextFunction) => {
     try {
-      originHost = new URL(origin).hostname;
-    } catch {
-      originHost = undefined;
-    }
-    if (originHost === undefined || !isLoopbackName(originHost)) {
-      sendRpcError(res, 403, -32000, `Forbidden: Origin ${JSON.stringify(origin)} is not a loopback origin`);
+      admitRequest(req, policy);
+    } catch (error) {
+      if (!(error instanceof ReplError)) throw error;
+      sendRpcError(res, error.status, -32000, `Forbidden: ${error.message}`);
       return;
     }
-  }
-  next();
+    next();
+  };
 }
