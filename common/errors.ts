@@ -37,7 +37,7 @@ export const ERROR_CODES = {
   REPL_ERR_ABORTED: { status: 499, meaning: 'The caller aborted the operation (AbortSignal or client disconnect).', fix: 'None needed; if the cell had started, the REPL was replaced.' },
   REPL_ERR_CELL_TIMEOUT: { status: 200, meaning: 'The cell ran past timeout_sec; the REPL was destroyed.', fix: 'Raise timeout_sec, or split the work; the next call gets a fresh REPL, without the bindings of the old one: re-create them.' },
   REPL_ERR_WORKER_CRASHED: { status: 200, meaning: 'The REPL worker exited during a cell (crash, process.exit, uncaught exception).', fix: 'The next call gets a fresh REPL; re-create its bindings.' },
-  REPL_ERR_OUT_OF_MEMORY: { status: 200, meaning: 'The cell exceeded the REPL heap cap; the worker was terminated.', fix: 'Raise heapMb (BROWSER_REPL_HEAP_MB) or process data in smaller pieces.' },
+  REPL_ERR_OUT_OF_MEMORY: { status: 200, meaning: 'The cell exceeded a memory cap of its worker, the V8 heap cap or the cap on memory outside the heap (Buffers, ArrayBuffers); the worker was terminated.', fix: 'Raise heapMb (BROWSER_REPL_HEAP_MB) or BROWSER_REPL_EXTERNAL_MEMORY_MB (default 1024 MiB), or process data in smaller pieces.' },
   REPL_ERR_PROTOCOL: { status: 200, meaning: 'The worker sent a message that breaks the host protocol; the REPL was destroyed.', fix: 'Report a bug with the cell that caused it.' },
   // --- inside a cell (thrown to user code, reported as the cell error) ---
   REPL_ERR_CELL_SYNTAX: { status: 200, meaning: 'The cell does not parse, or uses static import/export or top-level return.', fix: 'Fix the syntax; use dynamic import() instead of static imports.' },

@@ -19,6 +19,8 @@ export const LIMITS = {
   timeoutSecMin: 1,
   timeoutSecMax: 300,
   heapMbDefault: 512,
+  /** Cap on a worker's memory outside the V8 heap (Buffers, ArrayBuffers): `BROWSER_REPL_EXTERNAL_MEMORY_MB` (lib/threads/memory-watch.ts). */
+  externalMemoryMbDefault: 1024,
   envMaxVariables: 100,
   envNameBytes: 256,
   envValueBytes: 32_768,
@@ -46,7 +48,10 @@ export const LIMITS = {
 
 /** Every deadline of worker threads and their tabs, in one place (milliseconds). */
 export const TIMEOUTS = {
-  /** How long a new worker (REPL or executor) may take to answer its handshake. */
+  /**
+   * How long a new REPL worker, or an executor's warm spare started with no call waiting, may take
+   * to answer its handshake; an executor worker a call waits for may use the rest of its timeout_sec.
+   */
   workerStartupMs: 15_000,
   /** How long a closing worker may take to exit by itself before it is terminated. */
   shutdownGraceMs: 2_000,

@@ -12,7 +12,7 @@ import type {
 } from '../../common/protocol/repl-messages.js';
 import { validateReplWorkerMessage } from '../../common/protocol/validate.js';
 import type { ToolMessage, ToolOperation, ToolResultMessage } from '../../common/protocol/tool-messages.js';
-import { WorkerHandle, liveThreadCount } from '../threads/worker-handle.js';
+import { WorkerHandle, liveThreadCount, outOfMemoryText } from '../threads/worker-handle.js';
 import type { EndpointAnswer, WebMcpCallHandler, WorkerExit, WorkerKind } from '../threads/worker-handle.js';
 
 /** Number of REPL worker threads still running in this process (diagnostics, metrics, leak tests). */
@@ -64,7 +64,7 @@ const REPL_KIND: WorkerKind<MainToWorkerMessage, WorkerToMainMessage> = {
   describeExit: (exit) => {
     switch (exit.cause) {
       case 'out-of-memory':
-        return `browser REPL process terminated during execution (out of memory: the ${exit.heapMb} MiB heap limit was reached): ${exit.detail}`;
+        return `browser REPL process terminated during execution (out of memory: ${outOfMemoryText(exit)}): ${exit.detail}`;
       case 'uncaught':
         return `uncaught exception in browser REPL process: ${exit.detail}`;
       case 'destroyed':

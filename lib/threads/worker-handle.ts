@@ -14,8 +14,13 @@
  * ```
  *
  * A message that fails the kind's validator, carries another request's id, or comes with no
- * request pending is protocol corruption: the pending request is answered `protocol` and only this
- * worker is destroyed. Nothing a worker posts can make the main thread throw.
+ * request pending is protocol corruption, and so is the worker closing its end of the channel: the
+ * pending request is answered `protocol` and only this worker is destroyed. Nothing a worker posts
+ * can make the main thread throw.
+ *
+ * Memory outside the V8 heap (Buffers, ArrayBuffers) is capped by `externalMemoryMb`
+ * (lib/threads/memory-watch.ts): past it the thread is terminated and its exit is `out-of-memory`
+ * with `limit: 'external-memory'`, like a heap overrun.
  *
  * Two kinds of request start in the worker and are answered beside the pending one, whenever the
  * answer is ready: `endpoint-request` (the browser's endpoint) and `webmcp-call` (list or invoke
@@ -26,12 +31,14 @@ import { MessageChannel, Worker, receiveMessageOnPort } from 'node:worker_thread
 import type { MessagePort, WorkerOptions } from 'node:worker_threads';
 import { ReplError, toSerialized } from '../../common/errors.js';
 import type { SerializedError } from '../../common/errors.js';
-import { TIMEOUTS } from '../../common/limits.js';
+import { LIMITS, TIMEOUTS } from '../../common/limits.js';
 import type { EndpointReplyMessage, EndpointRequestMessage } from '../../common/protocol/repl-messages.js';
 import type {
   WebMcpAbortMessage, WebMcpCallMessage, WebMcpInvocation, WebMcpReplyMessage, WebMcpTool,
 } from '../../common/protocol/webmcp-messages.js';
 import type { Validation } from '../../common/protocol/validate.js';
+import { memoryWatch } from './memory-watch.js';
+import type { MemoryOverrun } from './memory-watch.js';
 
 /** `ws`-style ready state: `closing` from the first `close()`/`destroy()` until the thread's 'exit'. */
 export type WorkerState = 'starting' | 'ready' | 'closing' | 'closed';
@@ -42,8 +49,12 @@ export interface WorkerMessage {
 
 /** Why the thread ended, before the kind puts it into words. */
 export type ExitCause =
-  /** `ERR_WORKER_OUT_OF_MEMORY`: the `heapMb` cap was reached. */
-  | { cause: 'out-of-memory'; heapMb: number; detail: string }
+  /**
+   * A memory cap was reached: the heap (`ERR_WORKER_OUT_OF_MEMORY`, `heapMb`) or the memory outside
+   * it (`externalMemoryMb`, lib/threads/memory-watch.ts). `capMb` is the cap that was reached;
+   * `detail` says what was measured. {@link outOfMemoryText} words it.
+   */
+  | { cause: 'out-of-memory'; limit: 'heap' | 'external-memory'; heapMb: number; capMb: number; detail: string }
   /** An uncaught exception (or a failed handshake) ended the thread. */
   | { cause: 'uncaught'; detail: string; stack?: string }
   /** `close()` or `destroy(reason)` ended it; `reason` defaults to the kind's `destroyedReason`. */
@@ -133,6 +144,11 @@ export interface WorkerHandleOptions {
   workerData: (port: MessagePort) => unknown;
   /** V8 old-space cap (`resourceLimits.maxOldGenerationSizeMb`). */
   heapMb: number;
+  /**
+   * Cap on the memory outside the V8 heap (Buffers, ArrayBuffers), in MiB; default
+   * {@link defaultExternalMemoryMb} (`BROWSER_REPL_EXTERNAL_MEMORY_MB`, else 1024).
+   */
+  externalMemoryMb?: number | undefined;
   execArgv?: string[] | undefined;
   /** The thread's `process.env`; default: a copy of this process's. */
   env?: Record<string, string> | undefined;
@@ -152,6 +168,31 @@ interface Pending<FromWorker> extends PendingRequest {
 
 const live = new Map<string, Set<Worker>>();
 
+/** Name of the environment variable behind {@link defaultExternalMemoryMb}. */
+export const EXTERNAL_MEMORY_ENV = 'BROWSER_REPL_EXTERNAL_MEMORY_MB';
+
+/** `BROWSER_REPL_EXTERNAL_MEMORY_MB` when it is a positive number, else 1024; read at each worker's start. */
+export function defaultExternalMemoryMb(): number {
+  const configured = Number(process.env[EXTERNAL_MEMORY_ENV]);
+  return Number.isFinite(configured) && configured > 0 ? configured : LIMITS.externalMemoryMbDefault;
+}
+
+/**
+ * How long a thread whose port closed may take to emit 'exit' before the close counts as the work
+ * of a cell (`port.close()`): a thread that exits (`process.exit()`) closes its port first, and
+ * under load its 'exit' event follows seconds later. A cell that closed the port waits this long.
+ */
+const PORT_CLOSE_GRACE_MS = 5_000;
+
+/**
+ * Which cap an `out-of-memory` exit reached, in the words of a kind's `describeExit`: `the 512 MiB
+ * heap limit was reached` or `the cap on memory outside the heap was reached`. The exit's `detail`
+ * says more; for the memory outside the heap it names the cap and BROWSER_REPL_EXTERNAL_MEMORY_MB.
+ */
+export function outOfMemoryText(exit: Extract<ExitCause, { cause: 'out-of-memory' }>): string {
+  return exit.limit === 'heap' ? `the ${exit.heapMb} MiB heap limit was reached` : 'the cap on memory outside the heap was reached';
+}
+
 /** Threads of that kind (`'repl'`, `'executor'`) that have not emitted 'exit' yet (diagnostics, leak tests). */
 export function liveThreadCount(thread: string): number {
   return live.get(thread)?.size ?? 0;
@@ -169,6 +210,9 @@ export class WorkerHandle<ToWorker extends WorkerMessage, FromWorker extends Wor
   readonly #worker: Worker;
   readonly #port: MessagePort;
   readonly #heapMb: number;
+  readonly #externalMemoryMb: number;
+  /** Set when the memory watch found the cap exceeded; the exit is then `out-of-memory`. */
+  #memoryOverrun: MemoryOverrun | undefined;
   readonly #onEndpointRequest: WorkerHandleOptions['onEndpointRequest'];
   #onWebMcpCall: WebMcpCallHandler | undefined;
   /** The worker's WebMCP calls still being answered, by its `callId`. */
@@ -190,6 +234,7 @@ export class WorkerHandle<ToWorker extends WorkerMessage, FromWorker extends Wor
     this.#kind = kind;
     this.id = options.id;
     this.#heapMb = options.heapMb;
+    this.#externalMemoryMb = options.externalMemoryMb ?? defaultExternalMemoryMb();
     this.#onEndpointRequest = options.onEndpointRequest;
     this.#onWebMcpCall = options.onWebMcpCall;
     const { port1, port2 } = new MessageChannel();
@@ -208,6 +253,13 @@ export class WorkerHandle<ToWorker extends WorkerMessage, FromWorker extends Wor
     if (threads === undefined) live.set(kind.thread, threads = new Set());
     threads.add(this.#worker);
     this.#worker.once('exit', () => threads.delete(this.#worker));
+    const stopWatching = memoryWatch.add({
+      worker: this.#worker,
+      capBytes: this.#externalMemoryMb * 1024 * 1024,
+      busy: () => this.busy,
+      exceeded: (overrun) => this.#onMemoryOverrun(overrun),
+    });
+    this.#worker.once('exit', stopWatching);
 
     let rejectReady: (error: ReplError) => void = () => {};
     this.ready = new Promise<void>((resolve, reject) => {
@@ -253,6 +305,20 @@ export class WorkerHandle<ToWorker extends WorkerMessage, FromWorker extends Wor
     this.#port.on('message', (message: unknown) => this.#onMessage(message));
     this.#port.on('messageerror', (error: Error) => {
       this.#violation(kind.malformed(`a message could not be deserialized: ${error.message}`));
+    });
+    // The worker's end closed. A thread that ends closes it too, usually just before its 'exit'
+    // event, and that exit must be reported as what it is (a cell's `process.exit()`): so the
+    // port's close counts as a violation only if the thread is still running a grace period later.
+    // Then a cell closed it (`workerData.port.close()`), and the worker can never be reached again.
+    // A thread that failed ('error': out of memory, an uncaught exception) is ending, however late
+    // its 'exit' comes on a loaded machine (seen: more than 2 s after the close): never a violation.
+    this.#port.on('close', () => {
+      if (this.#exit !== undefined || this.#destroying !== undefined) return;
+      const timer = setTimeout(() => {
+        if (this.#lastError === undefined) this.#violation(kind.malformed('the worker closed its message port'));
+      }, PORT_CLOSE_GRACE_MS);
+      timer.unref();
+      this.#worker.once('exit', () => clearTimeout(timer));
     });
     this.#readyTimer = startTimer;
   }
@@ -310,6 +376,7 @@ export class WorkerHandle<ToWorker extends WorkerMessage, FromWorker extends Wor
         },
       };
       this.#pending = pending;
+      memoryWatch.wake(this.#worker);
       const waitedMs = options.responseDeadlineMs;
       if (waitedMs !== undefined) {
         timer = setTimeout(() => {
@@ -390,8 +457,11 @@ export class WorkerHandle<ToWorker extends WorkerMessage, FromWorker extends Wor
   #describeExit(exitCode: number): WorkerExit {
     const error = this.#lastError as { code?: unknown; message?: unknown; stack?: unknown } | null | undefined;
     let cause: ExitCause;
-    if (error?.code === 'ERR_WORKER_OUT_OF_MEMORY') {
-      cause = { cause: 'out-of-memory', heapMb: this.#heapMb, detail: String(error.message) };
+    const overrun = this.#memoryOverrun;
+    if (overrun !== undefined) {
+      cause = { cause: 'out-of-memory', limit: 'external-memory', heapMb: this.#heapMb, capMb: this.#externalMemoryMb, detail: describeOverrun(overrun) };
+    } else if (error?.code === 'ERR_WORKER_OUT_OF_MEMORY') {
+      cause = { cause: 'out-of-memory', limit: 'heap', heapMb: this.#heapMb, capMb: this.#heapMb, detail: String(error.message) };
     } else if (error !== undefined) {
       cause = { cause: 'uncaught', detail: typeof error?.message === 'string' ? error.message : String(error) };
       if (typeof error?.stack === 'string') cause.stack = error.stack;
@@ -526,12 +596,33 @@ export class WorkerHandle<ToWorker extends WorkerMessage, FromWorker extends Wor
     for (const controller of controllers) controller.abort(new ReplError('REPL_ERR_ABORTED', reason));
   }
 
+  /** The memory watch found this worker past its cap: terminated at once, reported as out of memory. */
+  #onMemoryOverrun(overrun: MemoryOverrun): void {
+    if (this.#exit !== undefined || this.#destroying !== undefined) return;
+    this.#memoryOverrun = overrun;
+    void this.destroy(`the worker exceeded the ${this.#externalMemoryMb} MiB cap on memory outside the heap (${EXTERNAL_MEMORY_ENV})`);
+  }
+
   /** Protocol corruption: the pending request is told why, and only this worker ends. */
   #violation(reason: string): void {
     if (this.#exit !== undefined || this.#destroying !== undefined) return;
     this.#pending?.settle({ kind: 'protocol', message: reason });
     void this.destroy(reason);
   }
+}
+
+function mebibytes(bytes: number): string {
+  return `${Math.round(bytes / (1024 * 1024))} MiB`;
+}
+
+/** What the memory watch measured, for an `out-of-memory` exit's `detail`. */
+function describeOverrun(overrun: MemoryOverrun): string {
+  const cap = `the ${mebibytes(overrun.capBytes)} cap on memory outside the heap (Buffers, ArrayBuffers; ${EXTERNAL_MEMORY_ENV})`;
+  return overrun.measure === 'external-memory'
+    ? `its memory outside the heap reached ${mebibytes(overrun.observedBytes)}, past ${cap}`
+    // Node < 22.16 cannot measure one worker (lib/threads/memory-watch.ts): say so, since this
+    // worker may not be the one that allocated.
+    : `the server's resident memory grew by ${mebibytes(overrun.observedBytes)} during this worker's request, past ${cap}; this Node version cannot measure one worker, so of the workers busy meanwhile the one whose request started last was stopped`;
 }
 
 /** A failed WebMCP call as it crosses: the registry's error plus the HTTP status the routes would answer. */

@@ -2,7 +2,7 @@
 // one request at a time, validation, exits, close/destroy. The REPL and executor kinds are
 // covered end to end by test/socket/worker-protocol.test.mjs and the lifecycle suites.
 import t from 'tap';
-import { MAX_WEBMCP_CALLS_IN_FLIGHT, WorkerHandle, liveThreadCount } from '../../dist/lib/threads/worker-handle.js';
+import { MAX_WEBMCP_CALLS_IN_FLIGHT, WorkerHandle, liveThreadCount, outOfMemoryText } from '../../dist/lib/threads/worker-handle.js';
 import { ReplError } from '../../dist/common/errors.js';
 import { liveExecutorThreads, liveWorkerThreads } from '../../dist/lib/index.js';
 
@@ -49,13 +49,14 @@ const KIND = {
 };
 
 let counter = 0;
-function start(t, { data = {}, kind = {}, heapMb = 256, startupTimeoutMs = 10_000, onEndpointRequest, onWebMcpCall } = {}) {
+function start(t, { data = {}, kind = {}, heapMb = 256, externalMemoryMb, startupTimeoutMs = 10_000, onEndpointRequest, onWebMcpCall } = {}) {
   const id = `worker-${++counter}`;
   const handle = new WorkerHandle({ ...KIND, ...kind }, {
     id,
     name: `test ${id}`,
     workerData: (port) => ({ port, protocolVersion: VERSION, id, ...data }),
     heapMb,
+    externalMemoryMb,
     // Not tap's loaders: a plain thread starts in milliseconds.
     execArgv: [],
     startupTimeoutMs,
@@ -248,7 +249,23 @@ t.test('WorkerHandle', async (t) => {
     const hog = start(t, { heapMb: 64 });
     await hog.ready;
     const oom = await ask(hog, { type: 'hog' });
-    t.match(oom, { kind: 'exited', exit: { cause: 'out-of-memory', heapMb: 64, message: 'out of memory (64 MiB)' } });
+    t.match(oom, { kind: 'exited', exit: { cause: 'out-of-memory', limit: 'heap', heapMb: 64, capMb: 64, message: 'out of memory (64 MiB)' } });
+    t.equal(outOfMemoryText(oom.exit), 'the 64 MiB heap limit was reached');
+  });
+
+  t.test('memory outside the heap past externalMemoryMb ends the thread as out of memory, busy or in a loop', async (t) => {
+    for (const command of ['external-hog', 'external-spin']) {
+      const hog = start(t, { externalMemoryMb: 32 });
+      await hog.ready;
+      const oom = await ask(hog, { type: command });
+      t.match(oom, {
+        kind: 'exited',
+        exit: { cause: 'out-of-memory', limit: 'external-memory', heapMb: 256, capMb: 32, deliberate: true },
+      }, command);
+      t.match(oom.exit.detail, /past the 32 MiB cap on memory outside the heap \(Buffers, ArrayBuffers; BROWSER_REPL_EXTERNAL_MEMORY_MB\)/, command);
+      t.equal(outOfMemoryText(oom.exit), 'the cap on memory outside the heap was reached');
+      t.equal(hog.state, 'closed');
+    }
   });
 
   t.test('#destroy interrupts a busy loop and resolves only after exit', async (t) => {

@@ -33,6 +33,7 @@
  * (worker/output/primordials.ts).
  */
 import { Script, createContext, type Context } from 'node:vm';
+import { lockPromiseSpecies } from '../threads/realm-integrity.js';
 
 export interface ContextGlobals {
   console: object;
@@ -239,9 +240,12 @@ let contextBuiltins: ReadonlySet<string> | undefined;
 export function createReplContext(globals: ContextGlobals): Context {
   const sandbox: Record<string, unknown> = {};
   const context = createContext(sandbox, { name: 'browser-repl', codeGeneration: { strings: true, wasm: true } });
-  contextIntrospection ??= new Script('({ global: globalThis, builtins: Object.getOwnPropertyNames(globalThis) })');
+  contextIntrospection ??= new Script('({ global: globalThis, builtins: Object.getOwnPropertyNames(globalThis), Promise })');
   // Listed before anything is added to the (still empty) sandbox, which it would list as well.
-  const introspected = contextIntrospection.runInContext(context) as { global: object; builtins: string[] };
+  const introspected = contextIntrospection.runInContext(context) as { global: object; builtins: string[]; Promise: PromiseConstructor };
+  // Every cell is a module with top-level await: V8 aborts the whole process when the context's
+  // Promise species is changed under it (worker/threads/realm-integrity.ts).
+  lockPromiseSpecies(introspected.Promise);
   contextBuiltins ??= new Set(introspected.builtins);
   defineNodeGlobals(sandbox, introspected.global, contextBuiltins);
   const browser = Object.freeze({ ...globals.helpers, webmcp: globals.webmcp });

@@ -1,10 +1,15 @@
 /** Entry of a REPL worker thread: the handshake data arrives as `workerData` (common/protocol/repl-messages.ts `WorkerStartup`). */
 import module from 'node:module';
-import { workerData } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import type { WorkerStartup } from '../../common/protocol/repl-messages.js';
 import { silenceRuntimeExperimentalWarnings } from '../threads/runtime-warnings.js';
 
 silenceRuntimeExperimentalWarnings();
+
+// The runtime talks over its own channel (workerData.port), never over parentPort. Closed, so
+// that a cell posting on it (`parentPort.postMessage(hugeValue)`) costs the server's main thread
+// nothing: every message on it would be deserialized there, for no listener.
+parentPort?.close();
 
 // Node >= 22.1: V8 code cache on disk for the runtime's modules (NODE_COMPILE_CACHE, else
 // <os.tmpdir()>/node-compile-cache), enabled before they load: hence the dynamic import (issue 8).

@@ -5,6 +5,11 @@
  *
  * Uncaught exceptions are deliberately not handled here: they end the worker, and the host turns
  * its `error`/`exit` events into the contract's destructive outcomes (contract §4).
+ *
+ * Cells run in this thread and can reach its built-ins and its port; the loop defends itself
+ * (worker/threads/realm-integrity.ts): built-ins are put back around every request, the port's
+ * listener is put back if a cell removed it, and a failure of the runtime itself after a cell
+ * still answers the host.
  */
 import { performance } from 'node:perf_hooks';
 import { HELP_ENTRIES } from '../../common/help/help-registry.js';
@@ -20,12 +25,13 @@ import type { ToolMessage, ToolResultMessage } from '../../common/protocol/tool-
 import type { ToolRunner } from '../tools/tool-runner.js';
 import type { ScopedEndpoint } from '../../common/cdp/scoped-endpoint.js';
 import { EndpointBridge } from '../threads/endpoint-bridge.js';
+import { RealmSnapshot, lockPromiseSpecies } from '../threads/realm-integrity.js';
 import type { CdpClient } from '../cdp/cdp-client.js';
 import { HelperContext } from '../helpers/helper-context.js';
 import { cdpClientClass, createBrowserHelpers, scopedEndpointClass } from '../helpers/browser-helpers.js';
 import { createCapturedConsole } from '../output/captured-console.js';
 import { OutputCollector } from '../output/output-collector.js';
-import { utilInspect } from '../output/primordials.js';
+import { ReflectApply, utilInspect } from '../output/primordials.js';
 import { CellEvaluator } from './cell-evaluator.js';
 import { createReplContext } from './create-context.js';
 import { describeError } from './describe-error.js';
@@ -41,6 +47,8 @@ export interface ReplPort {
   postMessage(message: WorkerToMainMessage, transfer?: ArrayBuffer[]): void;
   /** Messages arrive unchecked: the loop validates them. */
   on(event: 'message', listener: (message: unknown) => void): unknown;
+  /** A MessagePort's: lets the loop notice that a cell removed its listener. */
+  listenerCount?(event: 'message'): number;
 }
 
 export interface ReplStartup {
@@ -49,9 +57,42 @@ export interface ReplStartup {
   browserAvailable: boolean;
 }
 
+/** Exit code of a worker whose built-ins a cell damaged beyond repair (it ends itself after answering). */
+const REALM_DAMAGED_EXIT_CODE = 70;
+
 export function serveRepl(startup: ReplStartup): void {
   const { port } = startup;
-  const post = (message: WorkerToMainMessage, transfer?: ArrayBuffer[]) => port.postMessage(message, transfer);
+  // Captured before any cell runs: a cell may replace the port's methods (it is reachable).
+  const portPostMessage = port.postMessage;
+  const portOn = port.on;
+  const portListenerCount = port.listenerCount;
+  const post = (message: WorkerToMainMessage, transfer?: ArrayBuffer[]) => ReflectApply(portPostMessage, port, [message, transfer]);
+  lockPromiseSpecies(Promise);
+  const realm = RealmSnapshot.capture();
+  const exitProcess = process.exit.bind(process);
+  const reallyExit = (process as { reallyExit?: (code: number) => never }).reallyExit?.bind(process);
+  /** Built-ins a cell made impossible to put back; the worker ends after its current answer. */
+  let damaged: string[] = [];
+  /** Puts the built-ins back (see realm-integrity.ts); a failure is reported on stderr once. */
+  function restoreRealm(): void {
+    if (damaged.length > 0) return;
+    damaged = realm.restore();
+    if (damaged.length > 0) {
+      collector.text('stderr', `browser-repl: a cell changed built-ins of the REPL runtime that cannot be put back (${damaged.join(', ')}); this REPL worker ends after this answer and the next call gets a fresh REPL`);
+    }
+  }
+  /** After an answer was posted: a damaged worker ends itself instead of running more cells wrongly. */
+  function endIfDamaged(): void {
+    if (damaged.length === 0) return;
+    try {
+      exitProcess(REALM_DAMAGED_EXIT_CODE);
+    } catch {
+      // An 'exit' listener, or a wrapped `process.emit` (signal-exit does that), ran into the
+      // damaged built-ins and threw, which would keep this thread alive. The exit without the
+      // 'exit' event ends it all the same.
+      reallyExit?.(REALM_DAMAGED_EXIT_CODE);
+    }
+  }
 
   // Which REPL this worker serves: set once by a `configure` message before the first cell (a warm
   // spare is started unnamed, for whichever REPL of the host takes it).
@@ -162,6 +203,7 @@ export function serveRepl(startup: ReplStartup): void {
   async function execute(message: ExecuteMessage): Promise<void> {
     const { requestId } = message;
     const started = performance.now();
+    restoreRealm();
     post({ type: 'started', requestId } satisfies StartedMessage);
     collector.begin((item, transfer) => post({ type: 'output', requestId, item } satisfies OutputMessage, transfer));
     helperContext.beginCell(message.deadline);
@@ -169,14 +211,41 @@ export function serveRepl(startup: ReplStartup): void {
     // scope; ending it below aborts the webmcp calls still unfinished (their `webmcp-abort`s reach
     // the host before the result does).
     const scope = new CellScope();
-    let outcome: { success: true } | { success: false; error: SerializedError };
+    let failed: { thrown: unknown } | undefined;
     try {
       await prepareEndpoint(message.code);
       await runInCellScope(scope, () => evaluator.evaluate(message.code));
-      outcome = { success: true };
     } catch (thrown) {
-      outcome = { success: false, error: serializeThrown(thrown) };
+      failed = { thrown };
     }
+    // First thing after the cell, before even describing what it threw: the rest of this
+    // function uses built-ins the cell may have replaced (`Array.prototype.filter` in the stack
+    // trimming, `JSON`, the port's methods).
+    restoreRealm();
+    try {
+      await finishCell(requestId, started, failed === undefined ? { success: true } : { success: false, error: serializeThrown(failed.thrown) }, scope);
+    } catch (failure) {
+      // The runtime itself failed after the cell (a built-in the cell broke and we do not
+      // restore): the host still gets its answer, never a silent worker.
+      collector.end();
+      post({
+        type: 'result',
+        requestId,
+        success: false,
+        error: { name: 'Error', message: `the REPL runtime failed after the cell: ${describeError(failure).error}` },
+        contentTruncated: false,
+        durationMs: Math.round(performance.now() - started),
+      } satisfies ResultMessage);
+    }
+    endIfDamaged();
+  }
+
+  async function finishCell(
+    requestId: number,
+    started: number,
+    outcome: { success: true } | { success: false; error: SerializedError },
+    scope: CellScope,
+  ): Promise<void> {
     // A promise chain of the cell's own that awaited an aborted call (`(async () => { await
     // webmcp.invokeTool(…) })()`) now rejects; Node reports it unhandled once the microtasks have
     // run. One turn of the event loop lets that report land in this cell's output, not the next's.
@@ -200,6 +269,7 @@ export function serveRepl(startup: ReplStartup): void {
   let toolRunner: ToolRunner | undefined;
   async function runTool(message: ToolMessage): Promise<void> {
     const { requestId } = message;
+    restoreRealm();
     const notes: string[] = [];
     collector.begin((item) => {
       if (item.type === 'text') notes.push(item.text.trimEnd());
@@ -226,21 +296,40 @@ export function serveRepl(startup: ReplStartup): void {
     post({ type: 'env-applied', requestId: message.requestId } satisfies EnvAppliedMessage);
   }
 
+  /**
+   * A cell that removed this loop's listener from the port (`workerData.port.removeAllListeners()`)
+   * would leave the worker deaf: the host's next cell would wait for its deadline. Checked after
+   * every request, before its answer goes out, so the next message finds the listener again.
+   */
+  function ensureListening(): void {
+    if (portListenerCount === undefined) return;
+    if ((ReflectApply(portListenerCount, port, ['message']) as number) === 0) ReflectApply(portOn, port, ['message', onMessage]);
+  }
+
   // The host already serialises calls; this chain is a second guard so two cells can never interleave.
   let queue: Promise<void> = Promise.resolve();
-  port.on('message', (raw: unknown) => {
+  const enqueue = (work: () => void | Promise<void>): void => {
+    queue = queue.then(async () => {
+      try {
+        await work();
+      } finally {
+        ensureListening();
+      }
+    });
+  };
+  const onMessage = (raw: unknown): void => {
     const checked = validateReplHostMessage(raw);
     if (!checked.ok) throw new TypeError(`browser REPL received a malformed message from the host (${checked.error})`);
     const message = checked.message;
     switch (message.type) {
       case 'execute':
-        queue = queue.then(() => execute(message));
+        enqueue(() => execute(message));
         break;
       case 'env':
-        queue = queue.then(() => applyEnv(message));
+        enqueue(() => applyEnv(message));
         break;
       case 'tool':
-        queue = queue.then(() => runTool(message));
+        enqueue(() => runTool(message));
         break;
       case 'configure':
         // Before any cell by the host's order, and before the CDP client exists (it is created by
@@ -257,20 +346,21 @@ export function serveRepl(startup: ReplStartup): void {
         break;
       case 'warm':
         // In the queue, so a cell sent after it finds the page attached (or its own attach running).
-        queue = queue.then(async () => {
+        enqueue(async () => {
           await warmUp();
           post({ type: 'warmed', requestId: message.requestId } satisfies WarmedMessage);
         });
         break;
       case 'shutdown':
         // Let queued work finish first; then close the browser connection cleanly and exit.
-        queue = queue.then(async () => {
+        enqueue(async () => {
           await helperContext.closeClient().catch(() => undefined);
-          process.exit(0);
+          exitProcess(0);
         });
         break;
     }
-  });
+  };
+  ReflectApply(portOn, port, ['message', onMessage]);
 
   post({ type: 'ready', protocolVersion: PROTOCOL_VERSION, replId: startup.replId } satisfies ReadyMessage);
 }
