@@ -33,7 +33,10 @@ export interface PlaywrightExecutorsOptions {
   tabs?: TabRegistry | undefined;
   /** Default: `patchright` when `PLAYWRIGHT_ENGINE=patchright`, else `playwright-core`. */
   engine?: PlaywrightEngine | undefined;
-  /** How long a new worker may take to answer its handshake (default 15 s). */
+  /**
+   * How long a warm spare started with no call waiting may take to answer its handshake (default
+   * 15 s). A worker a call waits for may take the rest of that call's `timeout_sec` instead.
+   */
   startupTimeoutMs?: number | undefined;
   /** Grace past `timeout_sec` before a silent worker counts as blocked (default 5 s). */
   graceMs?: number | undefined;

@@ -4,12 +4,11 @@
  * to tell the caller) belongs to `PlaywrightExecutor`.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { debuglog } from 'node:util';
 import { ReplError } from '../../common/errors.js';
+import { LIMITS } from '../../common/limits.js';
 import type { EndpointRequestMessage } from '../../common/protocol/repl-messages.js';
 import { EXECUTOR_PROTOCOL_VERSION } from '../../common/protocol/executor-messages.js';
 import type {
@@ -17,7 +16,8 @@ import type {
   MainToExecutorMessage, PlaywrightEngine,
 } from '../../common/protocol/executor-messages.js';
 import { validateExecutorWorkerMessage } from '../../common/protocol/validate.js';
-import { WorkerHandle, liveThreadCount } from '../threads/worker-handle.js';
+import { ownedTempPrefix } from '../system/child-lifetime.js';
+import { WorkerHandle, liveThreadCount, outOfMemoryText } from '../threads/worker-handle.js';
 import type { EndpointAnswer, WebMcpCallHandler, WorkerKind } from '../threads/worker-handle.js';
 import type { PlaywrightOutput } from './execute-result.js';
 
@@ -31,6 +31,11 @@ export function liveExecutorThreads(): number {
 export interface ExecutorWorkerOptions {
   engine: PlaywrightEngine;
   heapMb: number;
+  /**
+   * How long the handshake may take while no call waits for this worker (a warm spare started in
+   * advance). A call that takes the worker gives it the rest of its own deadline instead
+   * ({@link ExecutorWorker.readyWithin}).
+   */
   startupTimeoutMs: number;
   /** Answers the worker's requests for the browser endpoint. */
   onEndpointRequest: (message: EndpointRequestMessage) => Promise<string | EndpointAnswer>;
@@ -63,7 +68,7 @@ const EXECUTOR_KIND: WorkerKind<MainToExecutorMessage, ExecutorToMainMessage> = 
   describeExit: (exit) => {
     switch (exit.cause) {
       case 'out-of-memory':
-        return `executor worker ran out of memory (the ${exit.heapMb} MiB heap limit was reached)`;
+        return `executor worker ran out of memory (${outOfMemoryText(exit)})${exit.limit === 'heap' ? '' : `: ${exit.detail}`}`;
       case 'uncaught':
         return `uncaught exception in executor worker: ${exit.detail}`;
       case 'destroyed':
@@ -78,25 +83,87 @@ const EXECUTOR_KIND: WorkerKind<MainToExecutorMessage, ExecutorToMainMessage> = 
   malformed: (problem) => `executor worker sent a malformed message (${problem})`,
 };
 
-/** One executor worker thread. Await `ready` before the first call. */
+/**
+ * The handle's own startup deadline, only a backstop: the budgets that count are this class's
+ * (fixed while no call waits, then the call's), and no call may wait longer than this.
+ */
+const STARTUP_BACKSTOP_MS = LIMITS.timeoutSecMax * 1000 + 1000;
+
+/**
+ * Artifact folders of executor workers that have not been removed yet. The process may end before
+ * a worker's 'exit' (and the removal after it) comes: at exit, whatever is left goes synchronously.
+ */
+const liveArtifactsDirs = new Set<string>();
+let exitHookInstalled = false;
+
+function trackArtifactsDir(dir: string): void {
+  liveArtifactsDirs.add(dir);
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once('exit', () => {
+    for (const left of liveArtifactsDirs) rmSync(left, { recursive: true, force: true });
+  });
+}
+
+/** One executor worker thread. Await `readyWithin(…)` (or `ready`) before the first call. */
 export class ExecutorWorker extends WorkerHandle<MainToExecutorMessage, ExecutorToMainMessage> {
+  #startupTimer: NodeJS.Timeout | undefined;
+  #startupSettled = false;
+  /** Set when a startup budget ran out: what `readyWithin` rejects with instead of "exited during startup". */
+  #startupFailure: ReplError | undefined;
+
   constructor(options: ExecutorWorkerOptions, id: string = randomUUID()) {
     // Playwright makes a temporary folder per connectOverCDP and removes it only when the
     // connection is closed politely: a worker that is terminated, or a connection that is
     // dropped, left one behind each time. This worker's go into a folder of its own instead,
     // removed when the thread has exited, however it ended.
-    const artifactsDir = mkdtempSync(path.join(tmpdir(), 'chromium-repl-executor-'));
+    // Named after this process, so a server that was killed leaves nothing the next one keeps
+    // (lib/system/child-lifetime.ts); removed at exit if the thread's own 'exit' never came.
+    const artifactsDir = mkdtempSync(ownedTempPrefix('chromium-repl-executor'));
+    trackArtifactsDir(artifactsDir);
     super(EXECUTOR_KIND, {
       id,
       name: 'playwright executor',
       workerData: (port) => ({ protocolVersion: EXECUTOR_PROTOCOL_VERSION, workerId: id, engine: options.engine, port, artifactsDir } satisfies ExecutorStartup),
       heapMb: options.heapMb,
-      startupTimeoutMs: options.startupTimeoutMs,
+      startupTimeoutMs: Math.max(options.startupTimeoutMs + 1000, STARTUP_BACKSTOP_MS),
       onEndpointRequest: options.onEndpointRequest,
       onWebMcpCall: options.onWebMcpCall,
       url: options.workerUrl,
     });
-    void this.exited.then(() => rm(artifactsDir, { recursive: true, force: true, maxRetries: 3 })).catch(() => undefined);
+    void this.exited
+      .then(() => rm(artifactsDir, { recursive: true, force: true, maxRetries: 3 }))
+      .then(() => liveArtifactsDirs.delete(artifactsDir), () => undefined);
+    const settle = (): void => {
+      this.#startupSettled = true;
+      clearTimeout(this.#startupTimer);
+    };
+    this.ready.then(settle, settle);
+    this.#armStartup(options.startupTimeoutMs, 'fixed');
+  }
+
+  /**
+   * Waits for the handshake, giving it `budgetMs` from now in place of the budget it had (the fixed
+   * one of a spare nobody waited for): a call passes the rest of its `timeout_sec`, so a slow start
+   * on a loaded machine fails only when the call itself would have run out of time. Rejects with
+   * `REPL_ERR_EXECUTOR_START_FAILED`; a worker whose budget already ran out is not revived.
+   */
+  readyWithin(budgetMs: number): Promise<void> {
+    if (!this.#startupSettled && this.#startupFailure === undefined && this.alive) this.#armStartup(budgetMs, 'call');
+    return this.ready.catch((error: unknown) => {
+      throw this.#startupFailure ?? error;
+    });
+  }
+
+  #armStartup(budgetMs: number, budget: 'fixed' | 'call'): void {
+    clearTimeout(this.#startupTimer);
+    this.#startupTimer = setTimeout(() => {
+      const seconds = Math.round(budgetMs) / 1000;
+      this.#startupFailure = new ReplError('REPL_ERR_EXECUTOR_START_FAILED', budget === 'call'
+        ? `failed to set up playwright executor: not ready within ${seconds}s, what was left of the call's timeout_sec`
+        : `failed to set up playwright executor: not ready within ${seconds}s`);
+      void this.destroy('executor worker did not start in time');
+    }, Math.max(0, budgetMs));
   }
 
   /**

@@ -125,24 +125,28 @@ export class PlaywrightExecutor {
     this.#busy = true;
     this.#lastUsedAt = new Date();
     const replacing = this.#worker?.alive !== true;
+    // timeout_sec counts from the call's turn: starting a worker and opening a tab spend it, so a
+    // slow start under load may take all of it, and the code gets what is left.
+    const deadline = performance.now() + timeoutMs;
+    const remainingMs = (): number => Math.max(1, Math.round(deadline - performance.now()));
     try {
       let worker: ExecutorWorker;
       let tab: PlaywrightTab | undefined;
       try {
         // Both are I/O-bound: the tab opens while the worker loads.
-        [worker, tab] = await Promise.all([this.#ensureWorker(), this.#ensureTab()]);
+        [worker, tab] = await Promise.all([this.#ensureWorker(timeoutMs), this.#ensureTab()]);
       } catch (error) {
         if (error instanceof RetiredError) return failure(error.message);
         if (this.#retired !== undefined) return failure(this.#retired);
         throw error;
       }
-      let outcome = await worker.run(this.#runRequest(code, timeoutMs, tab, onOutput !== undefined), this.#options.graceMs, onOutput);
+      let outcome = await worker.run(this.#runRequest(code, remainingMs(), tab, onOutput !== undefined), this.#options.graceMs, onOutput);
       if (outcome.kind === 'reply' && outcome.reply.tabMissing === true && this.#retired === undefined) {
         // The code did not run the first time, so nothing was streamed twice.
         const gone = this.#targetId;
         this.#targetId = undefined;
         tab = await this.#ensureTab(gone);
-        outcome = await worker.run(this.#runRequest(code, timeoutMs, tab, onOutput !== undefined), this.#options.graceMs, onOutput);
+        outcome = await worker.run(this.#runRequest(code, remainingMs(), tab, onOutput !== undefined), this.#options.graceMs, onOutput);
       }
       return this.#result(outcome, worker, tab);
     } finally {
@@ -152,14 +156,15 @@ export class PlaywrightExecutor {
     }
   }
 
-  async #ensureWorker(): Promise<ExecutorWorker> {
+  /** The live worker, or a new one (the spare) given `budgetMs`, the call's whole deadline, to start. */
+  async #ensureWorker(budgetMs: number): Promise<ExecutorWorker> {
     const current = this.#worker;
     if (current?.alive === true) return current;
     const worker = this.#options.workers.take();
     this.#worker = worker;
     const started = performance.now();
     try {
-      await worker.ready;
+      await worker.readyWithin(budgetMs);
       debug('%s: worker %s ready in %d ms', this.name, worker.id, Math.round(performance.now() - started));
     } catch (error) {
       if (this.#worker === worker) this.#worker = null;
