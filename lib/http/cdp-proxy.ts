@@ -16,7 +16,6 @@
  * - An open connection is activity: the session is not reaped while it lasts.
  */
 import { createHmac } from 'node:crypto';
-import { STATUS_CODES } from 'node:http';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { debuglog } from 'node:util';
@@ -27,7 +26,7 @@ import type { Transport, UpgradeAcceptor } from '../../common/cdp/transport.js';
 import { ERROR_CODES, ReplError } from '../../common/errors.js';
 import type { BrowserHost } from '../host/browser-host.js';
 import { redactUrl } from '../../common/redact.js';
-import { admitRequest, bearerToken, tokenMatches } from './middleware.js';
+import { admitRequest, bearerToken, endSocketWithJson, tokenMatches } from './middleware.js';
 import type { AccessPolicy } from './middleware.js';
 
 const debug = debuglog('browser-repl:cdp-proxy');
@@ -252,13 +251,5 @@ function refuse(socket: Duplex, error: unknown): void {
   if (!(error instanceof ReplError)) debug('unexpected upgrade failure: %s', error instanceof Error ? error.message : String(error));
   if (socket.destroyed) return;
   const status = ERROR_CODES[replError.code].status === 200 ? 500 : ERROR_CODES[replError.code].status;
-  const body = JSON.stringify({ message: replError.message, code: replError.code });
-  socket.end([
-    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}`,
-    'Content-Type: application/json; charset=utf-8',
-    `Content-Length: ${Buffer.byteLength(body)}`,
-    'Connection: close',
-    '',
-    body,
-  ].join('\r\n'));
+  endSocketWithJson(socket, status, { message: replError.message, code: replError.code });
 }

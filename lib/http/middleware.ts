@@ -5,7 +5,9 @@
  * status, so no request can crash the server. docs/security.md explains the policy.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { debuglog } from 'node:util';
 import express from 'express';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
@@ -331,6 +333,22 @@ export function requestSignal(req: Request, res: Response): AbortSignal {
   });
   req.once('aborted', () => controller.abort(new Error('client disconnected')));
   return controller.signal;
+}
+
+/**
+ * Answers on a raw socket, where no Express response exists (the HTTP parser refused the request,
+ * or a WebSocket upgrade is refused before it happens): one JSON error, then the connection closes.
+ */
+export function endSocketWithJson(socket: Duplex, status: number, body: { message: string; code: string }): void {
+  const text = JSON.stringify(body);
+  socket.end([
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}`,
+    'Content-Type: application/json; charset=utf-8',
+    `Content-Length: ${Buffer.byteLength(text)}`,
+    'Connection: close',
+    '',
+    text,
+  ].join('\r\n'));
 }
 
 // ----- errors --------------------------------------------------------------------------------

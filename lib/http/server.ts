@@ -3,7 +3,7 @@
  * the JSON errors every route gives, and shuts down gracefully.
  */
 import { once } from 'node:events';
-import { createServer, STATUS_CODES } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Server, ServerResponse } from 'node:http';
 import { debuglog } from 'node:util';
@@ -11,6 +11,7 @@ import { ERROR_CODES, ReplError } from '../../common/errors.js';
 import type { ErrorCode } from '../../common/errors.js';
 import { sweepStaleProfiles } from '../browser/launch-chromium.js';
 import { createApp } from './create-app.js';
+import { endSocketWithJson } from './middleware.js';
 import type { AppOptions, BrowserReplApp } from './create-app.js';
 
 const debug = debuglog('browser-repl:http');
@@ -167,15 +168,7 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
   }
   const code = clientErrorCode(error.code);
   const { status } = ERROR_CODES[code];
-  const body = JSON.stringify({ message: clientErrorMessage(code, error), code });
-  socket.end([
-    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}`,
-    'Content-Type: application/json; charset=utf-8',
-    `Content-Length: ${Buffer.byteLength(body)}`,
-    'Connection: close',
-    '',
-    body,
-  ].join('\r\n'));
+  endSocketWithJson(socket, status, { message: clientErrorMessage(code, error), code });
   // end() flushes, then closes; a client that never reads must not keep the socket forever.
   socket.once('finish', () => socket.destroy());
   socket.setTimeout(5_000, () => socket.destroy());
