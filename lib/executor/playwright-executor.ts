@@ -148,7 +148,7 @@ export class PlaywrightExecutor {
         tab = await this.#ensureTab(gone);
         outcome = await worker.run(this.#runRequest(code, remainingMs(), tab, onOutput !== undefined), this.#options.graceMs, onOutput);
       }
-      return this.#result(outcome, worker, tab);
+      return this.#result(outcome, worker, tab, timeoutMs);
     } finally {
       this.#busy = false;
       // This call used the spare (or started a worker): prepare the next one now that it is done.
@@ -202,7 +202,7 @@ export class PlaywrightExecutor {
     return foreign.length === 0 ? base : { ...base, foreignTargetIds: foreign };
   }
 
-  #result(outcome: RunOutcome, worker: ExecutorWorker, tab: PlaywrightTab | undefined): PlaywrightExecuteResult {
+  #result(outcome: RunOutcome, worker: ExecutorWorker, tab: PlaywrightTab | undefined, timeoutMs: number): PlaywrightExecuteResult {
     const withTab = (result: PlaywrightExecuteResult): PlaywrightExecuteResult => (tab === undefined ? result : { ...result, tab });
     switch (outcome.kind) {
       case 'reply': {
@@ -220,7 +220,9 @@ export class PlaywrightExecutor {
         if (worker.destroyReason !== undefined) return failure(this.#retired ?? worker.destroyReason);
         return withTab(failure(`${outcome.message}; the next call starts a fresh worker`));
       case 'unresponsive':
-        return withTab(failure(`no answer within ${outcome.waitedMs / 1000}s (timeout_sec + ${this.#options.graceMs / 1000}s): `
+        // The window counts from the call's turn, as timeout_sec does; the wait itself was shorter
+        // by whatever the worker's start took (`outcome.waitedMs`), which would read as 5.999s.
+        return withTab(failure(`no answer within ${(timeoutMs + this.#options.graceMs) / 1000}s (timeout_sec + ${this.#options.graceMs / 1000}s): `
           + 'the executor\'s event loop is blocked, for example by a synchronous loop; its worker was terminated '
           + 'and the next call starts a fresh one'));
       case 'protocol':
