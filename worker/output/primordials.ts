@@ -6,8 +6,10 @@
  */
 import { format, inspect } from 'node:util';
 
+// `Reflect.apply` captured too: a cell may replace it, and the realm restore itself calls these.
+const CapturedReflectApply = Reflect.apply;
 const uncurryThis = <T, A extends unknown[], R>(fn: (this: T, ...args: A) => R) =>
-  (self: T, ...args: A): R => Reflect.apply(fn, self, args);
+  (self: T, ...args: A): R => CapturedReflectApply(fn, self, args) as R;
 
 export const ArrayPrototypePush = uncurryThis(Array.prototype.push) as <T>(self: T[], ...items: T[]) => number;
 export const ArrayPrototypeShift = uncurryThis(Array.prototype.shift) as <T>(self: T[]) => T | undefined;
@@ -17,6 +19,13 @@ export const RegExpPrototypeTest = uncurryThis(RegExp.prototype.test) as (self: 
 export const ObjectHasOwn = Object.hasOwn;
 export const ObjectFreeze = Object.freeze;
 export const ReflectApply = Reflect.apply;
+export const ReflectOwnKeys = Reflect.ownKeys;
+export const ReflectDefineProperty = Reflect.defineProperty;
+export const ReflectDeleteProperty = Reflect.deleteProperty;
+export const ReflectGetPrototypeOf = Reflect.getPrototypeOf;
+export const ReflectSetPrototypeOf = Reflect.setPrototypeOf;
+export const ReflectGetOwnPropertyDescriptor = Reflect.getOwnPropertyDescriptor;
+export const ObjectCreate = Object.create;
 export const BufferFrom = Buffer.from.bind(Buffer) as typeof Buffer.from;
 export const BufferByteLength = Buffer.byteLength.bind(Buffer) as typeof Buffer.byteLength;
 export const BufferIsBuffer = Buffer.isBuffer.bind(Buffer) as typeof Buffer.isBuffer;

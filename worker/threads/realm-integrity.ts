@@ -21,17 +21,12 @@
  * worker then ends itself (the REPL's next call gets a fresh worker).
  */
 
-// Captured when this module loads, before any cell runs.
-const ReflectApply = Reflect.apply;
-const ReflectOwnKeys = Reflect.ownKeys;
-const ReflectDefineProperty = Reflect.defineProperty;
-const ReflectDeleteProperty = Reflect.deleteProperty;
-const ReflectGetPrototypeOf = Reflect.getPrototypeOf;
-const ReflectSetPrototypeOf = Reflect.setPrototypeOf;
-const ReflectGetOwnPropertyDescriptor = Reflect.getOwnPropertyDescriptor;
-const ArrayPrototypePush = Array.prototype.push;
-const ObjectCreate = Object.create;
-const StringCtor = String;
+// Captured when the worker loads, before any cell runs (worker/output/primordials.ts).
+import {
+  ArrayPrototypePush, ObjectCreate, ReflectDefineProperty, ReflectDeleteProperty, ReflectGetOwnPropertyDescriptor,
+  ReflectGetPrototypeOf, ReflectOwnKeys, ReflectSetPrototypeOf, StringCtor,
+} from '../output/primordials.js';
+
 
 /**
  * Makes `Promise.prototype.constructor`, `Promise.prototype.then` and `Promise[Symbol.species]`
@@ -149,7 +144,7 @@ export class RealmSnapshot {
       recorded.descriptors.push(nullPrototypeCopy(descriptor));
       recorded.known[key] = true;
     }
-    ReflectApply(ArrayPrototypePush, this.#recorded, [recorded]);
+    ArrayPrototypePush(this.#recorded, recorded);
   }
 
   /**
@@ -163,14 +158,14 @@ export class RealmSnapshot {
       const recorded = recordedList[i]!;
       const { target, keys: recordedKeys, descriptors, known } = recorded;
       if (ReflectGetPrototypeOf(target) !== recorded.prototype && !ReflectSetPrototypeOf(target, recorded.prototype)) {
-        ReflectApply(ArrayPrototypePush, failed, [`the prototype of ${recorded.name}`]);
+        ArrayPrototypePush(failed, `the prototype of ${recorded.name}`);
       }
       if (recorded.removeAdded) {
         const keys = ReflectOwnKeys(target);
         for (let k = 0; k < keys.length; k++) {
           const key = keys[k]!;
           if (key in known) continue;
-          if (!ReflectDeleteProperty(target, key)) ReflectApply(ArrayPrototypePush, failed, [describeKey(recorded.name, key)]);
+          if (!ReflectDeleteProperty(target, key)) ArrayPrototypePush(failed, describeKey(recorded.name, key));
         }
       }
       for (let k = 0; k < recordedKeys.length; k++) {
@@ -178,7 +173,7 @@ export class RealmSnapshot {
         const original = descriptors[k]!;
         const current = ReflectGetOwnPropertyDescriptor(target, key);
         if (current !== undefined && sameDescriptor(current, original)) continue;
-        if (!ReflectDefineProperty(target, key, original)) ReflectApply(ArrayPrototypePush, failed, [describeKey(recorded.name, key)]);
+        if (!ReflectDefineProperty(target, key, original)) ArrayPrototypePush(failed, describeKey(recorded.name, key));
       }
     }
     return failed;
