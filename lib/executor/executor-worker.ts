@@ -8,7 +8,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { debuglog } from 'node:util';
 import { ReplError } from '../../common/errors.js';
-import { LIMITS } from '../../common/limits.js';
 import type { EndpointRequestMessage } from '../../common/protocol/repl-messages.js';
 import { EXECUTOR_PROTOCOL_VERSION } from '../../common/protocol/executor-messages.js';
 import type {
@@ -83,11 +82,8 @@ const EXECUTOR_KIND: WorkerKind<MainToExecutorMessage, ExecutorToMainMessage> = 
   malformed: (problem) => `executor worker sent a malformed message (${problem})`,
 };
 
-/**
- * The handle's own startup deadline, only a backstop: the budgets that count are this class's
- * (fixed while no call waits, then the call's), and no call may wait longer than this.
- */
-const STARTUP_BACKSTOP_MS = LIMITS.timeoutSecMax * 1000 + 1000;
+/** How long a start outlives the call that stopped waiting for it, at least. */
+const ABANDON_GRACE_MS = 1000;
 
 /**
  * Artifact folders of executor workers that have not been removed yet. The process may end before
@@ -109,7 +105,10 @@ function trackArtifactsDir(dir: string): void {
 export class ExecutorWorker extends WorkerHandle<MainToExecutorMessage, ExecutorToMainMessage> {
   #startupTimer: NodeJS.Timeout | undefined;
   #startupSettled = false;
-  /** Set when a startup budget ran out: what `readyWithin` rejects with instead of "exited during startup". */
+  readonly #createdAt = performance.now();
+  /** When the start is abandoned and the thread ended (`performance.now()` time). */
+  #abandonAt = 0;
+  /** Set when the start was abandoned: what `readyWithin` rejects with instead of "exited during startup". */
   #startupFailure: ReplError | undefined;
 
   constructor(options: ExecutorWorkerOptions, id: string = randomUUID()) {
@@ -126,7 +125,8 @@ export class ExecutorWorker extends WorkerHandle<MainToExecutorMessage, Executor
       name: 'playwright executor',
       workerData: (port) => ({ protocolVersion: EXECUTOR_PROTOCOL_VERSION, workerId: id, engine: options.engine, port, artifactsDir } satisfies ExecutorStartup),
       heapMb: options.heapMb,
-      startupTimeoutMs: Math.max(options.startupTimeoutMs + 1000, STARTUP_BACKSTOP_MS),
+      // This class keeps the startup deadline (see readyWithin): it moves with the calls waiting.
+      startupTimeoutMs: null,
       onEndpointRequest: options.onEndpointRequest,
       onWebMcpCall: options.onWebMcpCall,
       url: options.workerUrl,
@@ -139,31 +139,44 @@ export class ExecutorWorker extends WorkerHandle<MainToExecutorMessage, Executor
       clearTimeout(this.#startupTimer);
     };
     this.ready.then(settle, settle);
-    this.#armStartup(options.startupTimeoutMs, 'fixed');
+    this.#abandonAt = this.#createdAt + options.startupTimeoutMs;
+    this.#armStartup();
   }
 
   /**
-   * Waits for the handshake, giving it `budgetMs` from now in place of the budget it had (the fixed
-   * one of a spare nobody waited for): a call passes the rest of its `timeout_sec`, so a slow start
-   * on a loaded machine fails only when the call itself would have run out of time. Rejects with
-   * `REPL_ERR_EXECUTOR_START_FAILED`; a worker whose budget already ran out is not revived.
+   * Waits up to `budgetMs` (what is left of a call's `timeout_sec`) for the handshake. Resolves
+   * `true` once ready, `false` when the budget ran out first: a timeout of that call, not a failed
+   * start. The worker then goes on starting, so the next call can use it, and is abandoned only
+   * at the later of its fixed budget and this wait (plus a grace, so the call always hears of its
+   * own timeout first). Rejects with `REPL_ERR_EXECUTOR_START_FAILED` when the start failed; a
+   * worker whose start was abandoned is not revived.
    */
-  readyWithin(budgetMs: number): Promise<void> {
-    if (!this.#startupSettled && this.#startupFailure === undefined && this.alive) this.#armStartup(budgetMs, 'call');
-    return this.ready.catch((error: unknown) => {
+  readyWithin(budgetMs: number): Promise<boolean> {
+    if (!this.#startupSettled && this.#startupFailure === undefined && this.alive) {
+      const waitEnds = performance.now() + budgetMs + ABANDON_GRACE_MS;
+      if (waitEnds > this.#abandonAt) {
+        this.#abandonAt = waitEnds;
+        this.#armStartup();
+      }
+    }
+    const ready = this.ready.then(() => true, (error: unknown) => {
       throw this.#startupFailure ?? error;
     });
+    if (this.#startupSettled) return ready;
+    let timer: NodeJS.Timeout | undefined;
+    const budgetRanOut = new Promise<boolean>((resolve) => {
+      timer = setTimeout(resolve, Math.max(0, budgetMs), false);
+    });
+    return Promise.race([ready, budgetRanOut]).finally(() => clearTimeout(timer));
   }
 
-  #armStartup(budgetMs: number, budget: 'fixed' | 'call'): void {
+  #armStartup(): void {
     clearTimeout(this.#startupTimer);
     this.#startupTimer = setTimeout(() => {
-      const seconds = Math.round(budgetMs) / 1000;
-      this.#startupFailure = new ReplError('REPL_ERR_EXECUTOR_START_FAILED', budget === 'call'
-        ? `failed to set up playwright executor: not ready within ${seconds}s, what was left of the call's timeout_sec`
-        : `failed to set up playwright executor: not ready within ${seconds}s`);
+      const seconds = Math.round(this.#abandonAt - this.#createdAt) / 1000;
+      this.#startupFailure = new ReplError('REPL_ERR_EXECUTOR_START_FAILED', `failed to set up playwright executor: not ready within ${seconds}s`);
       void this.destroy('executor worker did not start in time');
-    }, Math.max(0, budgetMs));
+    }, Math.max(0, this.#abandonAt - performance.now()));
   }
 
   /**

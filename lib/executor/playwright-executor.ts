@@ -130,7 +130,7 @@ export class PlaywrightExecutor {
     const deadline = performance.now() + timeoutMs;
     const remainingMs = (): number => Math.max(1, Math.round(deadline - performance.now()));
     try {
-      let worker: ExecutorWorker;
+      let worker: ExecutorWorker | 'still-starting';
       let tab: PlaywrightTab | undefined;
       try {
         // Both are I/O-bound: the tab opens while the worker loads.
@@ -139,6 +139,16 @@ export class PlaywrightExecutor {
         if (error instanceof RetiredError) return failure(error.message);
         if (this.#retired !== undefined) return failure(this.#retired);
         throw error;
+      }
+      if (worker === 'still-starting') {
+        const result: PlaywrightExecuteResult = {
+          success: false,
+          error: `execution timed out after ${timeoutMs}ms; the executor's worker was still starting, so the code did not run `
+            + '(it goes on starting, for the next call)',
+          stdout: '',
+          stderr: '',
+        };
+        return tab === undefined ? result : { ...result, tab };
       }
       let outcome = await worker.run(this.#runRequest(code, remainingMs(), tab, onOutput !== undefined), this.#options.graceMs, onOutput);
       if (outcome.kind === 'reply' && outcome.reply.tabMissing === true && this.#retired === undefined) {
@@ -156,16 +166,20 @@ export class PlaywrightExecutor {
     }
   }
 
-  /** The live worker, or a new one (the spare) given `budgetMs`, the call's whole deadline, to start. */
-  async #ensureWorker(budgetMs: number): Promise<ExecutorWorker> {
+  /**
+   * The live worker, once ready, or a new one (the spare); `budgetMs`, the call's whole deadline,
+   * is how long the call waits for it. `'still-starting'` when that ran out first: the worker
+   * stays this executor's, still starting, and the call times out.
+   */
+  async #ensureWorker(budgetMs: number): Promise<ExecutorWorker | 'still-starting'> {
     const current = this.#worker;
-    if (current?.alive === true) return current;
-    const worker = this.#options.workers.take();
+    const worker = current?.alive === true ? current : this.#options.workers.take();
     this.#worker = worker;
+    if (worker.state === 'ready') return worker;
     const started = performance.now();
+    let ready: boolean;
     try {
-      await worker.readyWithin(budgetMs);
-      debug('%s: worker %s ready in %d ms', this.name, worker.id, Math.round(performance.now() - started));
+      ready = await worker.readyWithin(budgetMs);
     } catch (error) {
       if (this.#worker === worker) this.#worker = null;
       await worker.destroy();
@@ -173,6 +187,11 @@ export class PlaywrightExecutor {
       if (reason !== undefined) throw new RetiredError(reason);
       throw error;
     }
+    if (!ready) {
+      debug('%s: worker %s not ready within the call\'s %d ms; it goes on starting', this.name, worker.id, budgetMs);
+      return 'still-starting';
+    }
+    debug('%s: worker %s ready in %d ms', this.name, worker.id, Math.round(performance.now() - started));
     this.#everStarted = true;
     return worker;
   }

@@ -152,7 +152,12 @@ export interface WorkerHandleOptions {
   execArgv?: string[] | undefined;
   /** The thread's `process.env`; default: a copy of this process's. */
   env?: Record<string, string> | undefined;
-  startupTimeoutMs: number;
+  /**
+   * How long the handshake may take before the thread is ended and `ready` rejects with the
+   * kind's `startFailed`. `null`: the owner keeps a deadline of its own (an executor worker's
+   * moves with the calls waiting for it) and ends the thread itself.
+   */
+  startupTimeoutMs: number | null;
   /** Answers the worker's `endpoint-request`s; a rejection is sent back as a `SerializedError`. */
   onEndpointRequest: (message: EndpointRequestMessage) => Promise<string | EndpointAnswer>;
   /** Answers the worker's `webmcp-call`s; absent: each is answered `REPL_ERR_BROWSER_NOT_FOUND`. */
@@ -268,10 +273,11 @@ export class WorkerHandle<ToWorker extends WorkerMessage, FromWorker extends Wor
     });
     // Owners that never await `ready` (a spare destroyed early) must not see an unhandled rejection.
     this.ready.catch(() => {});
-    const startTimer = setTimeout(() => {
-      this.#startFailure = kind.startFailed({ timeoutMs: options.startupTimeoutMs });
+    const { startupTimeoutMs } = options;
+    const startTimer = startupTimeoutMs === null ? undefined : setTimeout(() => {
+      this.#startFailure = kind.startFailed({ timeoutMs: startupTimeoutMs });
       void this.destroy();
-    }, options.startupTimeoutMs);
+    }, startupTimeoutMs);
 
     this.#worker.on('error', (error) => {
       this.#lastError = error;

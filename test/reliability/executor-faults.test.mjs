@@ -1,6 +1,6 @@
 // Faults of Playwright executors (issue 13), against a real headless Chromium and real worker
 // threads: a worker start slower than the fixed startup budget (the budget follows the call's
-// timeout_sec), executor code that exhausts its heap, and executor code that posts a corrupt reply
+// timeout_sec, and a call that runs out of it times out while the worker goes on starting), executor code that exhausts its heap, and executor code that posts a corrupt reply
 // on its own worker port. Each time: the documented answer, the next call works on a fresh worker,
 // and the other executors keep their worker, their page and their globals.
 import t from 'tap';
@@ -36,16 +36,20 @@ t.test('startup budget: a call may spend its whole timeout_sec on a slow worker 
   t.type(firstWorker, 'string');
 
   await executors.delete('default');
-  const short = await executors.execute({ code: 'return 1', timeoutSec: 2 }).catch((error) => error);
+  const short = await executors.execute({ code: 'return 1', timeoutSec: 2 });
   t.match(short, {
-    code: 'REPL_ERR_EXECUTOR_START_FAILED',
-    message: "failed to set up playwright executor: not ready within 2s, what was left of the call's timeout_sec",
-  }, 'timeout_sec shorter than the start: the documented start failure, naming the budget');
-  t.equal(executors.get('default').workerId, null, 'the worker that did not start in time was ended');
+    success: false,
+    error: "execution timed out after 2000ms; the executor's worker was still starting, so the code did not run (it goes on starting, for the next call)",
+    stdout: '',
+    stderr: '',
+  }, 'timeout_sec shorter than the start: a timeout of the call (200 over HTTP), not a failed start');
+  const leftStarting = executors.get('default').workerId;
+  t.type(leftStarting, 'string', 'the worker still starting stays the executor\'s');
+  t.not(leftStarting, firstWorker);
 
   const again = await executors.execute({ code: 'return "again"', timeoutSec: 120 });
-  t.match(again, { success: true, result: 'again', stdout: '', stderr: '' }, 'the next call starts a worker and works');
-  t.not(executors.get('default').workerId, firstWorker, 'a new worker');
+  t.match(again, { success: true, result: 'again', stdout: '', stderr: '' }, 'the next call waits for that worker and works');
+  t.equal(executors.get('default').workerId, leftStarting, 'the worker the timed-out call left starting, not a new one');
 
   // A warm spare is started with no call waiting: the fixed budget ends it, and a call that
   // comes later is not given a dead worker back (WarmSpare.take() checks `alive`).
@@ -60,6 +64,21 @@ t.test('startup budget: a call may spend its whole timeout_sec on a slow worker 
   await t.rejects(spare.readyWithin(60_000), {
     code: 'REPL_ERR_EXECUTOR_START_FAILED', message: 'failed to set up playwright executor: not ready within 0.3s',
   }, 'a worker whose budget ran out is not revived by a later call');
+
+  // A call that stops waiting leaves the start going past the fixed budget, for at least the
+  // grace after its own timeout, then the start is abandoned.
+  const waited = new ExecutorWorker({
+    engine: 'playwright-core', heapMb: 256, startupTimeoutMs: 300, workerUrl: slowStartWorker(60_000),
+    onEndpointRequest: async () => { throw new Error('never connects'); },
+  });
+  t.teardown(() => waited.destroy());
+  t.equal(await waited.readyWithin(500), false, 'the call\'s wait ran out: false, not a rejection');
+  t.equal(waited.alive, true, 'still starting after the fixed budget, because a call waited longer');
+  const abandoned = await waited.exited;
+  t.equal(abandoned.deliberate, true, 'then abandoned');
+  await t.rejects(waited.readyWithin(60_000), {
+    code: 'REPL_ERR_EXECUTOR_START_FAILED', message: /^failed to set up playwright executor: not ready within 1\.5\d*s$/,
+  }, 'abandoned at the call\'s wait plus the grace, counted from the start');
 });
 
 t.test('heap exhaustion and corrupt replies end only that worker; the next call works; other executors are untouched', async (t) => {

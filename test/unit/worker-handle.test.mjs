@@ -130,6 +130,19 @@ t.test('WorkerHandle', async (t) => {
     t.equal(liveThreadCount('test'), before);
   });
 
+  t.test('#ready has no deadline of its own with startupTimeoutMs null: the owner ends the thread', async (t) => {
+    const handle = start(t, { data: { silentStart: true }, startupTimeoutMs: null });
+    const settled = await Promise.race([
+      handle.ready.then(() => 'ready', () => 'rejected'),
+      new Promise((resolve) => setTimeout(resolve, 400, 'still waiting')),
+    ]);
+    t.equal(settled, 'still waiting');
+    t.equal(handle.state, 'starting');
+    await handle.destroy('owner gave up');
+    await t.rejects(handle.ready, { code: 'REPL_ERR_START_FAILED', message: /^exited during startup: / });
+    t.equal(handle.state, 'closed');
+  });
+
   t.test('#ready rejects when the handshake does not match (id or protocol version)', async (t) => {
     const wrongId = start(t, { data: { readyAs: 'someone-else' } });
     await t.rejects(wrongId.ready, { message: /^exited during startup: uncaught: worker handshake mismatch \(protocol 7, id someone-else\)$/ });
