@@ -52,18 +52,23 @@ const DECLARATIVE_FORMS = `Array.from(document.querySelectorAll('form[toolname]'
   autosubmit: form.hasAttribute('toolautosubmit'),
 }))`;
 
-/** Backfills the child frames of `sessionId`'s target into `registry`; failures only cost the backfill. */
+/**
+ * Backfills the child frames of `sessionId`'s target into `registry`. Resolves `true` when every
+ * child frame was read (or went away meanwhile), `false` when a command failed otherwise (a
+ * timeout on a loaded machine): the caller tries again later, since no event would ever bring
+ * those tools. A frame read twice adds nothing twice (`registry.has`).
+ */
 export async function backfillFrames(
   cdp: CdpConnection,
   sessionId: string,
   rootFrameId: string,
   registry: ToolRegistry,
   options: { timeoutMs: number; onContextCreated: (sessionId: string, listener: (context: ContextDescription) => void) => () => void },
-): Promise<void> {
+): Promise<boolean> {
   const session = registry.session(sessionId);
-  if (session === undefined) return;
+  if (session === undefined) return true;
   const childFrames = [...session.frames.values()].filter((frame) => frame.frameId !== rootFrameId).map((frame) => frame.frameId);
-  if (childFrames.length === 0) return;
+  if (childFrames.length === 0) return true;
   const sendOptions = { sessionId, timeoutMs: options.timeoutMs };
   // Main-world execution contexts by frame: Runtime.enable reports every existing one before it answers.
   const contexts = new Map<string, number>();
@@ -72,10 +77,13 @@ export async function backfillFrames(
   });
   try {
     await cdp.send('Runtime.enable', undefined, sendOptions);
+  } catch {
+    return false;
   } finally {
     dispose();
     await cdp.send('Runtime.disable', undefined, sendOptions).catch(() => {});
   }
+  let complete = true;
   for (const frameId of childFrames) {
     const contextId = contexts.get(frameId);
     if (contextId === undefined) continue;
@@ -97,11 +105,14 @@ export async function backfillFrames(
         tools.push({ name: form.name, description: form.description, frameId, declarative: true, annotations: form.autosubmit ? { autosubmit: true } : undefined });
       }
     } catch {
-      // The frame navigated or went away meanwhile: its new document reports its own tools.
+      // The frame navigated or went away meanwhile (its new document reports its own tools), or
+      // the renderer was too slow to answer: then only another attempt can find its tools.
+      if (registry.session(sessionId)?.frames.has(frameId) === true) complete = false;
     } finally {
       await cdp.send('Runtime.releaseObjectGroup', { objectGroup: OBJECT_GROUP }, options).catch(() => {});
     }
     // Only tools CDP has not reported itself: its report is the better one.
     if (tools.length > 0) registry.toolsAdded(sessionId, tools.filter((tool) => !registry.has(sessionId, frameId, tool.name)));
   }
+  return complete;
 }

@@ -34,6 +34,8 @@ const debug = debuglog('browser-repl:webmcp');
 const TARGET_FILTER = [{ type: 'page' }, { type: 'iframe' }];
 /** Budget of one session's set-up commands; the target is resumed whatever happens. */
 const SESSION_SETUP_TIMEOUT_MS = 5_000;
+/** Attempts a backfill gets (the set-up's, then listings'), so a frame that never answers costs a bounded number of listings. */
+const BACKFILL_ATTEMPTS = 4;
 /** A listing waits this long without a change (a page still registering) before it answers… */
 const QUIET_MS = 100;
 /** …but never longer than this (Kernel's cap). */
@@ -61,6 +63,18 @@ export interface WebMcpMonitorOptions {
   isolatedContexts?: (() => ReadonlySet<string>) | undefined;
 }
 
+/** `Page.FrameTree`, as far as the monitor reads it. */
+interface FrameTreeNode {
+  frame: { id: string; parentId?: string; url: string; loaderId: string };
+  childFrames?: FrameTreeNode[];
+}
+
+/** Records every frame of a `Page.getFrameTree` answer. */
+function recordFrameTree(registry: ToolRegistry, sessionId: string, node: FrameTreeNode): void {
+  registry.frameSeen(sessionId, { id: node.frame.id, parentId: node.frame.parentId, url: node.frame.url, loaderId: node.frame.loaderId });
+  for (const child of node.childFrames ?? []) recordFrameTree(registry, sessionId, child);
+}
+
 interface TargetInfoParams {
   targetId: string;
   type: string;
@@ -79,6 +93,11 @@ class Connection {
   readonly watchers = new Set<InvocationWatcher>();
   /** Backfills listening for the execution contexts of their session. */
   readonly contextListeners = new Map<string, (context: ContextDescription) => void>();
+  /**
+   * Sessions whose frame tree or backfill failed (a command timed out on a loaded machine), with
+   * the attempts made: the next listing tries again, since no event would bring those tools.
+   */
+  readonly unfinishedBackfills = new Map<string, { targetId: string; attempts: number }>();
   readonly closed: Promise<void>;
   #markClosed!: () => void;
 
@@ -148,6 +167,7 @@ export class WebMcpMonitor implements WebMcpTools {
   async listTools(options: WebMcpListOptions = {}): Promise<WebMcpTool[]> {
     const connection = await this.#ensure();
     await this.#settle(connection, options.signal);
+    if (connection.unfinishedBackfills.size > 0) await this.#finishBackfills(connection);
     const isolated = this.#isolatedContexts();
     const { cdp, registry } = connection;
     // A round trip on each session in scope: the renderer answers it after every event it sent
@@ -354,13 +374,7 @@ export class WebMcpMonitor implements WebMcpTools {
       ? cdp.send('Browser.getWindowForTarget', { targetId: targetInfo.targetId }, { timeoutMs: SESSION_SETUP_TIMEOUT_MS })
       : undefined;
     const [, treeResult, , enableResult] = await Promise.allSettled([pageEnabled, tree, autoAttach, enabled, resumed]);
-    if (treeResult.status === 'fulfilled') {
-      const walk = (node: { frame: { id: string; parentId?: string; url: string; urlFragment?: string; loaderId: string }; childFrames?: unknown[] }): void => {
-        registry.frameSeen(sessionId, { id: node.frame.id, parentId: node.frame.parentId, url: node.frame.url, loaderId: node.frame.loaderId });
-        for (const child of (node.childFrames ?? []) as Array<typeof node>) walk(child);
-      };
-      walk(treeResult.value.frameTree as Parameters<typeof walk>[0]);
-    }
+    if (treeResult.status === 'fulfilled') recordFrameTree(registry, sessionId, treeResult.value.frameTree as FrameTreeNode);
     if (windowOf !== undefined) {
       const window = await windowOf.catch(() => undefined);
       // Chromium has no window for a tab of some contexts (and in some headless modes): one shared stand-in.
@@ -368,19 +382,56 @@ export class WebMcpMonitor implements WebMcpTools {
     }
     if (enableResult.status === 'rejected') {
       debug('WebMCP.enable failed on %s: %s', targetInfo.targetId, enableResult.reason);
+      // A renderer too busy to answer in time still runs the command later, in order: WebMCP is
+      // then enabled, and only the backfill is missing. Any other failure: no WebMCP here.
+      if ((enableResult.reason as ReplError).code === 'REPL_ERR_CDP_TIMEOUT' && !waitingForDebugger) {
+        connection.unfinishedBackfills.set(sessionId, { targetId: targetInfo.targetId, attempts: 1 });
+      }
       return;
     }
     // Already running when we attached: tools its child frames registered before WebMCP.enable
     // are not replayed by Chromium (quirk 1); find them without touching document.modelContext.
-    if (!waitingForDebugger && treeResult.status === 'fulfilled') {
-      await backfillFrames(cdp, sessionId, targetInfo.targetId, registry, {
-        timeoutMs: SESSION_SETUP_TIMEOUT_MS,
-        onContextCreated: (session, listener) => {
-          connection.contextListeners.set(session, listener);
-          return () => connection.contextListeners.delete(session);
-        },
-      });
+    if (waitingForDebugger) return;
+    const complete = treeResult.status === 'fulfilled' && await this.#backfill(connection, sessionId, targetInfo.targetId);
+    if (!complete) {
+      debug('backfill of %s did not finish; the next listing tries again', targetInfo.targetId);
+      connection.unfinishedBackfills.set(sessionId, { targetId: targetInfo.targetId, attempts: 1 });
     }
+  }
+
+  #backfill(connection: Connection, sessionId: string, targetId: string): Promise<boolean> {
+    return backfillFrames(connection.cdp, sessionId, targetId, connection.registry, {
+      timeoutMs: SESSION_SETUP_TIMEOUT_MS,
+      onContextCreated: (session, listener) => {
+        connection.contextListeners.set(session, listener);
+        return () => connection.contextListeners.delete(session);
+      },
+    });
+  }
+
+  /**
+   * Tries again the backfills that did not finish (a listing calls it): the frame tree again, then
+   * the child frames. A session gets {@link BACKFILL_ATTEMPTS} attempts in all; one that is gone
+   * is forgotten.
+   */
+  async #finishBackfills(connection: Connection): Promise<void> {
+    const { cdp, registry, unfinishedBackfills } = connection;
+    await Promise.all([...unfinishedBackfills].map(async ([sessionId, entry]) => {
+      if (registry.session(sessionId) === undefined) {
+        unfinishedBackfills.delete(sessionId);
+        return;
+      }
+      let complete = false;
+      try {
+        const { frameTree } = await cdp.send('Page.getFrameTree', undefined, { sessionId, timeoutMs: SESSION_SETUP_TIMEOUT_MS });
+        recordFrameTree(registry, sessionId, frameTree as FrameTreeNode);
+        complete = await this.#backfill(connection, sessionId, entry.targetId);
+      } catch (error) {
+        debug('backfill of %s failed again: %s', entry.targetId, (error as Error).message);
+      }
+      entry.attempts += 1;
+      if (complete || entry.attempts >= BACKFILL_ATTEMPTS) unfinishedBackfills.delete(sessionId);
+    }));
   }
 
   // ----- invocation ------------------------------------------------------------------------------

@@ -286,6 +286,28 @@ t.test('a page that was open before the monitor attached: its same-origin iframe
   t.equal(result.value, 2, 'the renderer is alive');
 });
 
+t.test('a renderer too busy to answer the monitor\'s set-up in time: the next listing finishes the backfill', async (t) => {
+  const { endpoint, session } = await browserWithOpenPage(t, fixtures.url('webmcp-frames.html'));
+  for (let i = 0; i < 100; i++) {
+    const { result } = await session.send('Runtime.evaluate', { expression: 'document.getElementById("same").contentWindow.registered', awaitPromise: true, returnByValue: true });
+    if (result.value === 'ok') break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  // The page and its same-origin frame share one main thread: blocked for 8 s, longer than the
+  // monitor's 5 s per set-up command, as a page on a loaded machine may be.
+  await session.send('Runtime.evaluate', { expression: 'setTimeout(() => { const end = Date.now() + 8000; while (Date.now() < end); }, 0); 1' });
+  await session.detach();
+  const late = new BrowserHost({ browser: { cdpEndpoint: endpoint }, warmSpare: false });
+  t.teardown(() => late.close());
+  let names = [];
+  for (let i = 0; i < 100 && !names.includes('frame_echo'); i++) {
+    names = (await late.webmcp.listTools()).map((tool) => tool.tool.name);
+    if (!names.includes('frame_echo')) await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  t.ok(names.includes('frame_echo'), `the child frame's tool is found once the renderer answers (${names.join(', ')})`);
+  t.ok(names.includes('top_echo'), 'and the top frame\'s');
+});
+
 t.test('from a cell: the same tools, the frozen client, and a call left unawaited is aborted with its cell', async (t) => {
   const { repl } = await openPage(t, 'cells', fixtures.url('webmcp-tools.html'));
   const listed = JSON.parse(await cell(t, repl, `
