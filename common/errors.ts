@@ -33,6 +33,8 @@ export const ERROR_CODES = {
   // --- REPL host lifecycle ---
   REPL_ERR_INTERNAL: { status: 500, meaning: 'An unexpected failure inside the server (a bug).', fix: 'Report it with the request that caused it; the server keeps running.' },
   REPL_ERR_START_FAILED: { status: 500, meaning: 'The REPL worker could not start.', fix: 'Read the cause in the message; check the heap cap and the installation.' },
+  REPL_ERR_PEER_UNAVAILABLE: { status: 502, meaning: 'The browser\'s id names another server (pod), and that server could not be reached: it may have ended, and its browsers with it.', fix: 'Create a new browser; if the server is only restarting, retry in a moment. Check BROWSER_REPL_PEER_URL or BROWSER_REPL_PEERS when every forward fails.' },
+  REPL_ERR_DRAINING: { status: 503, meaning: 'The server is draining (shutting down gracefully, after SIGTERM): it takes no new browsers, while the ones it runs keep working until it stops.', fix: 'Create the browser on another server (through the Service, a load balancer retries another pod); /readyz of this one answers 503 meanwhile.' },
   REPL_ERR_CLOSED: { status: 503, meaning: 'The REPL or server is closing or closed and accepts no new work.', fix: 'Create a new REPL, or retry once the server is back.' },
   REPL_ERR_ABORTED: { status: 499, meaning: 'The caller aborted the operation (AbortSignal or client disconnect).', fix: 'None needed; if the cell had started, the REPL was replaced.' },
   REPL_ERR_CELL_TIMEOUT: { status: 200, meaning: 'The cell ran past timeout_sec; the REPL was destroyed.', fix: 'Raise timeout_sec, or split the work; the next call gets a fresh REPL, without the bindings of the old one: re-create them.' },

@@ -27,8 +27,16 @@ export type {
 export type { PlaywrightEngine } from '../common/protocol/executor-messages.js';
 export { liveExecutorThreads } from './executor/executor-worker.js';
 export { createApp } from './http/create-app.js';
-export type { AppOptions, BrowserReplApp } from './http/create-app.js';
-export { startServer } from './http/server.js';
+export type { AppOptions, BrowserReplApp, Readiness } from './http/create-app.js';
+export { ServerMetrics } from './http/metrics.js';
+export type { MetricsSources } from './http/metrics.js';
+export { channels as diagnosticsChannels } from '../common/diagnostics.js';
+export type {
+  CellFinishMessage, ChromiumExitMessage, ChromiumLaunchMessage, ExecuteFinishMessage, ExecuteOutcome, WorkerExitMessage,
+} from '../common/diagnostics.js';
+export { defaultHeapMb, derivedMaxBrowsers, memoryLimit } from '../common/memory-budget.js';
+export type { MemoryLimit } from '../common/memory-budget.js';
+export { DEFAULT_DRAIN_MS, startServer } from './http/server.js';
 export type { BrowserReplServer, ServerOptions } from './http/server.js';
 export { ERROR_CODES, ReplError } from '../common/errors.js';
 export type { ErrorCode, ErrorDefinition } from '../common/errors.js';

@@ -8,6 +8,8 @@ import { readFileSync } from 'node:fs';
 import { debuglog } from 'node:util';
 
 import { setTimeout as sleep } from 'node:timers/promises';
+import { channels, publish } from '../../common/diagnostics.js';
+import type { ChromiumExitMessage, ChromiumLaunchMessage } from '../../common/diagnostics.js';
 import { BrowserLink } from '../../common/cdp/browser-link.js';
 import { ReplError } from '../../common/errors.js';
 import { findChromium } from './find-chromium.js';
@@ -27,7 +29,7 @@ export interface BrowserManagerOptions {
   executable?: string | undefined;
   /** Default true. `false` shows a window and needs a display. */
   headless?: boolean | undefined;
-  /** `'auto'` (default): on for root, containers and Kubernetes on Linux; see `detectNoSandbox`. */
+  /** `'auto'` (default): on Linux, on for root and for containers that deny user namespaces; see `detectNoSandbox`. */
   noSandbox?: boolean | 'auto' | undefined;
   /** Extra Chromium flags, appended last. */
   args?: readonly string[] | undefined;
@@ -273,6 +275,7 @@ export class BrowserManager {
       await browser.close();
       throw new ReplError('REPL_ERR_CLOSED', 'The browser manager was closed while the browser was starting');
     }
+    publish<ChromiumLaunchMessage>(channels.chromiumLaunch, { pid: browser.pid, relaunch: this.#process !== undefined });
     this.#process = browser;
     void browser.exited.then((exit) => this.#notifyExit({ ...exit, userDataDir: browser.userDataDir }));
     return browser;
@@ -287,6 +290,7 @@ export class BrowserManager {
   }
 
   #notifyExit(info: BrowserExitInfo): void {
+    publish<ChromiumExitMessage>(channels.chromiumExit, { pid: info.pid, expected: info.expected });
     debug('browser %d exited (%s)', info.pid, info.expected ? 'closed' : `unexpectedly: code ${info.code}, signal ${info.signal}`);
     for (const listener of [...this.#exitListeners]) {
       try {

@@ -20,7 +20,7 @@ snapshots as resources. The HTTP server serves the same at /mcp.
 Options:
   --executable PATH        the Chromium, Chrome or Edge to launch (BROWSER_REPL_CHROME; default: discovery)
   --headless, --no-headless  run the browser without a window (default) or with one (needs a display)
-  --no-sandbox             launch Chromium with --no-sandbox (default: automatic for root and containers)
+  --no-sandbox             launch Chromium with --no-sandbox (default: automatic for root and for containers that deny user namespaces)
   --permission MODE        ask|allow|deny: whether browser_open may navigate (BROWSER_REPL_TOOLS_PERMISSION;
                            default ask: the client asks the user, or the call is refused saying how to allow)
   --allowed-origin ORIGIN  an origin browser_open may reach (https://example.com, *.example.com); repeatable

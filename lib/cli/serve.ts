@@ -6,7 +6,7 @@
 import { parseViewport } from '../browser/viewport.js';
 import type { Viewport } from '../browser/viewport.js';
 import type { BrowserManagerOptions } from '../browser/browser-manager.js';
-import { isLoopback, startServer } from '../http/server.js';
+import { DEFAULT_DRAIN_MS, isLoopback, startServer } from '../http/server.js';
 import { parseHostPattern, parseOrigin, splitList } from '../http/middleware.js';
 import type { ServerOptions } from '../http/server.js';
 import { integerFlag, parseFlags, UsageError } from './options.js';
@@ -28,12 +28,19 @@ Options:
   --cdp-endpoint URL     attach the default browser to a running one (ws://… or http://host:port; CDP_ENDPOINT)
   --headful              show the launched browser's window (needs a display)
   --browser-pool N       keep N launched, unused browsers ready for POST /browsers (default 0)
-  --max-browsers N       most browsers POST /browsers may run at once (BROWSER_REPL_MAX_BROWSERS; default: from memory)
-  --heap-mb N            heap cap of each REPL worker in MiB (BROWSER_REPL_HEAP_MB; default 512)
+  --max-browsers N       most browsers POST /browsers may run at once (BROWSER_REPL_MAX_BROWSERS; default:
+                         one per 512 MiB of the memory limit, the container's when there is one, minus one)
+  --heap-mb N            heap cap of each REPL worker in MiB (BROWSER_REPL_HEAP_MB; default 512, or an
+                         eighth of a smaller memory limit, at least 128)
   --viewport WxH         page size of the tabs it opens (BROWSER_REPL_VIEWPORT; default 1280x720)
 
 The browser tools of /mcp (docs/mcp.md) approve navigations as BROWSER_REPL_TOOLS_PERMISSION says:
 ask (default: the MCP client asks the user), allow or deny.
+
+GET /healthz and GET /readyz answer without the token; GET /metrics (Prometheus) needs it unless
+BROWSER_REPL_METRICS_PUBLIC=1. SIGTERM drains (no new browsers, /readyz answers 503) for up to
+BROWSER_REPL_DRAIN_SEC seconds (default 30) while running cells finish, then shuts down; SIGINT or a
+second signal shuts down at once.
 
 Exit codes: 2 for an invalid flag; 1 when the server cannot start (e.g. the port is taken).
 `;
@@ -143,17 +150,37 @@ function listFlag(flag: string | undefined, flagName: string, variable: string |
   return entries;
 }
 
-/** Starts the server and keeps it until SIGINT or SIGTERM. */
+/**
+ * Starts the server and keeps it until SIGTERM or SIGINT. SIGTERM (what Kubernetes and container
+ * runtimes send) drains first: no new browsers, running cells get up to `BROWSER_REPL_DRAIN_SEC`
+ * (default 30) to answer. SIGINT (Ctrl-C), or a second signal, closes at once.
+ */
 export async function serve(args: string[]): Promise<void> {
+  const drainMs = drainWindowMs(process.env['BROWSER_REPL_DRAIN_SEC']);
   const server = await startServer(serveOptions(args));
   process.stdout.write(`chromium-repl listening on ${server.url}\n`);
-  const shutdown = (signal: string) => {
-    process.stdout.write(`chromium-repl: ${signal}, shutting down\n`);
-    server.close().then(() => process.exit(0), (error: unknown) => {
+  let stopping = false;
+  const stop = (signal: string, graceful: boolean) => {
+    const now = stopping ? 'closing now' : graceful ? `draining for up to ${drainMs / 1000}s, then shutting down` : 'shutting down';
+    process.stdout.write(`chromium-repl: ${signal}, ${now}\n`);
+    const done = stopping || !graceful ? server.close() : server.shutdown({ graceMs: drainMs });
+    stopping = true;
+    done.then(() => process.exit(0), (error: unknown) => {
       process.stderr.write(`chromium-repl: shutdown failed: ${error instanceof Error ? error.message : String(error)}\n`);
       process.exit(1);
     });
   };
-  process.once('SIGINT', () => shutdown('SIGINT'));
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT', false));
+  process.on('SIGTERM', () => stop('SIGTERM', true));
+}
+
+/** `BROWSER_REPL_DRAIN_SEC`: seconds (0..3600) a SIGTERM waits for running requests. */
+export function drainWindowMs(value: string | undefined): number {
+  if (value === undefined || value.trim() === '') return DEFAULT_DRAIN_MS;
+  const seconds = Number(value);
+  if (!Number.isInteger(seconds) || seconds < 0 || seconds > 3600) {
+    throw new UsageError(`BROWSER_REPL_DRAIN_SEC must be a whole number of seconds from 0 to 3600, got ${JSON.stringify(value)}`, 'serve');
+  }
+  // 0: no wait for running cells, but answers already being written still go out before the close.
+  return Math.max(1, seconds * 1000);
 }

@@ -5,6 +5,7 @@
  */
 import { debuglog } from 'node:util';
 import { ReplError } from '../../common/errors.js';
+import { defaultHeapMb } from '../../common/memory-budget.js';
 import { LIMITS, TIMEOUTS } from '../../common/limits.js';
 import type { BrowserManager } from '../browser/browser-manager.js';
 import { TabRegistry } from '../browser/tab-registry.js';
@@ -112,7 +113,7 @@ export class PlaywrightExecutors {
       engine = error as ReplError;
     }
     this.#engine = engine;
-    const heapMb = Number(process.env['BROWSER_REPL_HEAP_MB']) || LIMITS.heapMbDefault;
+    const heapMb = defaultHeapMb();
     this.#workers = new WarmSpare(() => {
       const worker = new ExecutorWorker({
         engine: typeof engine === 'string' ? engine : 'playwright-core',
@@ -150,6 +151,12 @@ export class PlaywrightExecutors {
   /** True once `close()` was called. */
   get closed(): boolean {
     return this.#closing !== null;
+  }
+
+  /** The named executors, and the default one while it has a worker: for `/metrics`. */
+  get size(): number {
+    if (this.closed) return 0;
+    return this.#named.size + (this.#default.workerId === null ? 0 : 1);
   }
 
   /** The executor of that name, if it exists (diagnostics and tests: its `workerId`, `targetId`). */

@@ -13,6 +13,8 @@
  */
 import { debuglog } from 'node:util';
 import { ReplError } from '../../common/errors.js';
+import { channels, publish } from '../../common/diagnostics.js';
+import type { ExecuteFinishMessage, ExecuteOutcome } from '../../common/diagnostics.js';
 import { SerialQueue } from '../threads/serial-queue.js';
 import type { TabOwner, TabRegistry } from '../browser/tab-registry.js';
 import type { PlaywrightExecuteResult, PlaywrightExecutorInfo, PlaywrightOutput, PlaywrightTab } from './execute-result.js';
@@ -97,7 +99,12 @@ export class PlaywrightExecutor {
     code: string, timeoutMs: number, signal?: AbortSignal, onOutput?: (output: PlaywrightOutput) => void,
   ): Promise<PlaywrightExecuteResult> {
     if (this.#retired !== undefined) return Promise.resolve(failure(this.#retired));
-    return this.#queue.run(() => this.#call(code, timeoutMs, onOutput), signal);
+    return this.#queue.run(async () => {
+      const turn = performance.now();
+      const { result, outcome } = await this.#call(code, timeoutMs, onOutput);
+      publish<ExecuteFinishMessage>(channels.executeFinish, () => ({ executor: this.name, durationMs: performance.now() - turn, outcome }));
+      return result;
+    }, signal);
   }
 
   /**
@@ -120,8 +127,8 @@ export class PlaywrightExecutor {
     await worker?.destroy(RESTARTED);
   }
 
-  async #call(code: string, timeoutMs: number, onOutput: ((output: PlaywrightOutput) => void) | undefined): Promise<PlaywrightExecuteResult> {
-    if (this.#retired !== undefined) return failure(this.#retired);
+  async #call(code: string, timeoutMs: number, onOutput: ((output: PlaywrightOutput) => void) | undefined): Promise<Finished> {
+    if (this.#retired !== undefined) return finished(failure(this.#retired), 'error');
     this.#busy = true;
     this.#lastUsedAt = new Date();
     const replacing = this.#worker?.alive !== true;
@@ -136,8 +143,8 @@ export class PlaywrightExecutor {
         // Both are I/O-bound: the tab opens while the worker loads.
         [worker, tab] = await Promise.all([this.#ensureWorker(timeoutMs), this.#ensureTab()]);
       } catch (error) {
-        if (error instanceof RetiredError) return failure(error.message);
-        if (this.#retired !== undefined) return failure(this.#retired);
+        if (error instanceof RetiredError) return finished(failure(error.message), 'error');
+        if (this.#retired !== undefined) return finished(failure(this.#retired), 'error');
         throw error;
       }
       if (worker === 'still-starting') {
@@ -148,7 +155,7 @@ export class PlaywrightExecutor {
           stdout: '',
           stderr: '',
         };
-        return tab === undefined ? result : { ...result, tab };
+        return finished(tab === undefined ? result : { ...result, tab }, 'timeout');
       }
       let outcome = await worker.run(this.#runRequest(code, remainingMs(), tab, onOutput !== undefined), this.#options.graceMs, onOutput);
       if (outcome.kind === 'reply' && outcome.reply.tabMissing === true && this.#retired === undefined) {
@@ -158,7 +165,7 @@ export class PlaywrightExecutor {
         tab = await this.#ensureTab(gone);
         outcome = await worker.run(this.#runRequest(code, remainingMs(), tab, onOutput !== undefined), this.#options.graceMs, onOutput);
       }
-      return this.#result(outcome, worker, tab, timeoutMs);
+      return finished(this.#result(outcome, worker, tab, timeoutMs), outcomeOf(outcome, worker));
     } finally {
       this.#busy = false;
       // This call used the spare (or started a worker): prepare the next one now that it is done.
@@ -250,6 +257,30 @@ export class PlaywrightExecutor {
   }
 }
 
+
+/** A call's result, with how it ended for `browser-repl:execute:finish`. */
+interface Finished {
+  result: PlaywrightExecuteResult;
+  outcome: ExecuteOutcome;
+}
+
+function finished(result: PlaywrightExecuteResult, outcome: ExecuteOutcome): Finished {
+  return { result, outcome };
+}
+
+function outcomeOf(outcome: RunOutcome, worker: ExecutorWorker): ExecuteOutcome {
+  switch (outcome.kind) {
+    case 'reply':
+      return outcome.reply.success ? 'ok' : outcome.reply.timedOut === true ? 'timeout' : 'error';
+    case 'unresponsive':
+      return 'blocked';
+    case 'died':
+      // Deleted, restarted or shut down while it ran: not a fault of the worker.
+      return worker.destroyReason === undefined ? 'crashed' : 'error';
+    case 'protocol':
+      return 'crashed';
+  }
+}
 
 function failure(reason: string): PlaywrightExecuteResult {
   return { success: false, error: `execution failed: ${reason}`, stdout: '', stderr: '' };

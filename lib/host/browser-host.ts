@@ -298,6 +298,14 @@ export class BrowserHost {
     await this.close();
   }
 
+  /** Live REPLs (named, `default`, agent-tool sessions') and executors: for `/metrics`. */
+  counts(): { repls: number; executors: number } {
+    let repls = 0;
+    for (const { repl } of this.#repls.values()) if (!repl.closed) repls++;
+    for (const repl of this.#privateRepls) if (!repl.closed) repls++;
+    return { repls, executors: this.#executors?.size ?? 0 };
+  }
+
   #namedCount(): number {
     let count = 0;
     for (const [name, entry] of this.#repls) if (name !== 'default' && !entry.repl.closed) count++;

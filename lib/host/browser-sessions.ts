@@ -11,11 +11,11 @@
  * A warm pool keeps `pool` launched, unused browsers so that `create()` need not wait for a
  * launch; it is refilled in the background. Browsers in the pool count towards `maxBrowsers`.
  */
-import { totalmem } from 'node:os';
 import { debuglog } from 'node:util';
 import { createId } from '@paralleldrive/cuid2';
 
 import { ReplError } from '../../common/errors.js';
+import { derivedMaxBrowsers } from '../../common/memory-budget.js';
 import { checkViewport, resolveViewport } from '../browser/viewport.js';
 import type { Viewport } from '../browser/viewport.js';
 import type { BrowserManagerOptions } from '../browser/browser-manager.js';
@@ -28,8 +28,7 @@ const debug = debuglog('browser-repl:browsers');
 export const DEFAULT_TIMEOUT_SECONDS = 60;
 /** The hosted product's upper bound (72 h). It requires at least 10 s; we accept 1 s, which tests and short jobs want. */
 export const MAX_TIMEOUT_SECONDS = 259_200;
-/** What one live browser is budgeted when the limit is derived from memory: Chromium, its tabs and a REPL worker. */
-export const MEMORY_PER_BROWSER_BYTES = 512 * 1024 * 1024;
+export { MEMORY_PER_BROWSER_BYTES } from '../../common/memory-budget.js';
 /** The id and name a session may never take: it addresses the server's own browser. */
 export const DEFAULT_BROWSER_ID = 'default';
 /** Names: what the hosted product's dashboard accepts in practice, and safe in a URL path. */
@@ -164,7 +163,7 @@ export class BrowserSession {
 export function defaultMaxBrowsers(env: NodeJS.ProcessEnv = process.env): number {
   const configured = env['BROWSER_REPL_MAX_BROWSERS'];
   if (configured !== undefined && configured !== '') return checkMaxBrowsers(Number(configured), 'BROWSER_REPL_MAX_BROWSERS');
-  return Math.max(1, Math.floor(totalmem() / MEMORY_PER_BROWSER_BYTES) - 1);
+  return derivedMaxBrowsers();
 }
 
 function checkMaxBrowsers(value: number, field: string): number {
@@ -185,6 +184,7 @@ export class BrowserSessions {
   readonly maxBrowsers: number;
   readonly poolSize: number;
   #closed = false;
+  #draining = false;
 
   constructor(options: BrowserSessionsOptions = {}) {
     this.#options = options;
@@ -210,6 +210,20 @@ export class BrowserSessions {
 
   get closed(): boolean {
     return this.#closed;
+  }
+
+  /** `drain()` was called: no new browsers, the live ones keep working. */
+  get draining(): boolean {
+    return this.#draining;
+  }
+
+  /**
+   * Stops taking new browsers, the first step of a graceful shutdown (SIGTERM in a pod): `create()`
+   * answers 503 `REPL_ERR_DRAINING`, so a client or load balancer tries another server, while the
+   * live sessions keep working until they end or the server closes. The pool is not refilled.
+   */
+  drain(): void {
+    this.#draining = true;
   }
 
   /**
@@ -349,7 +363,7 @@ export class BrowserSessions {
   }
 
   #fillPool(): void {
-    while (!this.#closed && this.#pool.length + this.#filling < this.poolSize && this.liveBrowsers < this.maxBrowsers) {
+    while (!this.#closed && !this.#draining && this.#pool.length + this.#filling < this.poolSize && this.liveBrowsers < this.maxBrowsers) {
       this.#filling++;
       this.#launch({ headless: true, viewport: undefined }, undefined).then(
         (host) => {
@@ -421,6 +435,7 @@ export class BrowserSessions {
 
   #assertOpen(): void {
     if (this.#closed) throw new ReplError('REPL_ERR_CLOSED', 'the server is shutting down');
+    if (this.#draining) throw new ReplError('REPL_ERR_DRAINING', 'this server is draining (shutting down gracefully) and takes no new browsers: create it on another server');
   }
 }
 

@@ -27,6 +27,9 @@ import { webmcpRoutes } from './routes/webmcp-routes.js';
 import { mcpRoutes } from './routes/mcp-routes.js';
 import { McpHttpSessions } from '../mcp/http-sessions.js';
 import { BrowserTools } from '../tools/tool-service.js';
+import { ServerMetrics } from './metrics.js';
+import { Peers, peerOptionsFromEnv } from './peers.js';
+import type { PeerOptions } from './peers.js';
 import type { BrowserToolsOptions } from '../tools/types.js';
 
 export interface AppOptions {
@@ -66,7 +69,22 @@ export interface AppOptions {
    * browser. Default: `permission: "ask"` (approval through the MCP client's elicitation).
    */
   tools?: BrowserToolsOptions | undefined;
+  /**
+   * Serve `GET /metrics` without the token (for a scraper that cannot send one). Default
+   * `BROWSER_REPL_METRICS_PUBLIC` (`1` or `true`), else false: the metrics sit behind the token.
+   */
+  metricsPublic?: boolean | undefined;
+  /**
+   * Routing between servers (pods, docs/deploy.md#routing-between-pods): this server's node id,
+   * which its browsers' ids then start with, and where its peers are; a request for a browser of
+   * another server is forwarded there. Default from `BROWSER_REPL_NODE_ID`, `BROWSER_REPL_PEER_URL`
+   * and `BROWSER_REPL_PEERS`; `false`: no routing, whatever the environment says.
+   */
+  peers?: PeerOptions | false | undefined;
 }
+
+/** What `GET /readyz` says: `ready` takes new browsers; `draining` and `full` answer 503. */
+export type Readiness = 'ready' | 'draining' | 'full';
 
 export interface BrowserReplApp extends Express {
   /** The registry behind the top-level routes (the default browser); close it to end every REPL. */
@@ -82,9 +100,23 @@ export interface BrowserReplApp extends Express {
    * (`startServer` does). An upgrade to any other path is refused with a JSON 404.
    */
   handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void;
+  /** Prometheus metrics of this server (`GET /metrics`). */
+  readonly metrics: ServerMetrics;
+  /** Whether it takes new browsers now (`GET /readyz`). */
+  readiness(): Readiness;
+  /**
+   * Graceful shutdown, first step: takes no new browsers (`POST /browsers` answers 503
+   * `REPL_ERR_DRAINING`, `/readyz` 503), then resolves once no API request is in flight (running
+   * cells have answered), or when `timeoutMs` has passed or `signal` fired, whichever comes
+   * first. It ends nothing: `destroy()` (or the server's `close()`) does, after it.
+   */
+  drain(options?: { timeoutMs?: number | undefined; signal?: AbortSignal | undefined }): Promise<void>;
   /** Ends every browser, REPL and proxied connection now (running cells are cancelled). Idempotent. */
   destroy(): Promise<void>;
 }
+
+/** Probes and scrapes: answered without the token, and not work that a drain waits for. */
+const PROBE_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 
 /** The routes of one browser, mounted at `/` for the default one and below `/browsers/{id_or_name}`. */
 function browserRoutes(hostOf: HostOf): Router[] {
@@ -105,7 +137,18 @@ export function createApp(options: AppOptions = {}): BrowserReplApp {
   const launchOptions = defaultBrowser === undefined || defaultBrowser === false || defaultBrowser instanceof BrowserManager ? undefined : defaultBrowser;
   const { id: _id, browser: _browser, viewport: _viewport, ...hostDefaults } = options.defaultHost ?? {};
   const viewport = options.viewport ?? options.defaultHost?.viewport;
+  // Built before anything starts: a malformed node id or peer URL throws here.
+  const peerOptions = options.peers === false ? undefined : options.peers ?? peerOptionsFromEnv();
+  const peers = peerOptions === undefined ? undefined : new Peers(peerOptions, (idOrName) => {
+    try {
+      browsers.get(idOrName);
+      return true;
+    } catch {
+      return false;
+    }
+  });
   const browsers = new BrowserSessions({
+    idPrefix: peers?.idPrefix,
     hostDefaults,
     browser: launchOptions,
     viewport,
@@ -126,7 +169,16 @@ export function createApp(options: AppOptions = {}): BrowserReplApp {
     tools,
     browser: (idOrName) => (idOrName === DEFAULT_BROWSER_ID ? defaultHost : browsers.get(idOrName).host),
   });
+  const metrics = new ServerMetrics({ sessions: browsers, defaultHost, mcp });
+  const metricsPublic = options.metricsPublic ?? /^(1|true)$/i.test(process.env['BROWSER_REPL_METRICS_PUBLIC'] ?? '');
   let destroying: Promise<void> | undefined;
+  // API requests being answered, for drain(): it waits until none is left.
+  let inFlight = 0;
+  const idleWaiters = new Set<() => void>();
+  const readiness = (): Readiness => {
+    if (browsers.draining || browsers.closed) return 'draining';
+    return browsers.list().length >= browsers.maxBrowsers ? 'full' : 'ready';
+  };
 
   const app = express() as unknown as BrowserReplApp;
   Object.defineProperties(app, {
@@ -136,16 +188,37 @@ export function createApp(options: AppOptions = {}): BrowserReplApp {
     mcp: { value: mcp, enumerable: true },
     handleUpgrade: {
       value: (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+        if (peers?.forwardUpgrade(request, socket, head) === true) return;
         void proxy.handleUpgrade(request, socket, head);
+      },
+    },
+    metrics: { value: metrics, enumerable: true },
+    readiness: { value: readiness },
+    drain: {
+      value: async (drainOptions: { timeoutMs?: number | undefined; signal?: AbortSignal | undefined } = {}) => {
+        browsers.drain();
+        if (inFlight === 0 || drainOptions.signal?.aborted === true) return;
+        let timer: NodeJS.Timeout | undefined;
+        let done: () => void = () => {};
+        await new Promise<void>((resolve) => {
+          done = () => resolve();
+          idleWaiters.add(done);
+          if (drainOptions.timeoutMs !== undefined) timer = setTimeout(done, drainOptions.timeoutMs);
+          drainOptions.signal?.addEventListener('abort', done, { once: true });
+        });
+        clearTimeout(timer);
+        idleWaiters.delete(done);
+        drainOptions.signal?.removeEventListener('abort', done);
       },
     },
     destroy: {
       value: () => {
         destroying ??= (async () => {
+          metrics.close();
           // The tools' pages live in the default browser: they close before the browsers end.
           const toolsClosed = mcp.close().then(() => tools.close());
           await Promise.allSettled([proxy.close(), toolsClosed]);
-          await Promise.all([browsers.destroy(), registry.destroy()]);
+          await Promise.all([browsers.destroy(), registry.destroy(), peers?.close()]);
           await toolsClosed;
         })();
         return destroying;
@@ -154,18 +227,50 @@ export function createApp(options: AppOptions = {}): BrowserReplApp {
   });
   app.disable('x-powered-by');
   app.set('etag', false);
+  // Counted first, so that refusals (403, 401) count too.
+  app.use(metrics.countRequests());
   // Order matters: Host (DNS rebinding), then Origin (cross-site pages, CORS preflights), then
   // the token, so that no refusal tells a page anything about the token.
   app.use(accessGuard(access));
-  if (token !== undefined && token !== '') app.use(bearerAuth(token));
   app.use((_req, res, next) => {
     // No answer of this API is a page to render: a file of /fs/read_file must never become one.
     res.setHeader('x-content-type-options', 'nosniff');
     next();
   });
+  // Probes answer without the token: a Kubernetes httpGet probe cannot send a secret, and they
+  // say nothing an attacker can use (docs/security.md). The Host and Origin checks still apply.
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
+  app.get('/readyz', (_req, res) => {
+    const status = readiness();
+    res.status(status === 'ready' ? 200 : 503).json({ status });
+  });
+  const serveMetrics: express.RequestHandler = (_req, res, next) => {
+    metrics.text().then((text) => {
+      res.setHeader('content-type', metrics.contentType);
+      res.end(text);
+    }, next);
+  };
+  if (metricsPublic) app.get('/metrics', serveMetrics);
+  if (token !== undefined && token !== '') app.use(bearerAuth(token));
+  if (!metricsPublic) app.get('/metrics', serveMetrics);
+  app.use((req, res, next) => {
+    // An MCP client's GET /mcp is its notification stream, open for the whole session: not work
+    // a drain could wait for (its tool calls are POSTs, and those count).
+    if (PROBE_PATHS.has(req.path) || (req.method === 'GET' && req.path === '/mcp')) {
+      next();
+      return;
+    }
+    inFlight++;
+    res.once('close', () => {
+      inFlight--;
+      if (inFlight === 0) for (const wake of idleWaiters) wake();
+    });
+    next();
+  });
+  // Before any route reads a body: a forwarded request's body streams on as it arrives.
+  if (peers !== undefined) app.use(peers.forwardHttp());
   app.use(mcpRoutes({ sessions: mcp, token, access }));
   // The top-level routes drive the default browser.
   app.use(...browserRoutes(() => defaultHost));

@@ -34,6 +34,9 @@ const REQUEST_TIMEOUT_MS = 300_000;
  */
 const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 
+/** How long a graceful shutdown waits for running requests by default (`BROWSER_REPL_DRAIN_SEC`). */
+export const DEFAULT_DRAIN_MS = 30_000;
+
 export interface ServerOptions extends AppOptions {
   /** Default `PORT` or 10001; 0 picks a free port. */
   port?: number;
@@ -52,6 +55,12 @@ export interface BrowserReplServer extends AsyncDisposable {
   readonly server: Server;
   /** Stops accepting connections, ends every REPL, then resolves. Idempotent. */
   close(): Promise<void>;
+  /**
+   * Graceful shutdown (SIGTERM in a pod): drains first (no new browsers, `/readyz` 503, while it
+   * still answers everything else, so running cells finish and their answers arrive), for at most
+   * `graceMs` (default 30 000), then `close()`. Resolves once closed.
+   */
+  shutdown(options?: { graceMs?: number | undefined }): Promise<void>;
 }
 
 export function isLoopback(host: string): boolean {
@@ -106,12 +115,18 @@ export async function startServer(options: ServerOptions = {}): Promise<BrowserR
     })();
     return closing;
   };
+  const shutdown = async (shutdownOptions: { graceMs?: number | undefined } = {}) => {
+    const graceMs = positiveMs(shutdownOptions.graceMs, 'graceMs') ?? DEFAULT_DRAIN_MS;
+    if (closing === null) await app.drain({ timeoutMs: graceMs });
+    await close();
+  };
   return {
     url: `http://${urlHost}:${address.port}`,
     port: address.port,
     app,
     server,
     close,
+    shutdown,
     [Symbol.asyncDispose]: close,
   };
 }

@@ -10,6 +10,9 @@ import { TabRegistry } from '../browser/tab-registry.js';
 import type { TabOwner } from '../browser/tab-registry.js';
 import { ReplError } from '../../common/errors.js';
 import { LIMITS, TIMEOUTS } from '../../common/limits.js';
+import { channels, publish } from '../../common/diagnostics.js';
+import { defaultHeapMb } from '../../common/memory-budget.js';
+import type { CellFinishMessage } from '../../common/diagnostics.js';
 import type { EndpointRequestMessage, OutputItem } from '../../common/protocol/repl-messages.js';
 import type { CellContent, CellResult } from './cell-result.js';
 import { ReplSpares } from './repl-spares.js';
@@ -23,7 +26,7 @@ import { SerialQueue, abortError } from '../threads/serial-queue.js';
 const debug = debuglog('browser-repl:repl');
 
 export interface ReplOptions {
-  /** V8 old-space cap of the worker in MiB (default `BROWSER_REPL_HEAP_MB` or 512). */
+  /** V8 old-space cap of the worker in MiB (default `BROWSER_REPL_HEAP_MB`, else 512 or an eighth of a smaller cgroup memory limit: common/memory-budget.ts). */
   heapMb?: number;
   /** Extra environment variables for the REPL, on top of this process's environment. */
   env?: Record<string, string>;
@@ -71,7 +74,7 @@ export interface ReplOptions {
 /** The worker settings of a REPL (or of every REPL of a host) from its options. */
 export function replWorkerSettings(options: ReplOptions, browserAvailable: boolean): ReplWorkerSettings {
   const settings: ReplWorkerSettings = {
-    heapMb: options.heapMb ?? (Number(process.env['BROWSER_REPL_HEAP_MB']) || LIMITS.heapMbDefault),
+    heapMb: options.heapMb ?? defaultHeapMb(),
     startupTimeoutMs: options.startupTimeoutMs ?? TIMEOUTS.workerStartupMs,
     browserAvailable,
   };
@@ -178,7 +181,17 @@ export class Repl {
     if (code === '' && options.reset !== true) {
       return Promise.reject(new ReplError('REPL_ERR_INVALID_REQUEST', 'code is required (it may be empty only when reset is true)'));
     }
-    return this.#queue.run(() => this.#run(code, timeoutSec * 1000, options), options.signal);
+    return this.#queue.run(async () => {
+      const turn = performance.now();
+      const result = await this.#run(code, timeoutSec * 1000, options);
+      publish<CellFinishMessage>(channels.cellFinish, () => ({
+        durationMs: performance.now() - turn,
+        success: result.success,
+        errorCode: result.errorCode,
+        replTerminated: result.replTerminated === true,
+      }));
+      return result;
+    }, options.signal);
   }
 
   /**

@@ -32,6 +32,8 @@ import type { MessagePort, WorkerOptions } from 'node:worker_threads';
 import { ReplError, toSerialized } from '../../common/errors.js';
 import type { SerializedError } from '../../common/errors.js';
 import { LIMITS, TIMEOUTS } from '../../common/limits.js';
+import { channels, publish } from '../../common/diagnostics.js';
+import type { WorkerExitMessage } from '../../common/diagnostics.js';
 import type { EndpointReplyMessage, EndpointRequestMessage } from '../../common/protocol/repl-messages.js';
 import type {
   WebMcpAbortMessage, WebMcpCallMessage, WebMcpInvocation, WebMcpReplyMessage, WebMcpTool,
@@ -231,6 +233,8 @@ export class WorkerHandle<ToWorker extends WorkerMessage, FromWorker extends Wor
   #startFailure: ReplError | undefined;
   #readySettled = false;
   #readyTimer: NodeJS.Timeout | undefined;
+  /** Ended for breaking the protocol (`#violation`). */
+  #violated = false;
   #resolveReady: () => void = () => {};
   #closing: Promise<void> | undefined;
   #destroying: Promise<void> | undefined;
@@ -299,6 +303,14 @@ export class WorkerHandle<ToWorker extends WorkerMessage, FromWorker extends Wor
         this.#abortWebMcpCalls('the worker that made this call ended');
         const exit = this.#describeExit(exitCode);
         this.#exit = exit;
+        publish<WorkerExitMessage>(channels.workerExit, () => ({
+          kind: kind.thread,
+          workerId: this.id,
+          cause: exit.cause,
+          limit: exit.cause === 'out-of-memory' ? exit.limit : undefined,
+          deliberate: exit.deliberate,
+          violation: this.#violated,
+        }));
         const pending = this.#pending;
         pending?.settle({ kind: 'exited', exit, started: pending.started });
         if (!this.#readySettled) {
@@ -612,6 +624,7 @@ export class WorkerHandle<ToWorker extends WorkerMessage, FromWorker extends Wor
   /** Protocol corruption: the pending request is told why, and only this worker ends. */
   #violation(reason: string): void {
     if (this.#exit !== undefined || this.#destroying !== undefined) return;
+    this.#violated = true;
     this.#pending?.settle({ kind: 'protocol', message: reason });
     void this.destroy(reason);
   }

@@ -33,7 +33,7 @@ export interface BrowserToolsOptions {
   args?: string[];
   /** Default true (`--headless=new`). */
   headless?: boolean;
-  /** `--no-sandbox`; default: auto-detected (root, /.dockerenv, Kubernetes). */
+  /** `--no-sandbox`; default: auto-detected (root, or a container that denies user namespaces). */
   noSandbox?: boolean;
   /** Approval policy of `open` (default `"ask"`); interactions stay automatic. */
   permission?: 'ask' | 'allow' | 'deny';

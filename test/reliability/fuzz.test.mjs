@@ -60,7 +60,7 @@ const tally = new Map();
 function count(family, response) {
   const row = tally.get(family) ?? { requests: 0, serverErrors: 0, closed: 0 };
   row.requests += 1;
-  if ((response.status ?? 0) >= 500) row.serverErrors += 1;
+  if ((response.status ?? 0) >= 500 && family !== 'GET /readyz') row.serverErrors += 1;
   if (response.outcome !== 'answered') row.closed += 1;
   tally.set(family, row);
 }
@@ -76,6 +76,10 @@ function problemOf(spec, response) {
     return spec.mayClose ? undefined : `the connection was ${response.outcome} without an answer`;
   }
   const { status } = response;
+  // /readyz answers 503 while the server is full or draining: a readiness, not a failure.
+  if (status === 503 && spec.readiness === true) {
+    return ['full', 'draining'].includes(response.json?.status) ? undefined : `/readyz 503 without a readiness: ${response.body.toString('utf8').slice(0, 200)}`;
+  }
   if (status >= 500) return `answered ${status}: ${response.body.toString('utf8').slice(0, 300)}`;
   if (status === 101) return spec.mayUpgrade ? undefined : 'switched protocols unasked';
   if (status < 200 || (status >= 300 && status < 400)) return `unexpected status ${status}`;
@@ -330,7 +334,9 @@ function operationArbitrary(operation) {
       // Field naming is checked only when the body is the one thing wrong with the request.
       field: odd || query !== '' ? undefined : generated.field,
       mayBeValid: true,
-      rawAnswer: operation.template.endsWith('/fs/read_file'),
+      // A file's bytes, and the Prometheus exposition (text/plain), are not JSON by design.
+      rawAnswer: operation.template.endsWith('/fs/read_file') || operation.template === '/metrics',
+      readiness: operation.template === '/readyz',
       streamMs: 20_000,
     };
   });

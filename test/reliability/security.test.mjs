@@ -102,7 +102,10 @@ function openapiRoutes() {
   for (const [template, item] of Object.entries(OPENAPI.paths)) {
     const path = template.replace('{id_or_name}', 'default').replace('{cell_id}', 'cell-1').replace('{name}', 'n1');
     for (const method of Object.keys(item)) {
-      if (['get', 'post', 'put', 'patch', 'delete'].includes(method)) routes.push({ method: method.toUpperCase(), path, template });
+      if (['get', 'post', 'put', 'patch', 'delete'].includes(method)) {
+        // `security: []`: the probes, public by design (docs/security.md).
+        routes.push({ method: method.toUpperCase(), path, template, public: Array.isArray(item[method].security) && item[method].security.length === 0 });
+      }
     }
   }
   return routes;
@@ -110,8 +113,16 @@ function openapiRoutes() {
 
 t.test('with a token, every route answers 401 without it or with a wrong one', async (t) => {
   const api = await server(t, { token: TOKEN });
-  const routes = openapiRoutes();
-  t.ok(routes.length >= 50, `openapi.json lists ${routes.length} path × method pairs`);
+  const all = openapiRoutes();
+  t.same(all.filter((route) => route.public).map((route) => `${route.method} ${route.path}`), ['GET /healthz', 'GET /readyz'],
+    'only the probes are public: a Kubernetes httpGet probe cannot send the token');
+  for (const probe of all.filter((route) => route.public)) {
+    const response = await call(api.url, probe.method, probe.path);
+    t.equal(response.status, 200, `${probe.path} answers without the token`);
+    t.same(Object.keys(response.json), ['status'], `${probe.path} says nothing but its status`);
+  }
+  const routes = all.filter((route) => !route.public);
+  t.ok(routes.length >= 50, `openapi.json lists ${routes.length} path × method pairs behind the token`);
   t.ok(routes.some((route) => route.path === '/mcp' && route.method === 'DELETE'), '/mcp POST, GET and DELETE are among them');
   const wrongs = {
     'no Authorization': undefined,
@@ -287,7 +298,7 @@ t.test('the Host check (DNS rebinding)', async (t) => {
     const open = await server(t, { token: TOKEN });
     const withToken = { authorization: `Bearer ${TOKEN}` };
     t.equal((await call(open.url, 'GET', '/healthz', { headers: { ...withToken, host: 'browser-repl.pods.example' } })).status, 200, 'any name with the token');
-    t.equal((await call(open.url, 'GET', '/healthz', { headers: { host: 'browser-repl.pods.example' } })).status, 401, 'and 401 without it');
+    t.equal((await call(open.url, 'GET', '/repls', { headers: { host: 'browser-repl.pods.example' } })).status, 401, 'and 401 without it');
     const listed = await server(t, { token: TOKEN, allowedHosts: ['browser-repl.pods.example'] });
     t.equal((await call(listed.url, 'GET', '/healthz', { headers: { ...withToken, host: 'browser-repl.pods.example' } })).status, 200, 'a listed name');
     const foreign = await call(listed.url, 'GET', '/healthz', { headers: { host: 'evil.example' } });

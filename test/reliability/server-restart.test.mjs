@@ -2,46 +2,20 @@
 // their renderers, a /process/exec command, its worker threads), and the next server removes the
 // folders it left. Real `chromium-repl serve` processes, real Chromium, loopback only.
 import t from 'tap';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
+import { spawnServe } from '../helpers/serve-process.mjs';
 
-const MAIN = fileURLToPath(new URL('../../dist/lib/cli/main.js', import.meta.url));
 const FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.url));
 
-function childEnv() {
-  const env = { ...process.env };
-  for (const name of ['BROWSER_REPL_TOKEN', 'PORT', 'HOST', 'CDP_ENDPOINT', 'NODE_DEBUG']) delete env[name];
-  return env;
-}
-
 /** Starts `chromium-repl serve --port 0`; resolves with its URL and the child. */
-async function serve(t) {
-  const child = spawn(process.execPath, [MAIN, 'serve', '--port', '0', '--host', '127.0.0.1'], { env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'], cwd: FIXTURES });
-  const closed = once(child, 'close');
-  t.teardown(async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM');
-      await closed;
-    }
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stderr.setEncoding('utf8').on('data', (chunk) => { stderr += chunk; });
-  const url = await new Promise((resolve, reject) => {
-    child.stdout.setEncoding('utf8').on('data', (chunk) => {
-      stdout += chunk;
-      const match = /chromium-repl listening on (http:\/\/127\.0\.0\.1:\d+)\n/.exec(stdout);
-      if (match !== null) resolve(match[1]);
-    });
-    closed.then(([code]) => reject(new Error(`serve exited with ${code} before listening: ${stderr}`)));
-  });
-  return { child, url, closed, stderr: () => stderr };
+function serve(t) {
+  // SIGTERM at the end: a server killed with SIGKILL would be the subject of another test.
+  return spawnServe(t, { cwd: FIXTURES, teardownSignal: 'SIGTERM' });
 }
 
 async function call(url, method, route, body) {

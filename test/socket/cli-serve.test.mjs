@@ -4,16 +4,10 @@
 import t from 'tap';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
 import { serveOptions } from '../../dist/lib/cli/serve.js';
+import { MAIN, serveEnv, spawnServe } from '../helpers/serve-process.mjs';
 
-const MAIN = fileURLToPath(new URL('../../dist/lib/cli/main.js', import.meta.url));
 
-function childEnv() {
-  const env = { ...process.env };
-  for (const name of ['BROWSER_REPL_TOKEN', 'PORT', 'HOST', 'CDP_ENDPOINT']) delete env[name];
-  return env;
-}
 
 t.test('serveOptions', async (t) => {
   t.test('maps every flag onto startServer options', async (t) => {
@@ -68,7 +62,7 @@ t.test('serveOptions', async (t) => {
 t.test('chromium-repl serve', async (t) => {
   t.test('exits 2 on an invalid flag, before listening', async (t) => {
     for (const args of [['serve', '--port', 'http'], ['--max-browsers', 'many']]) {
-      const child = spawn(process.execPath, [MAIN, ...args], { env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [MAIN, ...args], { env: serveEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
       let stdout = '';
       let stderr = '';
       child.stdout.setEncoding('utf8').on('data', (chunk) => { stdout += chunk; });
@@ -81,32 +75,83 @@ t.test('chromium-repl serve', async (t) => {
   });
 
   t.test('--port 0 prints its URL, serves, and stops on SIGTERM', async (t) => {
-    const child = spawn(process.execPath, [MAIN, 'serve', '--port', '0', '--host', '127.0.0.1'], { env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
-    const closed = once(child, 'close');
-    t.teardown(async () => {
-      if (child.exitCode === null && child.signalCode === null) {
-        child.kill('SIGKILL');
-        await closed;
-      }
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stderr.setEncoding('utf8').on('data', (chunk) => { stderr += chunk; });
-    const url = await new Promise((resolve, reject) => {
-      child.stdout.setEncoding('utf8').on('data', (chunk) => {
-        stdout += chunk;
-        const match = /^chromium-repl listening on (http:\/\/127\.0\.0\.1:(\d+))\n/.exec(stdout);
-        if (match !== null) resolve(match[1]);
-      });
-      closed.then(([code]) => reject(new Error(`serve exited with ${code} before listening: ${stderr}`)));
-    });
+    const { child, url, closed, stdout, stderr } = await spawnServe(t);
     t.not(url, 'http://127.0.0.1:0', 'a port was picked');
     const health = await fetch(`${url}/healthz`);
     t.same(await health.json(), { status: 'ok' });
     child.kill('SIGTERM');
     const [code, signal] = await closed;
-    t.equal(code, 0, stderr);
+    t.equal(code, 0, stderr());
     t.equal(signal, null);
-    t.match(stdout, /chromium-repl: SIGTERM, shutting down\n$/);
+    t.match(stdout(), /chromium-repl: SIGTERM, draining for up to 30s, then shutting down\n$/);
+  });
+
+  t.test('SIGTERM drains: /readyz 503 and no new browsers while a running cell finishes and gets its answer', async (t) => {
+    const { child, url, stdout, closed } = await spawnServe(t, { env: serveEnv({ BROWSER_REPL_DRAIN_SEC: '120' }) });
+    const running = post(url, '/repl', { code: 'await new Promise((resolve) => setTimeout(resolve, 2000)); repl.write("done")', repl: 'slow' });
+    await untilBusy(t, url, 'slow');
+    child.kill('SIGTERM');
+    const ready = await untilStatus(url, '/readyz', 503);
+    t.same(ready.body, { status: 'draining' }, 'readiness fails at once, so the Service stops sending new work');
+    const refused = await post(url, '/browsers', {});
+    t.equal(refused.status, 503);
+    t.equal(refused.body.code, 'REPL_ERR_DRAINING');
+    const answer = await running;
+    t.equal(answer.status, 200);
+    t.match(answer.body, { success: true, content: [{ type: 'text', text: 'done' }] }, 'the running cell finished and its answer arrived');
+    const [code, signal] = await closed;
+    t.equal(code, 0);
+    t.equal(signal, null);
+    t.match(stdout(), /chromium-repl: SIGTERM, draining for up to 120s, then shutting down\n$/);
+  });
+
+  t.test('a second signal during the drain closes at once', async (t) => {
+    const { child, url, stdout, closed } = await spawnServe(t, { env: serveEnv({ BROWSER_REPL_DRAIN_SEC: '300' }) });
+    const running = post(url, '/repl', { code: 'await new Promise((resolve) => setTimeout(resolve, 120000)); repl.write("done")', repl: 'stuck' }).catch((error) => error);
+    await untilBusy(t, url, 'stuck');
+    child.kill('SIGTERM');
+    await untilStatus(url, '/readyz', 503);
+    child.kill('SIGINT');
+    const [code] = await closed;
+    t.equal(code, 0);
+    t.match(stdout(), /SIGTERM, draining for up to 300s, then shutting down\nchromium-repl: SIGINT, closing now\n$/);
+    const answer = await running;
+    t.notOk(answer?.body?.success === true, 'the cell was cancelled, not finished');
+  });
+
+  t.test('an invalid BROWSER_REPL_DRAIN_SEC is a usage error', async (t) => {
+    const child = spawn(process.execPath, [MAIN, 'serve', '--port', '0'], { env: serveEnv({ BROWSER_REPL_DRAIN_SEC: 'soon' }), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk) => { stderr += chunk; });
+    const [code] = await once(child, 'close');
+    t.equal(code, 2);
+    t.match(stderr, /BROWSER_REPL_DRAIN_SEC must be a whole number of seconds from 0 to 3600, got "soon"/);
   });
 });
+
+async function post(url, path, body) {
+  const response = await fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return { status: response.status, body: await response.json() };
+}
+
+/** Waits (at most 60 s) until the REPL `name` runs a cell. */
+async function untilBusy(t, url, name) {
+  const until = Date.now() + 60_000;
+  while (Date.now() < until) {
+    const rows = await (await fetch(`${url}/repls`)).json();
+    if (rows.repls?.some((row) => row.name === name && row.busy)) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  t.fail(`REPL ${name} never ran its cell`);
+}
+
+/** Polls `path` until it answers `status` (at most 30 s). */
+async function untilStatus(url, path, status) {
+  const until = Date.now() + 30_000;
+  for (;;) {
+    const response = await fetch(`${url}${path}`);
+    const body = await response.json();
+    if (response.status === status || Date.now() > until) return { status: response.status, body };
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}

@@ -121,8 +121,10 @@ t.test('bearer token', async (t) => {
   const none = await api.call('POST', '/repl', { code: '1' });
   t.equal(none.status, 401);
   t.equal(none.json.code, 'REPL_ERR_UNAUTHORIZED');
-  const wrong = await api.call('GET', '/healthz', undefined, { headers: { authorization: 'Bearer nope' } });
+  const wrong = await api.call('GET', '/repls', undefined, { headers: { authorization: 'Bearer nope' } });
   t.equal(wrong.status, 401);
+  const probe = await api.call('GET', '/healthz');
+  t.equal(probe.status, 200, 'the liveness probe answers without the token (docs/security.md)');
   const right = await api.call('POST', '/repl', { code: 'repl.write("in")' }, { headers: { authorization: 'Bearer s3cret' } });
   t.equal(right.status, 200);
   t.same(texts(right.json), ['in']);

@@ -1,0 +1,248 @@
+/**
+ * Routing between servers (pods of a StatefulSet, docs/deploy.md): each browser lives on the
+ * server that created it, and its id names that server (`<node>.<cuid>`), so any server can send
+ * a request for it to its owner. A request that reaches the wrong server through a load-balanced
+ * Service is forwarded there, HTTP and the `cdp_ws_url` WebSocket alike, instead of answering 404.
+ *
+ * Where a peer is: the headless Service's DNS name, through a URL template
+ * (`BROWSER_REPL_PEER_URL=http://{node}.browser-repl.<ns>.svc:10001`), or a fixed list
+ * (`BROWSER_REPL_PEERS=name=url,…`) for machines without such DNS. A forwarded request carries
+ * `x-browser-repl-forwarded-by`, and a server never forwards one again: no request loops.
+ */
+import type { IncomingMessage } from 'node:http';
+import { request as httpRequest } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { debuglog } from 'node:util';
+import type { Request, RequestHandler, Response } from 'express';
+import { Agent, request } from 'undici';
+import { ReplError } from '../../common/errors.js';
+
+const debug = debuglog('browser-repl:peers');
+
+/** Marks a request one server sent to another; its value names the sender. */
+export const FORWARDED_HEADER = 'x-browser-repl-forwarded-by';
+/** A node id is one DNS label: a pod's name. */
+const NODE_ID = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
+/** Hop-by-hop headers (RFC 9110 §7.6.1) and what the forward sets itself. */
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'proxy-authorization', 'proxy-authenticate', 'expect']);
+/** How long a peer may take to accept a connection: a dead pod must fail fast, not hang the client. */
+const CONNECT_TIMEOUT_MS = 5_000;
+
+export interface PeerOptions {
+  /** This server's node id (`BROWSER_REPL_NODE_ID`): a DNS label, the pod's name. */
+  nodeId: string;
+  /** A peer's base URL with `{node}` for its id (`BROWSER_REPL_PEER_URL`). */
+  peerUrl?: string | undefined;
+  /** Fixed peers, node id → base URL (`BROWSER_REPL_PEERS`); wins over `peerUrl`. */
+  peers?: Readonly<Record<string, string>> | undefined;
+}
+
+/** Whether this server has a browser of that id or name: it is served here, whatever its id looks like. */
+export type LocalBrowserCheck = (idOrName: string) => boolean;
+
+/** Reads `BROWSER_REPL_NODE_ID`, `BROWSER_REPL_PEER_URL` and `BROWSER_REPL_PEERS`; undefined without a node id. */
+export function peerOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): PeerOptions | undefined {
+  const nodeId = env['BROWSER_REPL_NODE_ID'];
+  if (nodeId === undefined || nodeId === '') return undefined;
+  const peers: Record<string, string> = {};
+  for (const entry of (env['BROWSER_REPL_PEERS'] ?? '').split(',').map((part) => part.trim()).filter((part) => part !== '')) {
+    const equals = entry.indexOf('=');
+    if (equals <= 0) throw new ReplError('REPL_ERR_INVALID_ARGUMENT', `BROWSER_REPL_PEERS entries are name=url, got ${JSON.stringify(entry)}`);
+    peers[entry.slice(0, equals)] = entry.slice(equals + 1);
+  }
+  return { nodeId, peerUrl: env['BROWSER_REPL_PEER_URL'] || undefined, peers };
+}
+
+/** The servers one server can forward to. */
+export class Peers {
+  readonly nodeId: string;
+  readonly #template: string | undefined;
+  readonly #fixed: ReadonlyMap<string, URL>;
+  readonly #agent = new Agent({ connect: { timeout: CONNECT_TIMEOUT_MS } });
+  readonly #isLocal: LocalBrowserCheck;
+
+  /** `isLocal`: a name may contain a dot and look like another server's id (`my.browser`); a browser of this server is served here. */
+  constructor(options: PeerOptions, isLocal: LocalBrowserCheck = () => false) {
+    this.#isLocal = isLocal;
+    if (!NODE_ID.test(options.nodeId)) {
+      throw new ReplError('REPL_ERR_INVALID_ARGUMENT', `the node id must be one DNS label (a pod's name: a-z, 0-9, -), got ${JSON.stringify(options.nodeId)}`);
+    }
+    this.nodeId = options.nodeId;
+    const template = options.peerUrl;
+    if (template !== undefined) {
+      if (!template.includes('{node}')) throw new ReplError('REPL_ERR_INVALID_ARGUMENT', `the peer URL template must contain {node}, got ${JSON.stringify(template)}`);
+      baseUrl(template.replaceAll('{node}', this.nodeId), 'the peer URL template');
+    }
+    this.#template = template;
+    const fixed = new Map<string, URL>();
+    for (const [node, url] of Object.entries(options.peers ?? {})) {
+      if (!NODE_ID.test(node)) throw new ReplError('REPL_ERR_INVALID_ARGUMENT', `a peer's name must be one DNS label, got ${JSON.stringify(node)}`);
+      fixed.set(node, baseUrl(url, `the URL of peer ${node}`));
+    }
+    this.#fixed = fixed;
+  }
+
+  /** The prefix of the ids of this server's browsers. */
+  get idPrefix(): string {
+    return `${this.nodeId}.`;
+  }
+
+  /** The node a browser id names, when it names another server than this one; else undefined. */
+  foreignNodeOf(idOrName: string): string | undefined {
+    const dot = idOrName.indexOf('.');
+    if (dot <= 0) return undefined;
+    const node = idOrName.slice(0, dot);
+    return node !== this.nodeId && NODE_ID.test(node) ? node : undefined;
+  }
+
+  /** A peer's base URL, or undefined when this server does not know where it is. */
+  urlOf(node: string): URL | undefined {
+    const fixed = this.#fixed.get(node);
+    if (fixed !== undefined) return fixed;
+    return this.#template === undefined ? undefined : new URL(this.#template.replaceAll('{node}', node));
+  }
+
+  /**
+   * Forwards the requests under `/browsers/{id}` whose id names another server to that server,
+   * streaming both ways (bodies, event streams). Mounted before any route parses a body.
+   */
+  forwardHttp(): RequestHandler {
+    return (req, res, next) => {
+      const target = this.#targetOf(req.path, req.headers);
+      if (target === undefined) {
+        next();
+        return;
+      }
+      this.#forward(req, res, target).catch(next);
+    };
+  }
+
+  /**
+   * Forwards a WebSocket upgrade (`cdp_ws_url`) for another server's browser; returns false when
+   * the upgrade is this server's to handle. The owner checks the credential, as for any upgrade.
+   */
+  forwardUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean {
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    const target = this.#targetOf(path, req.headers);
+    if (target === undefined) return false;
+    const { node, url } = target;
+    const upstream = httpRequest(new URL(req.url ?? '/', url), {
+      method: req.method,
+      headers: { ...forwardedHeaders(req.headers, this.nodeId), connection: 'Upgrade', upgrade: req.headers.upgrade ?? 'websocket' },
+      timeout: CONNECT_TIMEOUT_MS,
+    });
+    const fail = (error: Error): void => {
+      debug('upgrade to %s failed: %s', node, error.message);
+      if (!socket.writable) return;
+      const refusal = peerUnavailable(node, error);
+      const body = JSON.stringify({ message: refusal.message, code: refusal.code });
+      socket.end(`HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+    };
+    upstream.once('timeout', () => upstream.destroy(new Error(`no connection within ${CONNECT_TIMEOUT_MS} ms`)));
+    upstream.once('error', fail);
+    upstream.once('response', (response) => {
+      // The owner refused the upgrade (401, 404): its answer goes back as it is.
+      let status = `HTTP/1.1 ${response.statusCode ?? 502} ${response.statusMessage ?? ''}\r\n`;
+      for (let index = 0; index < response.rawHeaders.length; index += 2) status += `${response.rawHeaders[index]}: ${response.rawHeaders[index + 1]}\r\n`;
+      socket.write(`${status}\r\n`);
+      response.pipe(socket);
+    });
+    upstream.once('upgrade', (response, upstreamSocket, upstreamHead) => {
+      let head101 = 'HTTP/1.1 101 Switching Protocols\r\n';
+      for (let index = 0; index < response.rawHeaders.length; index += 2) head101 += `${response.rawHeaders[index]}: ${response.rawHeaders[index + 1]}\r\n`;
+      socket.write(`${head101}\r\n`);
+      if (upstreamHead.length > 0) socket.write(upstreamHead);
+      upstreamSocket.on('error', () => socket.destroy());
+      socket.on('error', () => upstreamSocket.destroy());
+      upstreamSocket.pipe(socket);
+      socket.pipe(upstreamSocket);
+    });
+    if (head.length > 0) upstream.write(head);
+    upstream.end();
+    return true;
+  }
+
+  async close(): Promise<void> {
+    await this.#agent.close();
+  }
+
+  /** Where a request for `path` goes: the owner of the browser it names, when that is another server. */
+  #targetOf(path: string, headers: IncomingMessage['headers']): { node: string; url: URL } | undefined {
+    const match = /^\/browsers\/([^/]+)(?:\/|$)/.exec(path);
+    if (match === null) return undefined;
+    let idOrName: string;
+    try {
+      idOrName = decodeURIComponent(match[1]!);
+    } catch {
+      return undefined;
+    }
+    const node = this.foreignNodeOf(idOrName);
+    // Sent here by a peer: never again, or two servers that disagree would bounce it forever.
+    if (node === undefined || headers[FORWARDED_HEADER] !== undefined || this.#isLocal(idOrName)) return undefined;
+    const url = this.urlOf(node);
+    if (url === undefined) return undefined;
+    return { node, url };
+  }
+
+  async #forward(req: Request, res: Response, target: { node: string; url: URL }): Promise<void> {
+    const abort = new AbortController();
+    res.once('close', () => abort.abort());
+    const hasBody = req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined;
+    let answer: Awaited<ReturnType<typeof request>>;
+    try {
+      answer = await request(new URL(req.originalUrl, target.url), {
+        method: req.method as 'GET',
+        headers: forwardedHeaders(req.headers, this.nodeId),
+        body: hasBody ? req : null,
+        dispatcher: this.#agent,
+        signal: abort.signal,
+        // A cell may take 300 s, an event stream longer: the owner's own limits apply.
+        headersTimeout: 0,
+        bodyTimeout: 0,
+      });
+    } catch (error) {
+      if (res.headersSent || abort.signal.aborted) return;
+      debug('forward to %s failed: %s', target.node, (error as Error).message);
+      throw peerUnavailable(target.node, error as Error);
+    }
+    res.status(answer.statusCode);
+    for (const [name, value] of Object.entries(answer.headers)) {
+      if (value !== undefined && !HOP_BY_HOP.has(name)) res.setHeader(name, value);
+    }
+    res.flushHeaders();
+    try {
+      await pipeline(answer.body, res);
+    } catch (error) {
+      // The client left, or the owner ended mid-answer: nothing more can be said on this response.
+      debug('forwarded answer from %s ended early: %s', target.node, (error as Error).message);
+    }
+  }
+}
+
+function forwardedHeaders(headers: IncomingMessage['headers'], self: string): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined && !HOP_BY_HOP.has(name)) out[name] = value;
+  }
+  // The original Host stays: the owner's Host check and the URLs it builds (cdp_ws_url) are the
+  // ones the client would have got from it.
+  out[FORWARDED_HEADER] = self;
+  return out;
+}
+
+function peerUnavailable(node: string, cause: Error): ReplError {
+  return new ReplError('REPL_ERR_PEER_UNAVAILABLE',
+    `the server ${node}, which holds this browser, cannot be reached (${cause.message}): it may have ended, and its browsers with it`, { cause });
+}
+
+function baseUrl(value: string, what: string): URL {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ReplError('REPL_ERR_INVALID_ARGUMENT', `${what} must be an http:// or https:// URL, got ${JSON.stringify(value)}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ReplError('REPL_ERR_INVALID_ARGUMENT', `${what} must be an http:// or https:// URL, got ${JSON.stringify(value)}`);
+  return url;
+}
