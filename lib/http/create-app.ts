@@ -29,6 +29,8 @@ import { McpHttpSessions } from '../mcp/http-sessions.js';
 import { BrowserTools } from '../tools/tool-service.js';
 import { ServerMetrics } from './metrics.js';
 import { Peers, peerOptionsFromEnv } from './peers.js';
+import { InFlightRequests } from './in-flight.js';
+import { waitAtMost } from '../../common/wait.js';
 import type { PeerOptions } from './peers.js';
 import type { BrowserToolsOptions } from '../tools/types.js';
 
@@ -115,8 +117,6 @@ export interface BrowserReplApp extends Express {
   destroy(): Promise<void>;
 }
 
-/** Probes and scrapes: answered without the token, and not work that a drain waits for. */
-const PROBE_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 
 /** The routes of one browser, mounted at `/` for the default one and below `/browsers/{id_or_name}`. */
 function browserRoutes(hostOf: HostOf): Router[] {
@@ -172,9 +172,7 @@ export function createApp(options: AppOptions = {}): BrowserReplApp {
   const metrics = new ServerMetrics({ sessions: browsers, defaultHost, mcp });
   const metricsPublic = options.metricsPublic ?? /^(1|true)$/i.test(process.env['BROWSER_REPL_METRICS_PUBLIC'] ?? '');
   let destroying: Promise<void> | undefined;
-  // API requests being answered, for drain(): it waits until none is left.
-  let inFlight = 0;
-  const idleWaiters = new Set<() => void>();
+  const inFlight = new InFlightRequests();
   const readiness = (): Readiness => {
     if (browsers.draining || browsers.closed) return 'draining';
     return browsers.list().length >= browsers.maxBrowsers ? 'full' : 'ready';
@@ -197,18 +195,7 @@ export function createApp(options: AppOptions = {}): BrowserReplApp {
     drain: {
       value: async (drainOptions: { timeoutMs?: number | undefined; signal?: AbortSignal | undefined } = {}) => {
         browsers.drain();
-        if (inFlight === 0 || drainOptions.signal?.aborted === true) return;
-        let timer: NodeJS.Timeout | undefined;
-        let done: () => void = () => {};
-        await new Promise<void>((resolve) => {
-          done = () => resolve();
-          idleWaiters.add(done);
-          if (drainOptions.timeoutMs !== undefined) timer = setTimeout(done, drainOptions.timeoutMs);
-          drainOptions.signal?.addEventListener('abort', done, { once: true });
-        });
-        clearTimeout(timer);
-        idleWaiters.delete(done);
-        drainOptions.signal?.removeEventListener('abort', done);
+        await waitAtMost(inFlight.idle(), drainOptions.timeoutMs, drainOptions.signal);
       },
     },
     destroy: {
@@ -255,20 +242,7 @@ export function createApp(options: AppOptions = {}): BrowserReplApp {
   if (metricsPublic) app.get('/metrics', serveMetrics);
   if (token !== undefined && token !== '') app.use(bearerAuth(token));
   if (!metricsPublic) app.get('/metrics', serveMetrics);
-  app.use((req, res, next) => {
-    // An MCP client's GET /mcp is its notification stream, open for the whole session: not work
-    // a drain could wait for (its tool calls are POSTs, and those count).
-    if (PROBE_PATHS.has(req.path) || (req.method === 'GET' && req.path === '/mcp')) {
-      next();
-      return;
-    }
-    inFlight++;
-    res.once('close', () => {
-      inFlight--;
-      if (inFlight === 0) for (const wake of idleWaiters) wake();
-    });
-    next();
-  });
+  app.use(inFlight.middleware());
   // Before any route reads a body: a forwarded request's body streams on as it arrives.
   if (peers !== undefined) app.use(peers.forwardHttp());
   app.use(mcpRoutes({ sessions: mcp, token, access }));

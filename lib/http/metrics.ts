@@ -108,20 +108,16 @@ export class ServerMetrics {
       },
     });
 
-    const cells = new Histogram({
-      name: 'browser_repl_cell_duration_seconds',
-      help: 'Cells of POST /repl (and the MCP code tools), from their turn in the REPL\'s queue to their answer, by outcome: ok, error, timeout, terminated (the worker died: crash, memory cap).',
-      labelNames: ['outcome'] as const,
-      buckets: DURATION_BUCKETS,
-      registers,
-    });
-    const executes = new Histogram({
-      name: 'browser_repl_execute_duration_seconds',
-      help: 'Calls of POST /playwright/execute, from their turn in the executor\'s queue to their answer, by outcome: ok, error, timeout, blocked (no answer; worker terminated), crashed.',
-      labelNames: ['outcome'] as const,
-      buckets: DURATION_BUCKETS,
-      registers,
-    });
+    const durationByOutcome = (name: string, help: string): Histogram<'outcome'> =>
+      new Histogram({ name, help, labelNames: ['outcome'] as const, buckets: DURATION_BUCKETS, registers });
+    const cells = durationByOutcome(
+      'browser_repl_cell_duration_seconds',
+      'Cells of POST /repl (and the MCP code tools), from their turn in the REPL\'s queue to their answer, by outcome: ok, error, timeout, terminated (the worker died: crash, memory cap).',
+    );
+    const executes = durationByOutcome(
+      'browser_repl_execute_duration_seconds',
+      'Calls of POST /playwright/execute, from their turn in the executor\'s queue to their answer, by outcome: ok, error, timeout, blocked (no answer; worker terminated), crashed.',
+    );
     const timeouts = new Counter({
       name: 'browser_repl_timeouts_total',
       help: 'Cells (kind="cell") and executor calls (kind="execute") that ran past their timeout_sec.',

@@ -153,6 +153,9 @@ export class Peers {
       for (let index = 0; index < response.rawHeaders.length; index += 2) head101 += `${response.rawHeaders[index]}: ${response.rawHeaders[index + 1]}\r\n`;
       socket.write(`${head101}\r\n`);
       if (upstreamHead.length > 0) socket.write(upstreamHead);
+      // The connect budget ends here: the request's timeout stays armed on its socket, and an idle
+      // CDP connection may rightly be silent for hours.
+      upstreamSocket.setTimeout(0);
       upstreamSocket.on('error', () => socket.destroy());
       socket.on('error', () => upstreamSocket.destroy());
       upstreamSocket.pipe(socket);
@@ -187,7 +190,10 @@ export class Peers {
 
   async #forward(req: Request, res: Response, target: { node: string; url: URL }): Promise<void> {
     const abort = new AbortController();
-    res.once('close', () => abort.abort());
+    // The client went away before the answer was out: stop the owner's work for it.
+    res.once('close', () => {
+      if (!res.writableFinished) abort.abort();
+    });
     const hasBody = req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined;
     let answer: Awaited<ReturnType<typeof request>>;
     try {

@@ -19,6 +19,7 @@ import { debuglog } from 'node:util';
 import { BrowserLink } from '../../common/cdp/browser-link.js';
 import type { CdpConnection, CdpEvent } from '../../common/cdp/cdp-connection.js';
 import { ReplError } from '../../common/errors.js';
+import { waitAtMost } from '../../common/wait.js';
 import type { WebMcpInvocation, WebMcpTool } from '../../common/protocol/webmcp-messages.js';
 import { backfillFrames } from './backfill.js';
 import type { ContextDescription } from './backfill.js';
@@ -546,25 +547,6 @@ async function raceTimeout<T>(promise: Promise<T>, ms: number): Promise<T | unde
     return await Promise.race([promise, new Promise<undefined>((resolve) => { timer = setTimeout(() => resolve(undefined), ms); })]);
   } finally {
     clearTimeout(timer);
-  }
-}
-
-/** Resolves when `promise` settles, `ms` pass or `signal` aborts; never rejects. */
-async function waitAtMost(promise: Promise<unknown>, ms: number, signal: AbortSignal | undefined): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  let onAbort: (() => void) | undefined;
-  try {
-    await Promise.race([
-      promise.then(() => {}, () => {}),
-      new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, ms);
-        onAbort = resolve;
-        signal?.addEventListener('abort', onAbort, { once: true });
-      }),
-    ]);
-  } finally {
-    clearTimeout(timer);
-    if (onAbort !== undefined) signal?.removeEventListener('abort', onAbort);
   }
 }
 

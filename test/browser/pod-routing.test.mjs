@@ -108,6 +108,11 @@ t.test('a browser created through one pod is driven through the others', async (
     const page = await context.newPage();
     await page.goto(fixtures.url('basic.html'));
     t.equal(await page.title(), 'Basic fixture', 'Playwright drove pod 0\'s Chromium through pod 1');
+    // Longer than the forward's connect budget (5 s): that budget ends when the upgrade succeeds,
+    // or an idle CDP client behind another pod would be cut off.
+    await new Promise((resolve) => setTimeout(resolve, 6_500));
+    t.equal(await page.evaluate(() => 6 * 7), 42, 'a forwarded CDP connection idle past the connect budget still answers');
+    t.ok(browser.isConnected(), 'and stayed connected');
     await page.close();
   } finally {
     await browser.close();
