@@ -17,6 +17,8 @@ export interface CellFinishMessage {
   errorCode: string | undefined;
   /** The REPL's worker ended with the cell (timeout, crash, memory cap). */
   replTerminated: boolean;
+  /** The cell ran past its timeout and was interrupted with its REPL kept (docs/lifecycle.md). */
+  interrupted: boolean;
 }
 
 /** How a Playwright executor call ended. */

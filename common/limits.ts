@@ -53,6 +53,12 @@ export const TIMEOUTS = {
    * to answer its handshake; an executor worker a call waits for may use the rest of its timeout_sec.
    */
   workerStartupMs: 15_000,
+  /**
+   * How long a cell past its timeout has to stop once interrupted before its worker is ended: a
+   * check throws within microseconds and a waiting cell answers on the message, so only a worker
+   * no check reaches uses it up.
+   */
+  interruptGraceMs: 400,
   /** How long a closing worker may take to exit by itself before it is terminated. */
   shutdownGraceMs: 2_000,
   /** How long a running REPL may take to acknowledge an environment update. */

@@ -22,3 +22,13 @@ export async function waitAtMost(promise: Promise<unknown>, ms: number | undefin
     if (onAbort !== undefined) signal?.removeEventListener('abort', onAbort);
   }
 }
+
+/** What `promise` resolves to within `ms`, or `undefined` when it takes longer; rejects as it does. */
+export async function valueWithin<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([promise, new Promise<undefined>((resolve) => { timer = setTimeout(resolve, ms, undefined); })]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

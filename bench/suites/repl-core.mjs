@@ -68,13 +68,14 @@ export async function run({ quick }) {
   const backToBackBaseline = await sample(coldIterations, () => child.run(CELL, { reset: true }), { warmup: 2 });
   rows.push({ name: '`reset: true` back to back', unit: 'p50', ours: backToBack.p50, baseline: backToBackBaseline.p50, target: { absoluteMs: 120 } });
 
-  // Issue 2: 20 timed-out busy loops in a row must each answer within timeout_sec + 0.5 s.
+  // Issue 2: 20 timed-out busy loops in a row must each answer within timeout_sec + 0.5 s (since
+  // issue 15 they are interrupted and the REPL kept; suites/interrupts.mjs measures both paths).
   const drill = [];
   for (let i = 0; i < 20; i++) {
     const start = process.hrtime.bigint();
     const result = await repl.run('while (true) {}', { timeoutSec: 1 });
     drill.push(Number(process.hrtime.bigint() - start) / 1e6);
-    if (result.replTerminated !== true) throw new Error('the busy loop was not terminated');
+    if (result.errorCode !== 'REPL_ERR_CELL_TIMEOUT') throw new Error('the busy loop did not time out');
   }
   const drillStats = summarize(drill);
   rows.push({ name: '`while (true) {}` with timeout_sec 1, answer time (20 in a row)', unit: 'p50', ours: drillStats.p50, baseline: 1000, target: { absoluteMs: 1500 } });

@@ -130,7 +130,7 @@ export const CORE_BROWSER_HELP: readonly HelpEntry[] = [
     group: 'Browser control',
     signature: 'waitMs(milliseconds?: number): Promise<void>',
     description:
-      'Sleeps milliseconds (default 1000). The value must be a non-negative finite number. A sleep that would run past 500 ms before the cell deadline throws REPL_ERR_INVALID_ARGUMENT at once instead of letting the cell time out and destroy the REPL.',
+      'Sleeps milliseconds (default 1000). The value must be a non-negative finite number. A sleep that would run past 500 ms before the cell deadline throws REPL_ERR_INVALID_ARGUMENT at once instead of letting the cell run into its timeout.',
     example: 'await waitMs(250);',
   },
   {

@@ -18,7 +18,7 @@ export type { ToolMessage, ToolResultMessage } from './tool-messages.js';
 export type { WebMcpAbortMessage, WebMcpCallMessage, WebMcpReplyMessage } from './webmcp-messages.js';
 
 /** Bumped when a message shape changes incompatibly; checked in the startup handshake. */
-export const PROTOCOL_VERSION = 4;
+export const PROTOCOL_VERSION = 5;
 
 /** `workerData` of every REPL worker. */
 export interface WorkerStartup {
@@ -27,7 +27,22 @@ export interface WorkerStartup {
   port: MessagePort;
   /** Whether the host can provide a browser endpoint (pure-Node REPLs get a clear error instead). */
   browser: { available: boolean };
+  /**
+   * Two Int32 slots shared with the host (issue 15): the host writes the `requestId` of a cell past
+   * its deadline into slot {@link INTERRUPT_REQUESTED}, which the cell's checks read without a
+   * message; the worker sets slot {@link INTERRUPT_ABANDONED} once a cell was interrupted.
+   */
+  interrupts?: SharedArrayBuffer;
+  /** Whether cells get the liveness checks (default true); without them only ending the worker stops a cell. */
+  interruptChecks?: boolean;
 }
+
+/** Slot of `WorkerStartup.interrupts` the host writes: the `requestId` of the cell to stop, or 0. */
+export const INTERRUPT_REQUESTED = 0;
+/** Slot the worker writes: 1 once any cell was interrupted (what it left behind must stay inert). */
+export const INTERRUPT_ABANDONED = 1;
+/** Size in bytes of `WorkerStartup.interrupts`. */
+export const INTERRUPT_BUFFER_BYTES = 8;
 
 // ----- main → worker -------------------------------------------------------------------------
 
@@ -38,6 +53,16 @@ export interface ExecuteMessage {
   timeoutMs: number;
   /** Absolute deadline (epoch ms) that helpers clamp their own waits below. */
   deadline: number;
+}
+
+/**
+ * The cell `requestId` ran past its deadline: stop it, keep the REPL (issue 15). Sent with the
+ * shared flag, for a cell that waits (on a page, a timer) and so reaches no check; answered by the
+ * cell's `result` with `interrupted: true`, unless the worker is stuck where nothing can reach it.
+ */
+export interface InterruptMessage {
+  type: 'interrupt';
+  requestId: number;
 }
 
 /** Set (string) or restore/unset (null) environment variables in the running REPL. */
@@ -92,6 +117,7 @@ export interface ShutdownMessage {
 export type MainToWorkerMessage =
   | ConfigureMessage
   | ExecuteMessage
+  | InterruptMessage
   | EnvMessage
   | EndpointReplyMessage
   | WarmMessage
@@ -152,6 +178,8 @@ export interface ResultMessage {
   error?: SerializedError;
   contentTruncated: boolean;
   durationMs: number;
+  /** The cell was stopped by an interrupt (its deadline): the worker and its bindings live on. */
+  interrupted?: boolean;
 }
 
 /** The answer to a `warm`: the page is attached (or attaching failed and the first helper retries). */

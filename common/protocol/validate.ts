@@ -257,6 +257,7 @@ const REPL_WORKER_MESSAGES: Readonly<Record<WorkerToMainMessage['type'], FieldCh
     serializedError(message, 'error'),
     boolean(message, 'contentTruncated'),
     finite(message, 'durationMs', 0),
+    boolean(message, 'interrupted', true),
   ),
   'env-applied': requestId,
   'warmed': requestId,
@@ -279,6 +280,7 @@ const REPL_HOST_MESSAGES: Readonly<Record<MainToWorkerMessage['type'], FieldChec
     integer(message, 'timeoutMs', 1),
     finite(message, 'deadline', 0),
   ),
+  'interrupt': requestId,
   'env': (message) => {
     const problem = requestId(message);
     if (problem !== undefined) return problem;

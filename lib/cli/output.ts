@@ -77,6 +77,8 @@ export class CellOutput {
     }
     if (result.repl_terminated === true) {
       this.#line('stderr', '(the REPL was terminated: its bindings are gone, and the next cell starts a fresh one)');
+    } else if (result.interrupted === true) {
+      this.#line('stderr', '(the cell was interrupted at its timeout: the REPL and its bindings are kept)');
     }
   }
 

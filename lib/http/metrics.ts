@@ -124,6 +124,12 @@ export class ServerMetrics {
       labelNames: ['kind'] as const,
       registers,
     });
+    const timedOutCells = new Counter({
+      name: 'browser_repl_cell_timeouts_total',
+      help: 'Cells that ran past their timeout_sec, by what became of their REPL: kept (the cell was interrupted, bindings and repl_id kept) or terminated (no check reached it in time; the worker was ended).',
+      labelNames: ['repl'] as const,
+      registers,
+    });
     const restarts = new Counter({
       name: 'browser_repl_worker_restarts_total',
       help: 'Worker threads lost to a fault (cause: out-of-memory, uncaught, exit-code, protocol); the next call starts a fresh one. Timeouts are in browser_repl_timeouts_total.',
@@ -154,13 +160,17 @@ export class ServerMetrics {
     });
     // Series that exist from the first scrape, at 0, so that rate() sees their first increase.
     for (const kind of ['cell', 'execute']) timeouts.inc({ kind }, 0);
+    for (const repl of ['kept', 'terminated']) timedOutCells.inc({ repl }, 0);
     chromiumRestarts.inc(0);
     chromiumCrashes.inc(0);
 
     this.#follow<CellFinishMessage>(channels.cellFinish, (message) => {
       const outcome = cellOutcome(message);
       cells.observe({ outcome }, message.durationMs / 1000);
-      if (outcome === 'timeout') timeouts.inc({ kind: 'cell' });
+      if (outcome === 'timeout') {
+        timeouts.inc({ kind: 'cell' });
+        timedOutCells.inc({ repl: message.interrupted ? 'kept' : 'terminated' });
+      }
     });
     this.#follow<ExecuteFinishMessage>(channels.executeFinish, (message) => {
       executes.observe({ outcome: message.outcome }, message.durationMs / 1000);

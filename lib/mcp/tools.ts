@@ -435,6 +435,7 @@ export function cellResponse(response: ToolResponse, result: CellResult): void {
   }
   if (result.contentTruncated === true) response.text('[output truncated: the cell printed more than a response holds]');
   if (result.replTerminated === true) response.text('[the REPL was destroyed; the next call starts a fresh one without the earlier bindings]');
+  if (result.interrupted === true) response.text('[the cell was interrupted at its timeout; the REPL and its bindings are kept]');
   if (!result.success) {
     response.error(result.error ?? 'the cell failed');
   } else if ((result.content ?? []).length === 0) {

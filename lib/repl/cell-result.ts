@@ -30,6 +30,11 @@ export interface CellResult {
   errorCode?: string;
   /** True only when this call destroyed the REPL; the next call gets a new `replId`. */
   replTerminated?: true;
+  /**
+   * True when the cell ran past its timeout and was stopped with the REPL kept: same `replId`,
+   * every binding that was initialised still there (docs/lifecycle.md).
+   */
+  interrupted?: true;
 }
 
 export interface WireTextContent { type: 'text'; channel: OutputChannel; text: string }
@@ -45,6 +50,7 @@ export interface WireCellResult {
   error?: string;
   stack?: string;
   repl_terminated?: true;
+  interrupted?: true;
 }
 
 /**
@@ -66,5 +72,6 @@ export function toWireResult(result: CellResult): WireCellResult {
   if (result.error !== undefined) wire.error = result.error;
   if (result.stack !== undefined) wire.stack = result.stack;
   if (result.replTerminated === true) wire.repl_terminated = true;
+  if (result.interrupted === true) wire.interrupted = true;
   return wire;
 }

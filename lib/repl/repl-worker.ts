@@ -5,9 +5,9 @@
  */
 import { ReplError } from '../../common/errors.js';
 import { LIMITS } from '../../common/limits.js';
-import { PROTOCOL_VERSION } from '../../common/protocol/repl-messages.js';
+import { INTERRUPT_BUFFER_BYTES, INTERRUPT_REQUESTED, PROTOCOL_VERSION } from '../../common/protocol/repl-messages.js';
 import type {
-  ConfigureMessage, WarmMessage, EndpointRequestMessage, EnvMessage, ExecuteMessage, MainToWorkerMessage, OutputItem, ReadyMessage, ResultMessage,
+  ConfigureMessage, WarmMessage, EndpointRequestMessage, EnvMessage, ExecuteMessage, InterruptMessage, MainToWorkerMessage, OutputItem, ReadyMessage, ResultMessage,
   ShutdownMessage, WorkerStartup, WorkerToMainMessage,
 } from '../../common/protocol/repl-messages.js';
 import { validateReplWorkerMessage } from '../../common/protocol/validate.js';
@@ -26,6 +26,8 @@ export interface ReplWorkerOptions {
   env: Record<string, string>;
   startupTimeoutMs: number;
   browserAvailable: boolean;
+  /** Insert the liveness checks that let a timed-out cell be interrupted (default true; docs/lifecycle.md). */
+  interruptChecks?: boolean | undefined;
   /** Test seam: another worker script speaking the same protocol. */
   workerUrl?: URL | undefined;
 }
@@ -112,9 +114,16 @@ export interface ReplIdentity {
 export class ReplWorker extends WorkerHandle<MainToWorkerMessage, WorkerToMainMessage> {
   readonly #answerer: { answer: EndpointAnswerer };
   #configured = false;
+  /** Shared with the worker: the cell checks read it (`WorkerStartup.interrupts`). */
+  readonly #interrupts: Int32Array;
+  /** The request id of the cell running now, for {@link interrupt}. */
+  #runningCell: number | undefined;
+  /** Cells get the interrupt checks: a timeout may keep this worker (`interruptChecks`). */
+  readonly interruptible: boolean;
 
   constructor(options: ReplWorkerOptions) {
     const answerer: { answer: EndpointAnswerer } = { answer: noBrowser };
+    const interrupts = new SharedArrayBuffer(INTERRUPT_BUFFER_BYTES);
     super(REPL_KIND, {
       id: options.replId,
       name: `browser-repl ${options.replId}`,
@@ -123,6 +132,8 @@ export class ReplWorker extends WorkerHandle<MainToWorkerMessage, WorkerToMainMe
         replId: options.replId,
         port,
         browser: { available: options.browserAvailable },
+        interrupts,
+        interruptChecks: options.interruptChecks !== false,
       } satisfies WorkerStartup),
       heapMb: options.heapMb,
       // Cells are vm.SourceTextModules. The worker silences exactly the warnings of the
@@ -135,6 +146,8 @@ export class ReplWorker extends WorkerHandle<MainToWorkerMessage, WorkerToMainMe
       url: options.workerUrl,
     });
     this.#answerer = answerer;
+    this.#interrupts = new Int32Array(interrupts);
+    this.interruptible = options.interruptChecks !== false;
   }
 
   get replId(): string {
@@ -166,11 +179,27 @@ export class ReplWorker extends WorkerHandle<MainToWorkerMessage, WorkerToMainMe
     return outcome.kind === 'answered';
   }
 
+  /**
+   * Asks the worker to stop the cell it runs, keeping its state (issue 15): sets the flag its
+   * checks read, for a cell that computes, and sends `interrupt`, for one that waits. The cell's
+   * `execute` then resolves with a result marked `interrupted`, unless the worker is stuck where
+   * no check runs (a loop in an imported package): the caller ends it after a grace period.
+   */
+  interrupt(): void {
+    const requestId = this.#runningCell;
+    if (requestId === undefined || !this.alive) return;
+    Atomics.store(this.#interrupts, INTERRUPT_REQUESTED, requestId);
+    this.notify({ type: 'interrupt', requestId } satisfies InterruptMessage);
+  }
+
   /** Sends one cell; resolves with its result or with how the worker died. Never rejects. */
   async execute(code: string, timeoutMs: number, onOutput: (item: OutputItem) => void): Promise<ExecutionOutcome> {
     let receivedBytes = 0;
     const outcome = await this.request<ResultMessage>(
-      (requestId) => ({ type: 'execute', requestId, code, timeoutMs, deadline: Date.now() + timeoutMs } satisfies ExecuteMessage),
+      (requestId) => {
+        this.#runningCell = requestId;
+        return { type: 'execute', requestId, code, timeoutMs, deadline: Date.now() + timeoutMs } satisfies ExecuteMessage;
+      },
       (message, request) => {
         switch (message.type) {
           case 'started':
@@ -188,6 +217,7 @@ export class ReplWorker extends WorkerHandle<MainToWorkerMessage, WorkerToMainMe
         }
       },
     );
+    this.#runningCell = undefined;
     switch (outcome.kind) {
       case 'answered':
         return { kind: 'result', result: outcome.value };

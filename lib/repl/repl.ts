@@ -22,6 +22,7 @@ import { fromSerialized } from '../../common/errors.js';
 import type { ToolOperation, ToolOutcome } from '../../common/protocol/tool-messages.js';
 import type { EndpointAnswer, WebMcpCallHandler } from '../threads/worker-handle.js';
 import { SerialQueue, abortError } from '../threads/serial-queue.js';
+import { valueWithin } from '../../common/wait.js';
 
 const debug = debuglog('browser-repl:repl');
 
@@ -43,6 +44,18 @@ export interface ReplOptions {
    * in milliseconds instead of a thread start (default true; costs one idle thread per REPL).
    */
   warmSpare?: boolean;
+  /**
+   * How long a cell past its timeout has to stop after it was interrupted (default 400 ms) before
+   * its worker is ended and the REPL's bindings with it (docs/lifecycle.md).
+   */
+  interruptGraceMs?: number;
+  /**
+   * Insert the liveness checks that let a timed-out cell be interrupted with the REPL kept
+   * (default true, or `BROWSER_REPL_INTERRUPT_CHECKS=0` to turn them off). Without them every
+   * timeout ends the worker, and its bindings, as the hosted product does; hot loops run a little
+   * faster (docs/benchmarks.md).
+   */
+  interruptChecks?: boolean;
   /** @internal Test seam: a worker script speaking the same protocol. */
   workerUrl?: URL;
   /** Name within its host (default `default`); set by `BrowserHost.repl(name)`. */
@@ -77,17 +90,22 @@ export function replWorkerSettings(options: ReplOptions, browserAvailable: boole
     heapMb: options.heapMb ?? defaultHeapMb(),
     startupTimeoutMs: options.startupTimeoutMs ?? TIMEOUTS.workerStartupMs,
     browserAvailable,
+    interruptChecks: options.interruptChecks ?? !/^(0|false|no|off)$/i.test(process.env['BROWSER_REPL_INTERRUPT_CHECKS'] ?? ''),
   };
   if (options.workerUrl !== undefined) settings.workerUrl = options.workerUrl;
   return settings;
 }
 
 export interface RunOptions {
-  /** 1..300, default 60. Past it the REPL is destroyed (`replTerminated: true`). */
+  /**
+   * 1..300, default 60. Past it the cell is interrupted and the REPL kept (`interrupted: true`),
+   * or, when the cell cannot be reached within the grace period, the REPL is destroyed
+   * (`replTerminated: true`).
+   */
   timeoutSec?: number;
   /** Replace the REPL with a fresh one before running `code`. */
   reset?: boolean;
-  /** Aborting before the cell starts drops it; aborting while it runs destroys the REPL. */
+  /** Aborting before the cell starts drops it; aborting while it runs interrupts it, as a timeout does. */
   signal?: AbortSignal;
   /**
    * Called with each content item as soon as the worker produces it, in emission order: exactly
@@ -105,9 +123,12 @@ const WARM_UP_BUDGET_MS = 15_000;
 
 /** What a timed-out cell's error adds to contract §4's `execution timed out after <ms>ms`. */
 const TIMED_OUT_REPL_GONE = "the REPL was destroyed, so the next call starts a fresh REPL and this REPL's bindings are gone";
+/** The same for a cell that was interrupted and its REPL kept. */
+const TIMED_OUT_INTERRUPTED = 'the cell was interrupted; the REPL and its bindings are kept (same repl_id), and bindings the cell had not initialised yet stay uninitialised';
 
 export class Repl {
   readonly #options: ReplOptions;
+  readonly #interruptGraceMs: number;
   readonly #queue = new SerialQueue();
   readonly #browser: BrowserManager | null;
   readonly #ownsBrowser: boolean;
@@ -127,6 +148,7 @@ export class Repl {
 
   constructor(options: ReplOptions = {}) {
     this.#options = options;
+    this.#interruptGraceMs = options.interruptGraceMs ?? TIMEOUTS.interruptGraceMs;
     this.name = options.name ?? 'default';
     this.#tabOwner = options.tabs === undefined ? undefined : options.tabOwner ?? (this.name !== 'default' ? `repl:${this.name}` : undefined);
     this.#env = { ...options.env };
@@ -189,6 +211,7 @@ export class Repl {
         success: result.success,
         errorCode: result.errorCode,
         replTerminated: result.replTerminated === true,
+        interrupted: result.interrupted === true,
       }));
       return result;
     }, options.signal);
@@ -361,7 +384,10 @@ export class Repl {
     const { signal } = options;
     const started = performance.now();
     const content: CellContent[] = [];
+    // Past the deadline nothing more reaches the caller, whatever the worker still sends.
+    let pastDeadline = false;
     const onOutput = (item: OutputItem) => {
+      if (pastDeadline) return;
       const converted: CellContent = item.type === 'text'
         ? item
         : { type: 'image', mimeType: item.mimeType, data: Buffer.from(item.bytes) };
@@ -382,12 +408,37 @@ export class Repl {
       onAbort = () => resolve('aborted');
       signal?.addEventListener('abort', onAbort, { once: true });
     });
-    const outcome = await Promise.race([worker.execute(code, timeoutMs, onOutput), interrupted]);
+    const execution = worker.execute(code, timeoutMs, onOutput);
+    const outcome = await Promise.race([execution, interrupted]);
     clearTimeout(timer);
     if (onAbort !== undefined) signal?.removeEventListener('abort', onAbort);
     const elapsed = () => Math.round(performance.now() - started);
 
     if (outcome === 'timeout' || outcome === 'aborted') {
+      pastDeadline = true;
+      // First the cell is asked to stop and the REPL kept (issue 15, docs/lifecycle.md); only a
+      // worker that does not answer within the grace period (a loop in an imported package, a
+      // blocked native call) is ended, as before.
+      let answer: ExecutionOutcome | undefined;
+      if (worker.interruptible) {
+        worker.interrupt();
+        answer = await valueWithin(execution, this.#interruptGraceMs);
+      }
+      // A result without the mark is a cell that finished on its own just past the deadline: its
+      // worker is as healthy as an interrupted one's.
+      if (answer?.kind === 'result' && worker.alive) {
+        if (outcome === 'aborted') throw abortError(signal!);
+        return {
+          success: false,
+          replId: worker.replId,
+          content,
+          contentTruncated: answer.result.contentTruncated,
+          durationMs: elapsed(),
+          error: `execution timed out after ${timeoutMs}ms; ${TIMED_OUT_INTERRUPTED}`,
+          errorCode: 'REPL_ERR_CELL_TIMEOUT',
+          interrupted: true,
+        };
+      }
       // Do not wait for the thread to exit: a worker stuck in native code must not delay the answer.
       void this.#discardWorker();
       if (outcome === 'aborted') throw abortError(signal!);

@@ -19,7 +19,7 @@ import { debuglog } from 'node:util';
 import { BrowserLink } from '../../common/cdp/browser-link.js';
 import type { CdpConnection, CdpEvent } from '../../common/cdp/cdp-connection.js';
 import { ReplError } from '../../common/errors.js';
-import { waitAtMost } from '../../common/wait.js';
+import { valueWithin, waitAtMost } from '../../common/wait.js';
 import type { WebMcpInvocation, WebMcpTool } from '../../common/protocol/webmcp-messages.js';
 import { backfillFrames } from './backfill.js';
 import type { ContextDescription } from './backfill.js';
@@ -465,7 +465,7 @@ export class WebMcpMonitor implements WebMcpTools {
 
     if (tool.declarative && !tool.autosubmit) {
       // Filled and left for a human to submit: only an immediate validation error is an answer.
-      const early = await raceTimeout(waiting.response, FORM_ERROR_GRACE_MS);
+      const early = await valueWithin(waiting.response, FORM_ERROR_GRACE_MS);
       if (early !== undefined) return toInvocation(early);
       // Not cancelled: that would reset the form the human is meant to review.
       book.abandon(sessionId, invocationId);
@@ -539,15 +539,6 @@ interface AttachedParams {
 function staleRef(): ReplError {
   return new ReplError('REPL_ERR_WEBMCP_TOOL_NOT_FOUND',
     'tool no longer available (it was unregistered, or its frame navigated or closed); discover tools again with webmcp.listTools()');
-}
-
-async function raceTimeout<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    return await Promise.race([promise, new Promise<undefined>((resolve) => { timer = setTimeout(() => resolve(undefined), ms); })]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 export type { WebMcpScope };

@@ -68,6 +68,7 @@ t.test('every family is present, typed and documented', async (t) => {
     browser_repl_cell_duration_seconds: 'histogram',
     browser_repl_execute_duration_seconds: 'histogram',
     browser_repl_timeouts_total: 'counter',
+    browser_repl_cell_timeouts_total: 'counter',
     browser_repl_worker_restarts_total: 'counter',
     browser_repl_oom_kills_total: 'counter',
     browser_repl_chromium_restarts_total: 'counter',
@@ -117,7 +118,10 @@ t.test('cells: the duration histogram by outcome, the REPL gauge, HTTP requests 
 t.test('timeouts, heap exhaustion and worker restarts', async (t) => {
   const before = await scrape();
   const timedOut = await api.call('POST', '/repl', { code: 'while (true) {}', timeout_sec: 1, repl: 'spin' }, { headers: auth });
-  t.match(timedOut.json, { success: false, repl_terminated: true, error: /timed out/ });
+  t.match(timedOut.json, { success: false, interrupted: true, error: /timed out/ });
+  const spin = new URL('../fixtures/modules/spin.mjs', import.meta.url).href;
+  const ended = await api.call('POST', '/repl', { code: `(await import(${JSON.stringify(spin)})).spin()`, timeout_sec: 1, repl: 'spin' }, { headers: auth });
+  t.match(ended.json, { success: false, repl_terminated: true, error: /timed out/ });
   const exhausted = await api.call('POST', '/repl', {
     code: 'const hog = []; while (true) hog.push(new Array(1e6).fill(Math.random()))',
     timeout_sec: 120,
@@ -131,8 +135,10 @@ t.test('timeouts, heap exhaustion and worker restarts', async (t) => {
     return valueOf(after, 'browser_repl_oom_kills_total', { kind: 'repl', limit: 'heap' }) > valueOf(before, 'browser_repl_oom_kills_total', { kind: 'repl', limit: 'heap' });
   }), 'the heap exhaustion is an OOM kill of a REPL worker');
   const moved = (name, labels) => valueOf(after, name, labels) - valueOf(before, name, labels);
-  t.equal(moved('browser_repl_timeouts_total', { kind: 'cell' }), 1, 'one cell timed out');
-  t.equal(moved('browser_repl_cell_duration_seconds', { outcome: 'timeout' }), 1);
+  t.equal(moved('browser_repl_timeouts_total', { kind: 'cell' }), 2, 'two cells timed out');
+  t.equal(moved('browser_repl_cell_timeouts_total', { repl: 'kept' }), 1, 'one was interrupted, its REPL kept');
+  t.equal(moved('browser_repl_cell_timeouts_total', { repl: 'terminated' }), 1, 'one could only be stopped by ending its worker');
+  t.equal(moved('browser_repl_cell_duration_seconds', { outcome: 'timeout' }), 2);
   t.equal(moved('browser_repl_cell_duration_seconds', { outcome: 'terminated' }), 1, 'the exhausted cell ended with its worker');
   t.equal(moved('browser_repl_worker_restarts_total', { kind: 'repl', cause: 'out-of-memory' }), 1, 'the exhausted worker is a restart');
   t.equal(moved('browser_repl_worker_restarts_total', { kind: 'repl', cause: 'destroyed' }), 0, 'the timed-out one, ended on purpose, is not');

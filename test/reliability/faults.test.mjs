@@ -269,9 +269,25 @@ t.test('an unhandled rejection is reported on stderr and the REPL survives', asy
   await checkBystanders(t, 'after an unhandled rejection');
 });
 
-t.test('a blocked event loop times out and replaces the REPL', async (t) => {
+t.test('a blocked event loop in cell code is interrupted at its timeout; the REPL and its bindings are kept', async (t) => {
   const before = await cell('var blocked = 1');
   const result = await cell('repl.write("spinning"); while (true) {}', { timeout_sec: 2 });
+  t.equal(result.success, false);
+  t.equal(result.interrupted, true);
+  t.equal(result.repl_terminated, undefined);
+  t.equal(result.repl_id, before.repl_id);
+  t.equal(result.error, 'execution timed out after 2000ms; the cell was interrupted; the REPL and its bindings are kept (same repl_id), and bindings the cell had not initialised yet stay uninitialised');
+  t.same(writes(result), ['spinning'], 'output before the loop is kept');
+  const next = await cell('repl.write(typeof blocked)');
+  t.equal(next.repl_id, before.repl_id);
+  t.same(writes(next), ['number']);
+  await checkBystanders(t, 'after an interrupted event loop');
+});
+
+t.test('a blocked event loop no check reaches (an imported loop) times out and replaces the REPL', async (t) => {
+  const before = await cell('var blocked = 1');
+  const spin = new URL('../fixtures/modules/spin.mjs', import.meta.url).href;
+  const result = await cell(`repl.write("spinning"); (await import(${JSON.stringify(spin)})).spin()`, { timeout_sec: 2 });
   t.equal(result.success, false);
   t.equal(result.repl_terminated, true);
   t.equal(result.repl_id, before.repl_id);

@@ -63,11 +63,15 @@ t.test('chromium-repl run', async (t) => {
     t.match(stderr, /^Uncaught TypeError: bad input\n\s+at boom \(browser-repl-cell-\d+\.mjs:1:\d+\)/);
   });
 
-  t.test('exit 1 for a cell that times out, saying the REPL is gone', async (t) => {
+  t.test('exit 1 for a cell that times out, saying what became of the REPL', async (t) => {
     const { code, stderr } = await cli(['run', '--url', api.url, '--repl', 'slow', '--timeout', '1', 'await new Promise(() => {})']);
     t.equal(code, 1);
     t.match(stderr, /Uncaught .*tim/i);
-    t.match(stderr, /the REPL was terminated/);
+    t.match(stderr, /\(the cell was interrupted at its timeout: the REPL and its bindings are kept\)/);
+    const spin = new URL('../fixtures/modules/spin.mjs', import.meta.url).href;
+    const ended = await cli(['run', '--url', api.url, '--repl', 'slow', '--timeout', '1', `(await import(${JSON.stringify(spin)})).spin()`]);
+    t.equal(ended.code, 1);
+    t.match(ended.stderr, /the REPL was terminated/);
   });
 
   t.test('- reads the cell from stdin; BROWSER_REPL_URL names the server', async (t) => {

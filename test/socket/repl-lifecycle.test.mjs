@@ -5,6 +5,8 @@ import { createRepl, liveWorkerThreads } from '../../dist/lib/index.js';
 import { apiServer, texts } from '../helpers/api-server.mjs';
 
 const fixtureWorker = (name) => new URL(`../fixtures/workers/${name}.mjs`, import.meta.url);
+/** A cell that calls a loop of an imported module: no interrupt check reaches it (issue 15). */
+const SPIN = `(await import(${JSON.stringify(new URL('../fixtures/modules/spin.mjs', import.meta.url).href)})).spin()`;
 
 t.test('lifecycle over HTTP', async (t) => {
   const api = await apiServer(t);
@@ -69,23 +71,26 @@ t.test('lifecycle over HTTP', async (t) => {
     t.notOk('repl_terminated' in result);
   });
 
-  t.test('timeout while the event loop is free: partial content, old id, terminated', async (t) => {
-    const before = await api.repl('repl.write("x")');
+  t.test('timeout while the event loop is free: interrupted, partial content, same id, bindings kept', async (t) => {
+    const before = await api.repl('var keptAcrossTimeout = "kept"; repl.write("x")');
     const result = await api.repl('repl.write("started"); await new Promise(() => {})', { timeout_sec: 1 });
     t.equal(result.success, false);
     t.equal(result.repl_id, before.repl_id);
-    t.equal(result.repl_terminated, true);
-    t.match(result.error, /^execution timed out after 1000ms; the REPL was destroyed/);
+    t.equal(result.interrupted, true);
+    t.equal(result.repl_terminated, undefined);
+    t.match(result.error, /^execution timed out after 1000ms; the cell was interrupted; the REPL and its bindings are kept/);
     t.same(texts(result), ['started']);
-    const next = await api.repl('repl.write("fresh")');
-    t.not(next.repl_id, before.repl_id);
+    const next = await api.repl('repl.write(keptAcrossTimeout)');
+    t.equal(next.repl_id, before.repl_id);
+    t.same(texts(next), ['kept']);
   });
 
-  t.test('uninterruptible timeout (busy loop): same wording, terminated, output before the loop kept', async (t) => {
+  t.test('timeout in code no check reaches (an imported loop): same wording as before, terminated, output before the loop kept', async (t) => {
     const before = await api.repl('repl.write("x")');
-    const result = await api.repl('console.log("spinning"); while (true) {}', { timeout_sec: 1 });
+    const result = await api.repl(`console.log("spinning"); ${SPIN}`, { timeout_sec: 1 });
     t.equal(result.repl_id, before.repl_id);
     t.equal(result.repl_terminated, true);
+    t.equal(result.interrupted, undefined);
     t.match(result.error, /^execution timed out after 1000ms; the REPL was destroyed/);
     t.same(result.content, [{ type: 'text', channel: 'stdout', text: 'spinning' }]);
     const next = await api.repl('repl.write("fresh")');
@@ -135,20 +140,27 @@ t.test('lifecycle over HTTP', async (t) => {
   });
 
   t.test('no replacement starts until the next request', async (t) => {
-    await api.repl('while (true) {}', { timeout_sec: 1 });
+    await api.repl(SPIN, { timeout_sec: 1 });
     await sleep(100);
     t.equal(api.server.app.registry.get('default').repl().id, null);
   });
 
-  t.test('output scheduled by a dead REPL never leaks into a later response', async (t) => {
-    await api.repl('setInterval(() => repl.write("ghost"), 5); await new Promise(() => {})', { timeout_sec: 1 });
+  t.test('output scheduled by a timed-out cell never leaks into a later response', async (t) => {
+    const interrupted = await api.repl('setInterval(() => repl.write("ghost"), 5); await new Promise(() => {})', { timeout_sec: 1 });
+    t.equal(interrupted.interrupted, true, 'the interval was cleared with the cell');
     await sleep(100);
     const next = await api.repl('repl.write("clean")');
     t.same(next.content, [{ type: 'text', channel: 'write', text: 'clean' }]);
+    // And when the worker had to be ended: its interval dies with it.
+    const terminated = await api.repl(`setInterval(() => repl.write("ghost"), 5); ${SPIN}`, { timeout_sec: 1 });
+    t.equal(terminated.repl_terminated, true);
+    await sleep(100);
+    const fresh = await api.repl('repl.write("clean")');
+    t.same(fresh.content, [{ type: 'text', channel: 'write', text: 'clean' }]);
   });
 
-  t.test('client cancel after dispatch destroys the REPL; the next request gets a new id', async (t) => {
-    const before = await api.repl('repl.write("x")');
+  t.test('client cancel after dispatch interrupts the cell; the REPL and its id are kept', async (t) => {
+    const before = await api.repl('var beforeCancel = 1; repl.write("x")');
     const controller = new AbortController();
     const pending = fetch(`${api.url}/repl`, {
       method: 'POST',
@@ -160,8 +172,9 @@ t.test('lifecycle over HTTP', async (t) => {
     controller.abort();
     await pending;
     await sleep(100);
-    const next = await api.repl('repl.write("after")');
-    t.not(next.repl_id, before.repl_id);
+    const next = await api.repl('repl.write(String(beforeCancel))');
+    t.equal(next.repl_id, before.repl_id);
+    t.same(texts(next), ['1']);
   });
 
   t.test('a request dropped while waiting for admission never runs', async (t) => {
@@ -206,12 +219,12 @@ t.test('8 concurrent requests to one REPL run one at a time', async (t) => {
   t.same(texts(check), ['1']);
 });
 
-t.test('20 timed-out busy loops in a row: each terminates, the next call works, no thread left', async (t) => {
+t.test('20 timed-out loops no check reaches in a row: each terminates, the next call works, no thread left', async (t) => {
   const repl = createRepl();
   t.teardown(() => repl.close());
   const ids = new Set();
   for (let i = 0; i < 20; i++) {
-    const result = await repl.run('while (true) {}', { timeoutSec: 1 });
+    const result = await repl.run(SPIN, { timeoutSec: 1 });
     t.equal(result.replTerminated, true);
     t.match(result.error, /^execution timed out after 1000ms; the REPL was destroyed/);
     ids.add(result.replId);

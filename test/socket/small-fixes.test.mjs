@@ -31,7 +31,7 @@ t.test('createTestRepl', async (t) => {
 
   t.test('#run rejects a timed-out cell with REPL_ERR_CELL_TIMEOUT', async (t) => {
     await t.rejects(testRepl.run('await new Promise(() => {})', { timeoutSec: 1 }),
-      { code: 'REPL_ERR_CELL_TIMEOUT', message: /^cell failed: execution timed out after 1000ms; /, result: { replTerminated: true } });
+      { code: 'REPL_ERR_CELL_TIMEOUT', message: /^cell failed: execution timed out after 1000ms; /, result: { interrupted: true } });
   });
 });
 
@@ -50,17 +50,26 @@ t.test('the redeclaration error suggests a block, and a block-wrapped cell runs 
   t.same([first.content, second.content], [[{ type: 'text', channel: 'write', text: '11' }], [{ type: 'text', channel: 'write', text: '11' }]]);
 });
 
-t.test('a timed-out cell says the next call starts a fresh REPL without its bindings', async (t) => {
+t.test('a timed-out cell says what happened to the REPL, and it is true', async (t) => {
   const repl = createRepl({ browser: false, warmSpare: false });
   t.teardown(() => repl.close());
   await repl.run('var kept = "yes"');
-  const timedOut = await repl.run('await new Promise(() => {})', { timeoutSec: 1 });
+  const interrupted = await repl.run('await new Promise(() => {})', { timeoutSec: 1 });
+  t.equal(interrupted.errorCode, 'REPL_ERR_CELL_TIMEOUT');
+  t.equal(interrupted.error,
+    'execution timed out after 1000ms; the cell was interrupted; the REPL and its bindings are kept (same repl_id), and bindings the cell had not initialised yet stay uninitialised');
+  const kept = await repl.run('repl.write(typeof kept)');
+  t.equal(kept.replId, interrupted.replId);
+  t.same(kept.content, [{ type: 'text', channel: 'write', text: 'string' }], 'what the interrupted message says is true');
+
+  const spin = new URL('../fixtures/modules/spin.mjs', import.meta.url).href;
+  const timedOut = await repl.run(`(await import(${JSON.stringify(spin)})).spin()`, { timeoutSec: 1 });
   t.equal(timedOut.errorCode, 'REPL_ERR_CELL_TIMEOUT');
   t.equal(timedOut.error,
     "execution timed out after 1000ms; the REPL was destroyed, so the next call starts a fresh REPL and this REPL's bindings are gone");
   const next = await repl.run('repl.write(typeof kept)');
   t.not(next.replId, timedOut.replId);
-  t.same(next.content, [{ type: 'text', channel: 'write', text: 'undefined' }], 'what the message says is true');
+  t.same(next.content, [{ type: 'text', channel: 'write', text: 'undefined' }], 'what the destroyed message says is true');
 });
 
 const CLI = fileURLToPath(new URL('../../dist/lib/cli/main.js', import.meta.url));

@@ -19,7 +19,7 @@
  * test/unit/cell-evaluator.test.mjs.
  */
 import { collectBindings } from './collect-bindings.js';
-import { parseCell } from './parse-cell.js';
+import { parseCell, range } from './parse-cell.js';
 
 import type { ESTree } from 'meriyah';
 import type { CellBinding, DeclarationSite } from './collect-bindings.js';
@@ -45,17 +45,24 @@ export interface LoweredCell {
 /** Prefix of the module-local alias a top-level function declaration is renamed to. */
 export const FUNCTION_ALIAS_PREFIX = '__browser_repl_function_';
 
+/** `function`, `async function`, generators, comments in between, then the alias. */
+const ALIASED_DECLARATION = new RegExp(`(\\bfunction\\b(?:\\s|\\*|/\\*[\\s\\S]*?\\*/|//[^\\n\\r\\u2028\\u2029]*[\\n\\r\\u2028\\u2029])*)${FUNCTION_ALIAS_PREFIX}`, 'g');
+
+/**
+ * The source text of a top-level function declaration as written: its name, not the alias the
+ * lowering gave it (`String(f)` of `function f() {}`). An alias that got `_` appended because the
+ * cell already contained it keeps them (see {@link lowerCell}).
+ */
+export function restoreFunctionNames(text: string): string {
+  return text.includes(FUNCTION_ALIAS_PREFIX) ? text.replace(ALIASED_DECLARATION, '$1') : text;
+}
+
 interface Edit {
   readonly start: number;
   readonly end: number;
   readonly text: string;
 }
 
-type Ranged = { start: number; end: number };
-
-function range(node: ESTree.Node): Ranged {
-  return node as unknown as Ranged;
-}
 
 const LINE_BREAKS = /[\n\r\u2028\u2029]/g;
 

@@ -23,6 +23,14 @@ export const CELL_SYNTAX_ERROR_CODE = 'REPL_ERR_CELL_SYNTAX' satisfies ErrorCode
 /** File name used in synthetic stack lines when the caller does not name the cell. */
 export const DEFAULT_CELL_FILE_NAME = 'browser-repl-cell.mjs';
 
+/** The source offsets meriyah's `ranges` option puts on every node. */
+export type Ranged = { start: number; end: number };
+
+/** A node's source offsets (parsed with `ranges: true`). */
+export function range(node: ESTree.Node): Ranged {
+  return node as unknown as Ranged;
+}
+
 /** Options of {@link parseCell}. */
 export interface ParseCellOptions {
   /** Name shown in the synthetic stack line of a rejection, e.g. `browser-repl-cell-3.mjs`. */

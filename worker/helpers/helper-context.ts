@@ -35,16 +35,28 @@ export class HelperContext {
   #controller: AbortController | undefined;
 
   readonly #downloadFolders: ((reapply: boolean) => Promise<DownloadFolders>) | undefined;
+  readonly #sourceAsWritten: (source: string) => string;
 
   constructor(options: {
     client: CdpClient | (() => CdpClient);
     note: (message: string) => void;
+    /**
+     * A cell function's source text as the user wrote it, from what V8 returns: without the
+     * interrupt checks the lowering inserted (worker/repl/cell-interrupts.ts). Default: as it is.
+     */
+    sourceAsWritten?: ((source: string) => string) | undefined;
     /** The host's download folders for this REPL; `reapply` has the host set Chromium's download behaviour again. */
     downloadFolders?: ((reapply: boolean) => Promise<DownloadFolders>) | undefined;
   }) {
     this.#client = options.client;
     this.#note = options.note;
     this.#downloadFolders = options.downloadFolders;
+    this.#sourceAsWritten = options.sourceAsWritten ?? ((source) => source);
+  }
+
+  /** What `js(fn)` sends to the page: the function's source as written (see the constructor). */
+  sourceAsWritten(source: string): string {
+    return this.#sourceAsWritten(source);
   }
 
   /** Where this REPL's downloads go (waitForDownload, listDownloads). */

@@ -35,8 +35,12 @@ export class OutputCollector {
   #imageBytes = 0;
   #truncated = false;
 
-  constructor(limits: Partial<CollectorLimits> = {}) {
+  readonly #admit: (() => boolean) | undefined;
+
+  /** `admit` is asked for every item; one it refuses is dropped (output of an interrupted cell). */
+  constructor(limits: Partial<CollectorLimits> = {}, admit?: () => boolean) {
     this.#limits = { ...DEFAULT_LIMITS, ...limits };
+    this.#admit = admit;
   }
 
   /** True while a cell is collecting. */
@@ -78,6 +82,7 @@ export class OutputCollector {
   }
 
   #route(item: OutputItem): void {
+    if (this.#admit !== undefined && !this.#admit()) return;
     if (this.#sink !== null) {
       this.#accept(item);
       return;

@@ -187,19 +187,20 @@ function parsesAsExpression(source: string): boolean {
 }
 
 /**
- * Returns the page-ready source of a REPL function for `js(fn)`: its trimmed source text, or for
- * method shorthand (`foo() {}`, `async foo() {}`) the equivalent function expression.
+ * Returns the page-ready source of a REPL function for `js(fn)`: its trimmed source text (as
+ * written: `asWritten` removes what the REPL inserted), or for method shorthand (`foo() {}`,
+ * `async foo() {}`) the equivalent function expression.
  *
  * @throws ReplError `REPL_ERR_INVALID_ARGUMENT` `js: page function is not serializable` for native
  * or bound functions, classes, and sources that do not parse as an expression (getters, computed keys).
  */
-export function serializePageFunction(fn: (...args: never[]) => unknown): string {
+export function serializePageFunction(fn: (...args: never[]) => unknown, asWritten: (source: string) => string = (source) => source): string {
   const fail = (): never => {
     throw new ReplError('REPL_ERR_INVALID_ARGUMENT', 'js: page function is not serializable');
   };
   let source: string;
   try {
-    source = functionToString.call(fn).trim();
+    source = asWritten(functionToString.call(fn)).trim();
   } catch {
     return fail();
   }

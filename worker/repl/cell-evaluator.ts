@@ -7,10 +7,12 @@
 import { randomUUID } from 'node:crypto';
 import vm from 'node:vm';
 
+import { insertChecks } from '../analyzer/interrupt-checks.js';
 import { lowerCell } from '../analyzer/lower-cell.js';
 import { CELL_SYNTAX_ERROR_CODE } from '../analyzer/parse-cell.js';
 import { BindingStore } from './binding-store.js';
 
+import type { InterruptToken } from '../analyzer/interrupt-checks.js';
 import type { ImportAttributes, ImportModule } from './dynamic-import.js';
 import type { RealmErrors } from './binding-store.js';
 
@@ -36,6 +38,21 @@ export interface CellEvaluatorOptions {
   readonly context: vm.Context;
   /** Loader behind `import()`; defaults to {@link defaultImportModule} (dynamic-import.ts). */
   readonly importModule?: ImportModule;
+  /**
+   * Insert the liveness checks of this token into every cell (issue 15; cell-interrupts.ts
+   * defines them in the context). Without it cells run as lowered, and only ending the worker
+   * stops one.
+   */
+  readonly interruptChecks?: InterruptToken | undefined;
+}
+
+/** Options of {@link CellEvaluator.evaluate}. */
+export interface EvaluateOptions {
+  /**
+   * Settles when the cell is interrupted: `evaluate` then returns without waiting for the cell's
+   * module, whose remaining work the checks make inert.
+   */
+  readonly stop?: Promise<void> | undefined;
 }
 
 function isObject(value: unknown): value is object {
@@ -52,6 +69,7 @@ export class CellEvaluator {
   readonly #context: vm.Context;
   readonly #importModule: ImportModule;
   readonly #store: BindingStore;
+  readonly #interruptChecks: InterruptToken | undefined;
   /** One synthetic wrapper per imported namespace, so repeated imports yield the same namespace. */
   readonly #wrappers = new WeakMap<object, vm.SyntheticModule>();
   #sequence = 0;
@@ -59,6 +77,7 @@ export class CellEvaluator {
   constructor(options: CellEvaluatorOptions) {
     this.#context = options.context;
     this.#importModule = options.importModule ?? defaultImportModule;
+    this.#interruptChecks = options.interruptChecks;
     const realm = vm.runInContext('({ global: globalThis, ReferenceError, TypeError, functionPrototype: Function.prototype })', this.#context) as {
       global: object;
       functionPrototype: object;
@@ -90,14 +109,14 @@ export class CellEvaluator {
    *   import/export; a SyntaxError with `code === 'REPL_ERR_BINDING'` for a redeclaration, raised
    *   before any of the cell's side effects. A failed cell leaves the evaluator usable.
    */
-  async evaluate(code: string): Promise<void> {
+  async evaluate(code: string, options: EvaluateOptions = {}): Promise<void> {
     const sequence = ++this.#sequence;
     const identifier = `browser-repl-cell-${sequence}.mjs`;
     // Unguessable per cell, so no cell can prepare a later cell's name. randomUUID draws from a
     // pre-filled entropy cache: far cheaper than randomBytes on every cell.
     const initTargetName = `__browser_repl_init_${sequence}_${randomUUID().replaceAll('-', '')}`;
     const lowered = lowerCell(code, { cellSeq: sequence, initTargetName, fileName: identifier });
-    const module = this.#compile(lowered.source, identifier);
+    const module = this.#compile(this.#instrument(lowered.source), identifier);
     await module.link(rejectStaticImport);
     // Checked after the await so no other cell can declare in between; still before any side effect.
     this.#store.assertDeclarable(lowered.bindings, identifier);
@@ -106,8 +125,16 @@ export class CellEvaluator {
     // without them never names it, so the global is left alone (the common one-liner case).
     const target = lowered.bindings.some((binding) => binding.kind !== 'var') ? this.#store.openInitTarget(initTargetName, lowered.bindings) : undefined;
     try {
-      await module.evaluate();
+      const evaluation = module.evaluate();
+      if (options.stop === undefined) {
+        await evaluation;
+      } else {
+        // An interrupted cell's module may never settle, or reject later with the interrupt.
+        evaluation.catch(() => undefined);
+        await Promise.race([evaluation, options.stop]);
+      }
     } finally {
+      // Bindings whose initialiser had not run stay in their TDZ (contract §7.5).
       target?.close();
     }
   }
@@ -119,7 +146,13 @@ export class CellEvaluator {
    */
   warm(): void {
     const lowered = lowerCell(WARM_UP_CELL, { cellSeq: 0, initTargetName: '__browser_repl_warm_up', fileName: 'browser-repl-warm-up.mjs' });
-    this.#compile(lowered.source, 'browser-repl-warm-up.mjs');
+    this.#compile(this.#instrument(lowered.source), 'browser-repl-warm-up.mjs');
+  }
+
+  /** The lowered source with the liveness checks, when this evaluator inserts them. */
+  #instrument(source: string): string {
+    if (this.#interruptChecks === undefined) return source;
+    return insertChecks(source, this.#interruptChecks) ?? source;
   }
 
   #compile(source: string, identifier: string): vm.SourceTextModule {

@@ -34,6 +34,7 @@
  */
 import { Script, createContext, type Context } from 'node:vm';
 import { lockPromiseSpecies } from '../threads/realm-integrity.js';
+import type { CellTimer } from '../webmcp/cell-scope.js';
 
 export interface ContextGlobals {
   console: object;
@@ -41,6 +42,8 @@ export interface ContextGlobals {
   /** Browser helpers, installed both as bare globals and on the frozen `browser` namespace. */
   helpers: Readonly<Record<string, (...args: never[]) => unknown>>;
   webmcp: object;
+  /** Told of every timer a cell starts (`setTimeout`, `setInterval`, `setImmediate`), so an interrupt can clear it. */
+  onTimer?: ((timer: CellTimer) => void) | undefined;
 }
 
 type AnyFunction = (...args: never[]) => unknown;
@@ -120,12 +123,20 @@ function defineLazy(target: object, key: PropertyKey, enumerable: boolean, resol
  * caller's `this` is passed on. Symbol-keyed properties (`util.promisify.custom` of the timers)
  * are copied lazily, wrapped the same way.
  */
-function wrapFunction(name: string, target: AnyFunction, self?: object): AnyFunction {
-  const wrapper = {
-    [name](this: unknown, ...args: unknown[]): unknown {
-      return ReflectApply(target, self ?? this, args);
-    },
-  }[name] as AnyFunction;
+function wrapFunction(name: string, target: AnyFunction, self?: object, after?: (result: unknown) => void): AnyFunction {
+  const wrapper = (after === undefined
+    ? {
+        [name](this: unknown, ...args: unknown[]): unknown {
+          return ReflectApply(target, self ?? this, args);
+        },
+      }
+    : {
+        [name](this: unknown, ...args: unknown[]): unknown {
+          const result = ReflectApply(target, self ?? this, args);
+          after(result);
+          return result;
+        },
+      })[name] as AnyFunction;
   ObjectDefineProperty(wrapper, 'length', { value: target.length, configurable: true });
   for (const key of ReflectOwnKeys(target)) {
     if (typeof key !== 'symbol') continue;
@@ -198,13 +209,20 @@ function createView(target: object): object {
   return view;
 }
 
+/** The globals that start a timer, and the kind each starts. */
+const TIMER_KINDS: ReadonlyMap<string, CellTimer['kind']> = new Map([['setTimeout', 'timeout'], ['setInterval', 'interval'], ['setImmediate', 'immediate']]);
+
 /** What a cell gets for the worker's global `name`; see the module comment. */
-function cellGlobal(name: string, value: unknown): unknown {
+function cellGlobal(name: string, value: unknown, onTimer: ContextGlobals['onTimer']): unknown {
   if (SHARED_GLOBALS.has(name)) return value;
   if (typeof value === 'function') {
     const fn = value as AnyFunction;
     // A "class" that cannot be extended is no ordinary class: shared as it is, like Node's REPL does.
     if (isInterfaceName(name)) return subclassOf(name, fn as unknown as AnyConstructor) ?? value;
+    const timerKind = TIMER_KINDS.get(name);
+    if (timerKind !== undefined && onTimer !== undefined) {
+      return wrapFunction(name, fn, undefined, (handle) => onTimer({ kind: timerKind, handle } as CellTimer));
+    }
     return wrapFunction(name, fn);
   }
   if (typeof value === 'object' && value !== null) return createView(value);
@@ -218,7 +236,7 @@ function cellGlobal(name: string, value: unknown): unknown {
  * Node loads lazily (undici, web streams: tens of ms on a worker's start); `propertyIsEnumerable`
  * does not.
  */
-function defineNodeGlobals(sandbox: object, contextGlobal: object, contextBuiltins: ReadonlySet<string>): void {
+function defineNodeGlobals(sandbox: object, contextGlobal: object, contextBuiltins: ReadonlySet<string>, onTimer: ContextGlobals['onTimer']): void {
   const workerGlobal = globalThis;
   for (const name of ObjectGetOwnPropertyNames(workerGlobal)) {
     if (contextBuiltins.has(name) || MODULE_SCOPE_NAMES.has(name)) continue;
@@ -227,7 +245,7 @@ function defineNodeGlobals(sandbox: object, contextGlobal: object, contextBuilti
       ObjectDefineProperty(sandbox, name, { value: contextGlobal, writable: true, enumerable, configurable: true });
       continue;
     }
-    defineLazy(sandbox, name, enumerable, () => cellGlobal(name, ReflectGet(workerGlobal, name)));
+    defineLazy(sandbox, name, enumerable, () => cellGlobal(name, ReflectGet(workerGlobal, name), onTimer));
   }
 }
 
@@ -247,7 +265,7 @@ export function createReplContext(globals: ContextGlobals): Context {
   // Promise species is changed under it (worker/threads/realm-integrity.ts).
   lockPromiseSpecies(introspected.Promise);
   contextBuiltins ??= new Set(introspected.builtins);
-  defineNodeGlobals(sandbox, introspected.global, contextBuiltins);
+  defineNodeGlobals(sandbox, introspected.global, contextBuiltins, globals.onTimer);
   const browser = Object.freeze({ ...globals.helpers, webmcp: globals.webmcp });
   Object.assign(sandbox, {
     console: globals.console,

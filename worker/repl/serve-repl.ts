@@ -33,6 +33,7 @@ import { createCapturedConsole } from '../output/captured-console.js';
 import { OutputCollector } from '../output/output-collector.js';
 import { ReflectApply, utilInspect } from '../output/primordials.js';
 import { CellEvaluator } from './cell-evaluator.js';
+import { CellInterrupts, INTERRUPTED_MESSAGE } from './cell-interrupts.js';
 import { createReplContext } from './create-context.js';
 import { describeError } from './describe-error.js';
 import { createReplNamespace } from './repl-namespace.js';
@@ -55,6 +56,10 @@ export interface ReplStartup {
   replId: string;
   port: ReplPort;
   browserAvailable: boolean;
+  /** The flag the host sets when a cell is past its deadline (`WorkerStartup.interrupts`). */
+  interrupts?: SharedArrayBuffer | undefined;
+  /** Insert the liveness checks into cells (default true). */
+  interruptChecks?: boolean | undefined;
 }
 
 /** Exit code of a worker whose built-ins a cell damaged beyond repair (it ends itself after answering). */
@@ -97,7 +102,9 @@ export function serveRepl(startup: ReplStartup): void {
   // Which REPL this worker serves: set once by a `configure` message before the first cell (a warm
   // spare is started unnamed, for whichever REPL of the host takes it).
   const identity = { name: 'default', ownsTab: false };
-  const collector = new OutputCollector();
+  // What an interrupted cell still writes (a `catch` before its next check, a listener it left)
+  // reaches no response: output after the deadline is dropped.
+  const collector = new OutputCollector({}, () => currentCellScope()?.interrupted !== true);
   // What a cell's own Playwright connects to (CDP_ENDPOINT): the browser as this REPL may see it,
   // without the tabs other REPLs and executors own (common/cdp/scoped-endpoint.ts).
   let scoped: ScopedEndpoint | undefined;
@@ -136,8 +143,11 @@ export function serveRepl(startup: ReplStartup): void {
     } : {}),
   });
   let knownDownloadFolders: { incoming: string; folder: string } | undefined;
+  // The interrupts are created with the context, after the helpers, whose page functions need them.
+  const late: { interrupts?: CellInterrupts } = {};
   const helperContext = new HelperContext({
     client,
+    sourceAsWritten: (source) => late.interrupts?.sourceAsWritten(source) ?? source,
     note: (message) => collector.text('stderr', message),
     // The folders never change for a worker; only a reapply has to reach the host.
     downloadFolders: async (reapply) => {
@@ -156,8 +166,12 @@ export function serveRepl(startup: ReplStartup): void {
     repl,
     helpers,
     webmcp: webmcp.client,
+    // An interrupt clears the timers the cell started (cell-scope.ts).
+    onTimer: (timer) => currentCellScope()?.trackTimer(timer),
   });
-  const evaluator = new CellEvaluator({ context });
+  const interrupts = new CellInterrupts({ context, buffer: startup.interrupts, currentScope: currentCellScope });
+  late.interrupts = interrupts;
+  const evaluator = new CellEvaluator({ context, interruptChecks: startup.interruptChecks === false ? undefined : interrupts.names });
 
   /**
    * A cell that reads CDP_ENDPOINT (to connect Playwright) needs a running browser before it
@@ -193,7 +207,18 @@ export function serveRepl(startup: ReplStartup): void {
     }
   }
 
+  // A check that threw its interrupt in a callback Node called (a timer of an earlier cell firing
+  // while this one is interrupted, an event listener) has no cell code to catch it: that is no
+  // fault of the worker. Any other uncaught exception still ends it, with the error as it was
+  // (rethrown once this listener is gone, it reaches the host as the worker's 'error').
+  process.on('uncaughtException', function passInterrupts(error) {
+    if (CellInterrupts.isInterrupt(error)) return;
+    process.removeListener('uncaughtException', passInterrupts);
+    throw error;
+  });
   process.on('unhandledRejection', (reason) => {
+    // A promise chain of an interrupted cell that ended at its next check: nothing to report.
+    if (CellInterrupts.isInterrupt(reason)) return;
     const stack = reason !== null && typeof reason === 'object' ? (reason as { stack?: unknown }).stack : undefined;
     const detail = typeof stack === 'string' ? stack : utilInspect(reason);
     collector.text('stderr',
@@ -211,10 +236,19 @@ export function serveRepl(startup: ReplStartup): void {
     // scope; ending it below aborts the webmcp calls still unfinished (their `webmcp-abort`s reach
     // the host before the result does).
     const scope = new CellScope();
+    // Settles when the host interrupts the cell (its deadline passed): the answer goes out then,
+    // whatever the cell's module still waits for; the scope is interrupted already, so the
+    // helpers' waits and the webmcp calls it started are aborted, its timers cleared.
+    let stopped!: () => void;
+    const stop = new Promise<void>((resolve) => { stopped = resolve; });
+    interrupts.begin(requestId, scope, () => {
+      helperContext.endCell();
+      stopped();
+    });
     let failed: { thrown: unknown } | undefined;
     try {
       await prepareEndpoint(message.code);
-      await runInCellScope(scope, () => evaluator.evaluate(message.code));
+      await runInCellScope(scope, () => evaluator.evaluate(message.code, { stop }));
     } catch (thrown) {
       failed = { thrown };
     }
@@ -222,8 +256,14 @@ export function serveRepl(startup: ReplStartup): void {
     // function uses built-ins the cell may have replaced (`Array.prototype.filter` in the stack
     // trimming, `JSON`, the port's methods).
     restoreRealm();
+    const interrupted = scope.interrupted;
+    interrupts.end();
     try {
-      await finishCell(requestId, started, failed === undefined ? { success: true } : { success: false, error: serializeThrown(failed.thrown) }, scope);
+      let outcome: CellOutcome;
+      if (interrupted) outcome = { success: false, interrupted: true, error: { name: 'Error', message: INTERRUPTED_MESSAGE, code: 'REPL_ERR_CELL_TIMEOUT' } };
+      else if (failed === undefined) outcome = { success: true };
+      else outcome = { success: false, error: serializeThrown(failed.thrown, interrupts) };
+      await finishCell(requestId, started, outcome, scope);
     } catch (failure) {
       // The runtime itself failed after the cell (a built-in the cell broke and we do not
       // restore): the host still gets its answer, never a silent worker.
@@ -243,7 +283,7 @@ export function serveRepl(startup: ReplStartup): void {
   async function finishCell(
     requestId: number,
     started: number,
-    outcome: { success: true } | { success: false; error: SerializedError },
+    outcome: CellOutcome,
     scope: CellScope,
   ): Promise<void> {
     // A promise chain of the cell's own that awaited an aborted call (`(async () => { await
@@ -281,7 +321,7 @@ export function serveRepl(startup: ReplStartup): void {
       if (notes.length > 0) outcome.notes = notes;
       post({ type: 'tool-result', requestId, outcome } satisfies ToolResultMessage, transfer);
     } catch (thrown) {
-      post({ type: 'tool-result', requestId, error: serializeThrown(thrown) } satisfies ToolResultMessage);
+      post({ type: 'tool-result', requestId, error: serializeThrown(thrown, interrupts) } satisfies ToolResultMessage);
     } finally {
       helperContext.endCell();
       collector.end();
@@ -328,6 +368,10 @@ export function serveRepl(startup: ReplStartup): void {
       case 'env':
         enqueue(() => applyEnv(message));
         break;
+      case 'interrupt':
+        // Not queued: the cell it stops is what the queue is running.
+        interrupts.requested(message.requestId);
+        break;
       case 'tool':
         enqueue(() => runTool(message));
         break;
@@ -365,9 +409,18 @@ export function serveRepl(startup: ReplStartup): void {
   post({ type: 'ready', protocolVersion: PROTOCOL_VERSION, replId: startup.replId } satisfies ReadyMessage);
 }
 
-/** What a cell threw, as it crosses the port: `describeError`'s guarded reads, plus the name. */
-function serializeThrown(thrown: unknown): SerializedError {
-  const { error, stack, errorCode } = describeError(thrown);
+/** How a cell ended, as its `result` says. */
+type CellOutcome = { success: true } | { success: false; error: SerializedError; interrupted?: true };
+
+/**
+ * What a cell threw, as it crosses the port: `describeError`'s guarded reads, plus the name. V8's
+ * words for an expression the liveness checks wrapped are put back as the user wrote it.
+ */
+function serializeThrown(thrown: unknown, interrupts: CellInterrupts): SerializedError {
+  const described = describeError(thrown);
+  const { errorCode } = described;
+  const error = interrupts.cleanMessage(described.error);
+  const stack = described.stack === undefined ? undefined : interrupts.cleanMessage(described.stack);
   let name: unknown;
   try {
     name = thrown !== null && typeof thrown === 'object' ? (thrown as { name?: unknown }).name : undefined;

@@ -77,7 +77,7 @@ export function createEvaluateHelpers(context: HelperContext) {
       expression = code;
       mode = 'expression';
     } else if (typeof code === 'function') {
-      expression = buildFunctionExpression(serializePageFunction(code as (...args: never[]) => unknown), arg, hasArg);
+      expression = buildFunctionExpression(serializePageFunction(code as (...args: never[]) => unknown, (source) => context.sourceAsWritten(source)), arg, hasArg);
       mode = 'function';
     } else {
       throw invalidArgument('js: expected a JavaScript expression string or page function');

@@ -1,0 +1,181 @@
+/**
+ * The worker's side of stopping a cell past its deadline without ending the worker (issue 15,
+ * docs/lifecycle.md "Interrupted"). The lowering inserts calls to two checks into cell code
+ * (worker/analyzer/interrupt-checks.ts); they are defined here, in the cell's own realm, as
+ * global lexical bindings no cell can reassign or delete.
+ *
+ * The fast path of a check is one read of a slot the host writes from the main thread
+ * (`INTERRUPT_REQUESTED`): a busy cell sees the flag at its next back-edge, function entry or
+ * await, with no message in between. Only when the slot is set does the check call back into the
+ * worker, which throws an interrupt for the running cell and ignores a stale one (a cell that
+ * answered just before the host wrote). A check after an `await` also stops what an interrupted
+ * cell left behind (a detached async function resuming during a later cell): once any cell was
+ * interrupted (`INTERRUPT_ABANDONED`), it asks which cell the resuming code belongs to.
+ *
+ * The check after an `await` is defined in the context, so that V8 may inline it: calls across
+ * realms are never inlined. A cell that waits (on a page, a timer) reaches no check: the host's
+ * `interrupt` message stops it (`requested`).
+ */
+import { randomBytes } from 'node:crypto';
+import vm from 'node:vm';
+
+import type { ErrorCode } from '../../common/errors.js';
+import { INTERRUPT_ABANDONED, INTERRUPT_BUFFER_BYTES, INTERRUPT_REQUESTED } from '../../common/protocol/repl-messages.js';
+import { afterAwaitName, slowName, stripChecks } from '../analyzer/interrupt-checks.js';
+import { restoreFunctionNames } from '../analyzer/lower-cell.js';
+import type { InterruptToken } from '../analyzer/interrupt-checks.js';
+import type { CellScope } from '../webmcp/cell-scope.js';
+
+/** Message of the error a check throws into an interrupted cell. */
+export const INTERRUPTED_MESSAGE = 'the cell was interrupted: it ran past its timeout';
+
+/** `code` of that error (the response says `REPL_ERR_CELL_TIMEOUT`; this one only reaches cell code). */
+export const INTERRUPTED_CODE = 'REPL_ERR_CELL_INTERRUPTED' satisfies ErrorCode;
+
+interface RunningCell {
+  readonly requestId: number;
+  readonly scope: CellScope;
+  readonly onInterrupt: () => void;
+}
+
+/** What the checks throw: one error per interrupted cell, created once (it may be thrown thousands of times while a deep stack unwinds). */
+const interruptErrors = new WeakSet<object>();
+
+export interface CellInterruptsOptions {
+  /** The cells' context; the checks and the `toString` that hides them are installed into it. */
+  readonly context: vm.Context;
+  /** Shared with the host (`WorkerStartup.interrupts`); a private one when the host has none. */
+  readonly buffer?: SharedArrayBuffer | undefined;
+  /** The scope of the code running now (cell-scope.ts). */
+  readonly currentScope: () => CellScope | undefined;
+}
+
+type ErrorConstructorLike = new (message: string) => Error;
+
+export class CellInterrupts {
+  /** The token of this worker's checks: what the lowering inserts and `toString` removes. */
+  readonly names: InterruptToken;
+  readonly #view: Int32Array;
+  readonly #currentScope: () => CellScope | undefined;
+  readonly #ContextError: ErrorConstructorLike;
+  #running: RunningCell | undefined;
+  /** The request id of the last cell that began: ids only grow, so a larger one has not begun. */
+  #lastBegun = 0;
+  /** Thrown by the checks of the cell being interrupted, and of the work interrupted cells left. */
+  #error: Error | undefined;
+
+  constructor(options: CellInterruptsOptions) {
+    this.names = { token: `__repl_${randomBytes(4).toString('hex')}` };
+    this.#view = new Int32Array(options.buffer ?? new SharedArrayBuffer(INTERRUPT_BUFFER_BYTES));
+    this.#currentScope = options.currentScope;
+    const { context } = options;
+    // The cell's own Error: `catch (e) { e instanceof Error }` holds in cell code.
+    this.#ContextError = vm.runInContext('Error', context) as ErrorConstructorLike;
+    // Global lexical bindings of the context: constants V8 folds into optimised cell code, and
+    // neither assignable nor deletable by a cell. The flag view is read directly (see
+    // interrupt-checks.ts); `T_s` is the way back into this worker, taken only when it is set.
+    const { token } = this.names;
+    const carrier = `${token}_install`;
+    (context as Record<string, unknown>)[carrier] = { view: this.#view, slow: (afterAwait?: boolean) => this.#slow(afterAwait === true) };
+    vm.runInContext(
+      `const ${token} = globalThis.${carrier}.view, ${slowName(this.names)} = globalThis.${carrier}.slow;`
+      + ` const ${afterAwaitName(this.names)} = function (value) { if ((${token}[${INTERRUPT_REQUESTED}] | ${token}[${INTERRUPT_ABANDONED}]) !== 0) ${slowName(this.names)}(true); return value; };`
+      + ` delete globalThis.${carrier};`,
+      context,
+    );
+    this.#hideChecksFromToString(context);
+  }
+
+  /** A cell starts: an interrupt left over for an earlier one is void. */
+  begin(requestId: number, scope: CellScope, onInterrupt: () => void): void {
+    Atomics.store(this.#view, INTERRUPT_REQUESTED, 0);
+    this.#running = { requestId, scope, onInterrupt };
+    this.#lastBegun = requestId;
+  }
+
+  /** The cell answered. */
+  end(): void {
+    this.#running = undefined;
+    Atomics.store(this.#view, INTERRUPT_REQUESTED, 0);
+  }
+
+  /** The host's `interrupt` message: stops the cell if it is still the one running. */
+  requested(requestId: number): void {
+    const running = this.#running;
+    if (running !== undefined && running.requestId === requestId) this.#stop(running);
+  }
+
+  /** A cell function's source text as written: without the checks, with its own name (`fn.toString()`). */
+  sourceAsWritten(source: string): string {
+    return restoreFunctionNames(stripChecks(source, this.names));
+  }
+
+  /**
+   * What V8 says about an expression the lowering wrapped (`T_a(...) is not a function` for
+   * `(await f)()`), in its words for the unwrapped one.
+   */
+  cleanMessage(text: string): string {
+    if (!text.includes(this.names.token)) return text;
+    return stripChecks(text.replaceAll(`${afterAwaitName(this.names)}(...)`, '(intermediate value)'), this.names);
+  }
+
+  /**
+   * Whether `value` is what a check threw. A check that runs in a callback Node calls (a timer,
+   * an event listener) throws where no cell code catches it: the worker's handler of uncaught
+   * exceptions lets such an interrupt pass instead of ending the worker.
+   */
+  static isInterrupt(value: unknown): boolean {
+    return typeof value === 'object' && value !== null && interruptErrors.has(value);
+  }
+
+  #stop(running: RunningCell): void {
+    if (running.scope.interrupted) return;
+    this.#error = this.#interruptError();
+    Atomics.store(this.#view, INTERRUPT_ABANDONED, 1);
+    running.scope.interrupt();
+    running.onInterrupt();
+  }
+
+  #slow(afterAwait: boolean): void {
+    const requested = Atomics.load(this.#view, INTERRUPT_REQUESTED);
+    if (requested !== 0) {
+      const running = this.#running;
+      if (running !== undefined && running.requestId === requested) {
+        this.#stop(running);
+        throw this.#error!;
+      }
+      // For a cell that has not even begun: what runs now is work an earlier cell left behind
+      // (`(async () => { for (;;) await null })()`), and it starves the loop the cell waits in.
+      if (requested > this.#lastBegun) throw (this.#error ??= this.#interruptError());
+      // Written for a cell that answered just before the host's deadline: void.
+      Atomics.compareExchange(this.#view, INTERRUPT_REQUESTED, requested, 0);
+    }
+    if (afterAwait && this.#currentScope()?.interrupted === true) throw (this.#error ??= this.#interruptError());
+  }
+
+  #interruptError(): Error {
+    const error = new this.#ContextError(INTERRUPTED_MESSAGE);
+    Object.defineProperty(error, 'code', { value: INTERRUPTED_CODE, writable: true, configurable: true });
+    interruptErrors.add(error);
+    return error;
+  }
+
+  /**
+   * `fn.toString()` of a cell's function is its source as written: a page function given to
+   * `js()` or to Playwright's `evaluate` is sent by its source text, and the page has no checks;
+   * a top-level function declaration shows its own name, not the lowering's alias. A Proxy keeps
+   * `Function.prototype.toString` looking native (`[native code]`).
+   */
+  #hideChecksFromToString(context: vm.Context): void {
+    const prototype = vm.runInContext('Function.prototype', context) as { toString: (...args: unknown[]) => string };
+    const original = prototype.toString;
+    Object.defineProperty(prototype, 'toString', {
+      value: new Proxy(original, {
+        apply: (target, self, args) => this.sourceAsWritten(Reflect.apply(target, self, args) as string),
+      }),
+      writable: true,
+      enumerable: false,
+      configurable: true,
+    });
+  }
+}
