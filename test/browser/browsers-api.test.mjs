@@ -232,6 +232,14 @@ t.test('bad requests get a 400 naming the field, and the limits answer clearly',
   t.equal((await call('POST', '/browsers', { name: 'limits' })).status, 409, 'a taken name is 409');
   t.equal((await call('PATCH', `/browsers/${harmless.json.session_id}`, { viewport: { width: 10, height: 10 } })).status, 400, 'PATCH viewport is refused');
   t.equal((await call('DELETE', '/browsers/default')).status, 400, 'the default browser cannot be deleted');
+  // Found by the fuzzer (seed 1519646826): the refusal names the fields it refuses, and a
+  // malformed field is reported as malformed first.
+  const tagDefault = await call('PATCH', '/browsers/default', { name: 'renamed', tags: { team: 'a' } });
+  t.equal(tagDefault.status, 400);
+  t.equal(tagDefault.json?.message, 'name, tags: the default browser cannot be renamed or tagged');
+  const badTags = await call('PATCH', '/browsers/default', { tags: false });
+  t.equal(badTags.status, 400);
+  t.match(badTags.json?.message, /tags/, `a malformed field is named: ${badTags.json?.message}`);
   t.equal((await call('GET', '/browsers/nosuch')).status, 404);
   t.equal((await call('POST', '/browsers/nosuch/repl', { code: '1' })).status, 404, 'per-browser routes of an unknown browser are 404');
   t.equal((await call('GET', '/browsers?limit=0')).status, 400, 'limit 0 → 400');

@@ -174,11 +174,17 @@ export function browsersRoutes(options: BrowsersRoutesOptions): Router {
 
   router.patch('/browsers/:id_or_name', jsonBody(BODY_LIMIT_BYTES), (req: Request, res: Response) => {
     const idOrName = String(req.params['id_or_name']);
-    if (idOrName === DEFAULT_BROWSER_ID) throw new ReplError('REPL_ERR_INVALID_REQUEST', 'the default browser cannot be renamed or tagged');
     const body = (req.body ?? {}) as Record<string, unknown>;
     if (!isObject(body)) throw new ReplError('REPL_ERR_INVALID_REQUEST', 'invalid request body: body must be object');
     rejectUnsupported(body, UNSUPPORTED_UPDATE);
     validateBody('BrowserUpdateRequest', body);
+    if (idOrName === DEFAULT_BROWSER_ID) {
+      // After the body's own checks, so a malformed field is named as such; then the fields the
+      // default browser refuses, so that the message names what to drop.
+      const refused = ['name', 'tags'].filter((field) => body[field] !== undefined);
+      const what = refused.length === 0 ? '' : `${refused.join(', ')}: `;
+      throw new ReplError('REPL_ERR_INVALID_REQUEST', `${what}the default browser cannot be renamed or tagged`);
+    }
     const session = sessions.update(idOrName, {
       name: body['name'] as string | null | undefined,
       tags: body['tags'] as Tags | null | undefined,
