@@ -124,6 +124,7 @@ export class ReplWorker extends WorkerHandle<MainToWorkerMessage, WorkerToMainMe
   constructor(options: ReplWorkerOptions) {
     const answerer: { answer: EndpointAnswerer } = { answer: noBrowser };
     const interrupts = new SharedArrayBuffer(INTERRUPT_BUFFER_BYTES);
+    const interruptible = options.interruptChecks !== false;
     super(REPL_KIND, {
       id: options.replId,
       name: `browser-repl ${options.replId}`,
@@ -133,7 +134,7 @@ export class ReplWorker extends WorkerHandle<MainToWorkerMessage, WorkerToMainMe
         port,
         browser: { available: options.browserAvailable },
         interrupts,
-        interruptChecks: options.interruptChecks !== false,
+        interruptChecks: interruptible,
       } satisfies WorkerStartup),
       heapMb: options.heapMb,
       // Cells are vm.SourceTextModules. The worker silences exactly the warnings of the
@@ -147,7 +148,7 @@ export class ReplWorker extends WorkerHandle<MainToWorkerMessage, WorkerToMainMe
     });
     this.#answerer = answerer;
     this.#interrupts = new Int32Array(interrupts);
-    this.interruptible = options.interruptChecks !== false;
+    this.interruptible = interruptible;
   }
 
   get replId(): string {

@@ -62,6 +62,8 @@ interface Insert {
 }
 
 
+const MAY_NEED_CHECKS = /[{]|=>|\b(?:while|for|do|await)\b/;
+
 const LOOPS = new Set(['WhileStatement', 'DoWhileStatement', 'ForStatement', 'ForInStatement', 'ForOfStatement']);
 const FUNCTIONS = new Set(['FunctionDeclaration', 'FunctionExpression', 'ArrowFunctionExpression']);
 
@@ -72,6 +74,9 @@ const FUNCTIONS = new Set(['FunctionDeclaration', 'FunctionExpression', 'ArrowFu
  */
 export function insertChecks(source: string, names: InterruptToken): string | undefined {
   if (source.includes(names.token)) return undefined;
+  // Most cells are one-liners without a loop, a function or an await: every function has a `{`
+  // or an `=>`, every loop and await its keyword, so such a cell is not parsed a second time.
+  if (!MAY_NEED_CHECKS.test(source)) return source;
   const program = parseModule(source, { next: true, ranges: true });
   const tick = tickStatement(names);
   const marker = `/*${names.token}*/`;

@@ -1,8 +1,8 @@
 /**
  * The worker's side of stopping a cell past its deadline without ending the worker (issue 15,
- * docs/lifecycle.md "Interrupted"). The lowering inserts calls to two checks into cell code
- * (worker/analyzer/interrupt-checks.ts); they are defined here, in the cell's own realm, as
- * global lexical bindings no cell can reassign or delete.
+ * docs/lifecycle.md "Interrupted"). The lowering inserts checks into cell code
+ * (worker/analyzer/interrupt-checks.ts); what they read and call is defined here, in the cell's
+ * own realm, as global lexical bindings no cell can reassign or delete.
  *
  * The fast path of a check is one read of a slot the host writes from the main thread
  * (`INTERRUPT_REQUESTED`): a busy cell sees the flag at its next back-edge, function entry or
@@ -44,6 +44,8 @@ const interruptErrors = new WeakSet<object>();
 export interface CellInterruptsOptions {
   /** The cells' context; the checks and the `toString` that hides them are installed into it. */
   readonly context: vm.Context;
+  /** The token the evaluator inserts checks with (default: a new one). */
+  readonly names?: InterruptToken | undefined;
   /** Shared with the host (`WorkerStartup.interrupts`); a private one when the host has none. */
   readonly buffer?: SharedArrayBuffer | undefined;
   /** The scope of the code running now (cell-scope.ts). */
@@ -51,6 +53,16 @@ export interface CellInterruptsOptions {
 }
 
 type ErrorConstructorLike = new (message: string) => Error;
+
+/** A token for one worker's checks: an identifier no cell is expected to contain. */
+export function newInterruptToken(): InterruptToken {
+  return { token: `__repl_${randomBytes(4).toString('hex')}` };
+}
+
+/** A cell function's source text as written: without the checks, with its own name (`fn.toString()`). */
+export function sourceAsWritten(source: string, names: InterruptToken): string {
+  return restoreFunctionNames(stripChecks(source, names));
+}
 
 export class CellInterrupts {
   /** The token of this worker's checks: what the lowering inserts and `toString` removes. */
@@ -65,7 +77,7 @@ export class CellInterrupts {
   #error: Error | undefined;
 
   constructor(options: CellInterruptsOptions) {
-    this.names = { token: `__repl_${randomBytes(4).toString('hex')}` };
+    this.names = options.names ?? newInterruptToken();
     this.#view = new Int32Array(options.buffer ?? new SharedArrayBuffer(INTERRUPT_BUFFER_BYTES));
     this.#currentScope = options.currentScope;
     const { context } = options;
@@ -103,11 +115,6 @@ export class CellInterrupts {
   requested(requestId: number): void {
     const running = this.#running;
     if (running !== undefined && running.requestId === requestId) this.#stop(running);
-  }
-
-  /** A cell function's source text as written: without the checks, with its own name (`fn.toString()`). */
-  sourceAsWritten(source: string): string {
-    return restoreFunctionNames(stripChecks(source, this.names));
   }
 
   /**
@@ -171,7 +178,7 @@ export class CellInterrupts {
     const original = prototype.toString;
     Object.defineProperty(prototype, 'toString', {
       value: new Proxy(original, {
-        apply: (target, self, args) => this.sourceAsWritten(Reflect.apply(target, self, args) as string),
+        apply: (target, self, args) => sourceAsWritten(Reflect.apply(target, self, args) as string, this.names),
       }),
       writable: true,
       enumerable: false,

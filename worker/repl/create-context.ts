@@ -124,19 +124,13 @@ function defineLazy(target: object, key: PropertyKey, enumerable: boolean, resol
  * are copied lazily, wrapped the same way.
  */
 function wrapFunction(name: string, target: AnyFunction, self?: object, after?: (result: unknown) => void): AnyFunction {
-  const wrapper = (after === undefined
-    ? {
-        [name](this: unknown, ...args: unknown[]): unknown {
-          return ReflectApply(target, self ?? this, args);
-        },
-      }
-    : {
-        [name](this: unknown, ...args: unknown[]): unknown {
-          const result = ReflectApply(target, self ?? this, args);
-          after(result);
-          return result;
-        },
-      })[name] as AnyFunction;
+  const wrapper = {
+    [name](this: unknown, ...args: unknown[]): unknown {
+      const result = ReflectApply(target, self ?? this, args);
+      after?.(result);
+      return result;
+    },
+  }[name] as AnyFunction;
   ObjectDefineProperty(wrapper, 'length', { value: target.length, configurable: true });
   for (const key of ReflectOwnKeys(target)) {
     if (typeof key !== 'symbol') continue;

@@ -33,7 +33,7 @@ import { createCapturedConsole } from '../output/captured-console.js';
 import { OutputCollector } from '../output/output-collector.js';
 import { ReflectApply, utilInspect } from '../output/primordials.js';
 import { CellEvaluator } from './cell-evaluator.js';
-import { CellInterrupts, INTERRUPTED_MESSAGE } from './cell-interrupts.js';
+import { CellInterrupts, INTERRUPTED_MESSAGE, newInterruptToken, sourceAsWritten } from './cell-interrupts.js';
 import { createReplContext } from './create-context.js';
 import { describeError } from './describe-error.js';
 import { createReplNamespace } from './repl-namespace.js';
@@ -143,11 +143,11 @@ export function serveRepl(startup: ReplStartup): void {
     } : {}),
   });
   let knownDownloadFolders: { incoming: string; folder: string } | undefined;
-  // The interrupts are created with the context, after the helpers, whose page functions need them.
-  const late: { interrupts?: CellInterrupts } = {};
+  // The token of this worker's interrupt checks: page functions are sent without them.
+  const interruptNames = newInterruptToken();
   const helperContext = new HelperContext({
     client,
-    sourceAsWritten: (source) => late.interrupts?.sourceAsWritten(source) ?? source,
+    sourceAsWritten: (source) => sourceAsWritten(source, interruptNames),
     note: (message) => collector.text('stderr', message),
     // The folders never change for a worker; only a reapply has to reach the host.
     downloadFolders: async (reapply) => {
@@ -169,9 +169,8 @@ export function serveRepl(startup: ReplStartup): void {
     // An interrupt clears the timers the cell started (cell-scope.ts).
     onTimer: (timer) => currentCellScope()?.trackTimer(timer),
   });
-  const interrupts = new CellInterrupts({ context, buffer: startup.interrupts, currentScope: currentCellScope });
-  late.interrupts = interrupts;
-  const evaluator = new CellEvaluator({ context, interruptChecks: startup.interruptChecks === false ? undefined : interrupts.names });
+  const interrupts = new CellInterrupts({ context, names: interruptNames, buffer: startup.interrupts, currentScope: currentCellScope });
+  const evaluator = new CellEvaluator({ context, interruptChecks: startup.interruptChecks === false ? undefined : interruptNames });
 
   /**
    * A cell that reads CDP_ENDPOINT (to connect Playwright) needs a running browser before it
