@@ -22,6 +22,8 @@ export type {
   ExecuteStreamEvent,
   ReplContent,
   ReplInfo,
+  ReplInterruptRequest,
+  ReplInterruptResult,
   ReplRequest,
   ReplResult,
   ReplStreamEvent,

@@ -125,6 +125,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/repl/interrupt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Interrupt the running cell of a REPL
+         * @description Stops the cell the REPL (`repl`, default `default`) runs now with the cooperative interrupt a timeout uses: the cell's own answer (`POST /repl`, its stream, `GET /repl/results/{cell_id}`) then says `success: false`, `interrupted: true`, error code `REPL_ERR_CELL_INTERRUPTED`, and the REPL, its `repl_id` and every initialised binding are kept. A cell that reaches no interrupt check within 400 ms (a loop inside an imported package, a blocked native call) ends its REPL instead (`repl_terminated: true` in both answers). With `cell_id`, only that cell is interrupted: the running one, or one still waiting for its turn, which then never runs; another cell is left alone. This call answers once the cell has stopped, `interrupted: false` when no cell ran (or the named one had already answered). Cells queued behind the interrupted one still run (docs/lifecycle.md#interrupted-a-timeout-that-keeps-the-repl).
+         */
+        post: operations["interruptReplCell"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/repl/env": {
         parameters: {
             query?: never;
@@ -685,6 +705,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/browsers/{id_or_name}/repl/interrupt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Interrupt the running cell of a REPL
+         * @description Stops the cell the REPL (`repl`, default `default`) runs now with the cooperative interrupt a timeout uses: the cell's own answer (`POST /repl`, its stream, `GET /repl/results/{cell_id}`) then says `success: false`, `interrupted: true`, error code `REPL_ERR_CELL_INTERRUPTED`, and the REPL, its `repl_id` and every initialised binding are kept. A cell that reaches no interrupt check within 400 ms (a loop inside an imported package, a blocked native call) ends its REPL instead (`repl_terminated: true` in both answers). With `cell_id`, only that cell is interrupted: the running one, or one still waiting for its turn, which then never runs; another cell is left alone. This call answers once the cell has stopped, `interrupted: false` when no cell ran (or the named one had already answered). Cells queued behind the interrupted one still run (docs/lifecycle.md#interrupted-a-timeout-that-keeps-the-repl).
+         */
+        post: operations["interruptReplCellOfBrowser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/browsers/{id_or_name}/repl/env": {
         parameters: {
             query?: never;
@@ -1098,7 +1138,7 @@ export interface components {
             /** @description JavaScript cell. Required; may be empty only when reset is true. */
             code?: string;
             /**
-             * @description Execution timeout in seconds. Exceeding it destroys the REPL.
+             * @description Execution timeout in seconds. Past it the cell is interrupted and its REPL kept (`interrupted: true`), or, when no interrupt check reaches it in time, the REPL is destroyed (`repl_terminated: true`).
              * @default 60
              */
             timeout_sec?: number;
@@ -1124,7 +1164,7 @@ export interface components {
              */
             repl_terminated?: true;
             /**
-             * @description Present only when the cell ran past timeout_sec and was interrupted with its REPL kept: same repl_id, every initialised binding still there (docs/lifecycle.md). A cell that no check reaches in time ends its REPL instead (repl_terminated).
+             * @description Present only when the cell was stopped with its REPL kept: past timeout_sec (error code REPL_ERR_CELL_TIMEOUT) or by POST /repl/interrupt (REPL_ERR_CELL_INTERRUPTED). Same repl_id, every initialised binding still there (docs/lifecycle.md). A cell that no check reaches in time ends its REPL instead (repl_terminated).
              * @constant
              */
             interrupted?: true;
@@ -1485,6 +1525,25 @@ export interface components {
             /** @description Name of the REPL that runs the cell. */
             repl: string;
         };
+        /** @description Body of `POST /repl/interrupt`; it may be omitted (the default REPL, whatever cell it runs). */
+        ReplInterruptRequest: {
+            repl?: components["schemas"]["ReplName"];
+            /** @description Interrupt only this cell (the `cell_id` of its stream, its `x-cell-id` header): running, or still waiting for its turn. Without it, the cell that runs now. */
+            cell_id?: string;
+        };
+        ReplInterruptResult: {
+            /** @description A cell was stopped (its answer says interrupted: true, or repl_terminated: true); false when none ran. */
+            interrupted: boolean;
+            /** @description The REPL addressed. */
+            repl: string;
+            /** @description The cell that was stopped, when it was started through POST /repl. */
+            cell_id?: string;
+            /**
+             * @description The cell reached no interrupt check in time, so its REPL was destroyed: the next call starts a fresh one.
+             * @constant
+             */
+            repl_terminated?: true;
+        };
         /** @description Data of a `stdout` or `stderr` event of a streamed `POST /playwright/execute`: one console write. */
         PlaywrightStreamOutput: {
             text: string;
@@ -1668,6 +1727,42 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
+        };
+    };
+    interruptReplCell: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ReplInterruptRequest"];
+            };
+        };
+        responses: {
+            /** @description Whether a cell was stopped. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReplInterruptResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description No named REPL of that name exists. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getReplEnv: {
@@ -2927,6 +3022,45 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
+        };
+    };
+    interruptReplCellOfBrowser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A browser id, its name, or `default` for the server's own browser (docs/browsers.md). */
+                id_or_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ReplInterruptRequest"];
+            };
+        };
+        responses: {
+            /** @description Whether a cell was stopped. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReplInterruptResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description No named REPL of that name exists. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getReplEnvOfBrowser: {

@@ -13,7 +13,7 @@ import { ReplError } from '../../common/errors.js';
 import { LIMITS, NAME_PATTERN } from '../../common/limits.js';
 import { Repl, replWorkerSettings } from '../repl/repl.js';
 import { ReplSpares } from '../repl/repl-spares.js';
-import type { ReplOptions } from '../repl/repl.js';
+import type { InterruptOptions, InterruptOutcome, ReplOptions } from '../repl/repl.js';
 import type { TabOwner } from '../browser/tab-registry.js';
 import { PlaywrightExecutors } from '../executor/executor-registry.js';
 import type { PlaywrightExecutorsOptions } from '../executor/executor-registry.js';
@@ -257,6 +257,23 @@ export class BrowserHost {
     }
     this.#repls.delete(name);
     await entry.repl.destroy();
+  }
+
+  /**
+   * Interrupts the running cell of the REPL `name` (`Repl.interrupt`); with `cellId`, only that
+   * cell, running or still waiting for its turn. A REPL that was never created runs nothing:
+   * `{interrupted: false}` for `default`, `REPL_ERR_NOT_FOUND` for a named one (a typo).
+   *
+   * @throws ReplError `REPL_ERR_INVALID_REQUEST`, `REPL_ERR_NOT_FOUND`.
+   */
+  async interruptRepl(name: string, options: InterruptOptions = {}): Promise<InterruptOutcome> {
+    assertReplName(name);
+    const entry = this.#repls.get(name);
+    if (entry === undefined || entry.repl.closed) {
+      if (name === 'default') return { interrupted: false };
+      throw new ReplError('REPL_ERR_NOT_FOUND', `REPL "${name}" not found`);
+    }
+    return entry.repl.interrupt(options);
   }
 
   /** Sorted names of the stored environment variables. */

@@ -27,9 +27,9 @@ import type { InterruptToken } from '../analyzer/interrupt-checks.js';
 import type { CellScope } from '../webmcp/cell-scope.js';
 
 /** Message of the error a check throws into an interrupted cell. */
-export const INTERRUPTED_MESSAGE = 'the cell was interrupted: it ran past its timeout';
+export const INTERRUPTED_MESSAGE = 'the cell was interrupted: it ran past its timeout, or an interrupt was asked for';
 
-/** `code` of that error (the response says `REPL_ERR_CELL_TIMEOUT`; this one only reaches cell code). */
+/** `code` of that error (at a timeout the response says `REPL_ERR_CELL_TIMEOUT`). */
 export const INTERRUPTED_CODE = 'REPL_ERR_CELL_INTERRUPTED' satisfies ErrorCode;
 
 interface RunningCell {
@@ -73,6 +73,8 @@ export class CellInterrupts {
   #running: RunningCell | undefined;
   /** The request id of the last cell that began: ids only grow, so a larger one has not begun. */
   #lastBegun = 0;
+  /** An `interrupt` message for a cell that had not begun when it came. */
+  #early: number | undefined;
   /** Thrown by the checks of the cell being interrupted, and of the work interrupted cells left. */
   #error: Error | undefined;
 
@@ -98,11 +100,23 @@ export class CellInterrupts {
     this.#hideChecksFromToString(context);
   }
 
-  /** A cell starts: an interrupt left over for an earlier one is void. */
+  /**
+   * A cell starts: an interrupt left over for an earlier one is void, but one the host sent for
+   * this very cell before it began (its `execute` waited in this worker's queue) stops it at once:
+   * the flag it set names this request, or its `interrupt` message came first.
+   */
   begin(requestId: number, scope: CellScope, onInterrupt: () => void): void {
-    Atomics.store(this.#view, INTERRUPT_REQUESTED, 0);
-    this.#running = { requestId, scope, onInterrupt };
+    const running: RunningCell = { requestId, scope, onInterrupt };
+    this.#running = running;
     this.#lastBegun = requestId;
+    const early = this.#early === requestId || Atomics.load(this.#view, INTERRUPT_REQUESTED) === requestId;
+    // Kept for a later request only: ids grow, so one at or below this is used or void.
+    if (this.#early !== undefined && this.#early <= requestId) this.#early = undefined;
+    if (early) {
+      this.#stop(running);
+      return;
+    }
+    Atomics.store(this.#view, INTERRUPT_REQUESTED, 0);
   }
 
   /** The cell answered. */
@@ -111,10 +125,14 @@ export class CellInterrupts {
     Atomics.store(this.#view, INTERRUPT_REQUESTED, 0);
   }
 
-  /** The host's `interrupt` message: stops the cell if it is still the one running. */
+  /**
+   * The host's `interrupt` message: stops the cell if it is still the one running, and is kept
+   * for a cell that has not begun yet (see {@link begin}).
+   */
   requested(requestId: number): void {
     const running = this.#running;
     if (running !== undefined && running.requestId === requestId) this.#stop(running);
+    else if (requestId > this.#lastBegun) this.#early = requestId;
   }
 
   /**

@@ -1,7 +1,8 @@
 /**
- * `POST /repl`, `GET /repl/results/{cell_id}`, `/repl/env`, `GET /repls` and `DELETE /repls/{name}`
- * for one browser host (contract §1, §2, §9.1). `POST /repl` answers JSON, or streams the cell as
- * Server-Sent Events when the request accepts `text/event-stream` (docs/repl.md#streaming).
+ * `POST /repl`, `POST /repl/interrupt`, `GET /repl/results/{cell_id}`, `/repl/env`, `GET /repls`
+ * and `DELETE /repls/{name}` for one browser host (contract §1, §2, §9.1). `POST /repl` answers
+ * JSON, or streams the cell as Server-Sent Events when the request accepts `text/event-stream`
+ * (docs/repl.md#streaming).
  */
 import { randomUUID } from 'node:crypto';
 import { Router } from 'express';
@@ -26,6 +27,22 @@ interface ReplRequestBody {
   reset?: boolean;
   repl?: string;
 }
+
+interface InterruptRequestBody {
+  repl?: string;
+  cell_id?: string;
+}
+
+/** `ReplInterruptResult` of openapi.json. */
+export interface WireInterrupt {
+  interrupted: boolean;
+  repl: string;
+  cell_id?: string;
+  repl_terminated?: true;
+}
+
+/** Size limit of an interrupt body: two short fields. */
+const INTERRUPT_BODY_BYTES = 4 * 1024;
 
 /** `ReplInfo` of openapi.json: the fields of an executor's entry, plus the REPL's `repl_id`. */
 export type WireRepl = WireExecutor & { repl_id: string | null };
@@ -71,13 +88,13 @@ export function replRoutes(hostOf: HostOf): Router {
     const cellId = randomUUID();
     results.start(cellId);
     if (wantsEventStream(req)) {
-      await streamCell(res, repl, cellId, results, code, { timeoutSec, reset });
+      await streamCell(res, repl, cellId, results, code, { timeoutSec, reset, cellId });
       return;
     }
     res.setHeader('x-cell-id', cellId);
     let result: CellResult;
     try {
-      result = await repl.run(code, { timeoutSec, reset, signal: requestSignal(req, res) });
+      result = await repl.run(code, { timeoutSec, reset, cellId, signal: requestSignal(req, res) });
     } catch (error) {
       results.fail(cellId, error);
       throw error;
@@ -85,6 +102,18 @@ export function replRoutes(hostOf: HostOf): Router {
     results.finish(cellId, result);
     if (result.success) res.removeHeader('x-should-retry');
     res.json(toWireResult(result));
+  });
+
+  router.post('/repl/interrupt', jsonBody(INTERRUPT_BODY_BYTES), async (req: Request, res: Response) => {
+    const host = hostOf(req, res);
+    const body = (req.body ?? {}) as InterruptRequestBody;
+    validateBody('ReplInterruptRequest', body);
+    const name = body.repl ?? 'default';
+    const outcome = await host.interruptRepl(name, body.cell_id === undefined ? {} : { cellId: body.cell_id });
+    const answer: WireInterrupt = { interrupted: outcome.interrupted, repl: name };
+    if (outcome.cellId !== undefined) answer.cell_id = outcome.cellId;
+    if (outcome.replTerminated === true) answer.repl_terminated = true;
+    res.json(answer);
   });
 
   router.get('/repl/results/:cell_id', (req: Request, res: Response) => {
@@ -164,7 +193,7 @@ function cellResults(host: BrowserHost): CellResults {
  * lands in the store like every other.
  */
 async function streamCell(
-  res: Response, repl: Repl, cellId: string, results: CellResults, code: string, options: Pick<RunOptions, 'timeoutSec' | 'reset'>,
+  res: Response, repl: Repl, cellId: string, results: CellResults, code: string, options: Pick<RunOptions, 'timeoutSec' | 'reset' | 'cellId'>,
 ): Promise<void> {
   const stream = new EventStream(res, { headers: { 'x-cell-id': cellId } });
   stream.send('cell', { cell_id: cellId, repl: repl.name });
