@@ -74,6 +74,19 @@ t.test('chromium-repl serve', async (t) => {
     }
   });
 
+  t.test('a port that is taken: exit 1 with a message naming --port and PORT', async (t) => {
+    const { port } = await spawnServe(t);
+    for (const [args, env] of [[['serve', '--port', String(port)], serveEnv()], [['serve'], serveEnv({ PORT: String(port) })]]) {
+      const child = spawn(process.execPath, [MAIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stderr.setEncoding('utf8').on('data', (chunk) => { stderr += chunk; });
+      const [code] = await once(child, 'close');
+      t.equal(code, 1);
+      t.equal(stderr, `chromium-repl: cannot listen on 127.0.0.1:${port}: the port is already in use (another chromium-repl serve, or another program). `
+        + "Stop that one, or choose another port: --port N or PORT=N (the library's port option); 0 picks a free one\n");
+    }
+  });
+
   t.test('--port 0 prints its URL, serves, and stops on SIGTERM', async (t) => {
     const { child, url, closed, stdout, stderr } = await spawnServe(t);
     t.not(url, 'http://127.0.0.1:0', 'a port was picked');
