@@ -8,6 +8,7 @@ import type { Viewport } from '../browser/viewport.js';
 import type { BrowserManagerOptions } from '../browser/browser-manager.js';
 import { DEFAULT_DRAIN_MS, isLoopback, startServer } from '../http/server.js';
 import { parseHostPattern, parseOrigin, splitList } from '../http/middleware.js';
+import { trustProxySetting } from '../http/create-app.js';
 import type { ServerOptions } from '../http/server.js';
 import { integerFlag, parseFlags, UsageError } from './options.js';
 
@@ -33,6 +34,9 @@ Options:
   --heap-mb N            heap cap of each REPL worker in MiB (BROWSER_REPL_HEAP_MB; default 512, or an
                          eighth of a smaller memory limit, at least 128)
   --viewport WxH         page size of the tabs it opens (BROWSER_REPL_VIEWPORT; default 1280x720)
+  --trust-proxy VALUE    proxies whose X-Forwarded-Proto/-Host/-Prefix shape the URLs it returns
+                         (cdp_ws_url, result_url): true, a hop count, or addresses and subnets such as
+                         loopback or 10.0.0.0/8 (BROWSER_REPL_TRUST_PROXY; default none)
 
 The browser tools of /mcp (docs/mcp.md) approve navigations as BROWSER_REPL_TOOLS_PERMISSION says:
 ask (default: the MCP client asks the user), allow or deny.
@@ -63,6 +67,7 @@ export function serveOptions(args: string[], env: NodeJS.ProcessEnv = process.en
       'max-browsers': { type: 'string' },
       'heap-mb': { type: 'string' },
       viewport: { type: 'string' },
+      'trust-proxy': { type: 'string' },
     },
   });
   const port = integerFlag(values.port, '--port', 0, 65535, 'serve');
@@ -79,7 +84,7 @@ export function serveOptions(args: string[], env: NodeJS.ProcessEnv = process.en
   if (values.headful === true && values['cdp-endpoint'] !== undefined) {
     throw new UsageError('--headful applies to a browser this server launches, not to one attached with --cdp-endpoint', 'serve');
   }
-  for (const flag of ['host', 'token', 'executable', 'cdp-endpoint'] as const) {
+  for (const flag of ['host', 'token', 'executable', 'cdp-endpoint', 'trust-proxy'] as const) {
     if (values[flag] === '') throw new UsageError(`--${flag} must not be empty`, 'serve');
   }
   const endpoint = values['cdp-endpoint'];
@@ -116,6 +121,7 @@ export function serveOptions(args: string[], env: NodeJS.ProcessEnv = process.en
   if (values.host !== undefined) options.host = values.host;
   if (port !== undefined) options.port = port;
   if (viewport !== undefined) options.viewport = viewport;
+  if (values['trust-proxy'] !== undefined) options.trustProxy = trustProxySetting(undefined, { BROWSER_REPL_TRUST_PROXY: values['trust-proxy'] });
   if (allowedHosts !== undefined) options.allowedHosts = allowedHosts;
   if (allowedOrigins !== undefined) options.allowedOrigins = allowedOrigins;
   if (Object.keys(defaultHost).length > 0) options.defaultHost = defaultHost;

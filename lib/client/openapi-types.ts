@@ -1524,6 +1524,11 @@ export interface components {
             cell_id: string;
             /** @description Name of the REPL that runs the cell. */
             repl: string;
+            /**
+             * Format: uri
+             * @description Absolute URL of `GET /repl/results/{cell_id}` for this cell, as the client reached the server: below the same browser, with the path the server is mounted at (and, behind a proxy the server trusts, its forwarded origin and prefix).
+             */
+            result_url: string;
         };
         /** @description Body of `POST /repl/interrupt`; it may be omitted (the default REPL, whatever cell it runs). */
         ReplInterruptRequest: {
@@ -1552,6 +1557,11 @@ export interface components {
             /** @constant */
             status: "running";
             cell_id: string;
+            /**
+             * Format: uri
+             * @description Where to ask again (this URL).
+             */
+            result_url: string;
         };
         /** @description A JSON-RPC 2.0 error answer of the MCP endpoint for a request it refused before any session handled it. */
         McpJsonRpcError: {

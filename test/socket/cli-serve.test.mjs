@@ -26,6 +26,14 @@ t.test('serveOptions', async (t) => {
     });
   });
 
+  t.test('--trust-proxy takes Express\'s trust proxy values', async (t) => {
+    t.equal(serveOptions(['--trust-proxy', 'loopback'], {}).trustProxy, 'loopback');
+    t.equal(serveOptions(['--trust-proxy', 'true'], {}).trustProxy, true);
+    t.equal(serveOptions(['--trust-proxy', '2'], {}).trustProxy, 2);
+    t.equal(serveOptions(['--trust-proxy', 'off'], {}).trustProxy, false);
+    t.throws(() => serveOptions(['--trust-proxy', ''], {}), { name: 'UsageError', message: /--trust-proxy must not be empty/ });
+  });
+
   t.test('attaches with --cdp-endpoint; takes the token from BROWSER_REPL_TOKEN', async (t) => {
     t.same(serveOptions(['--cdp-endpoint', 'http://127.0.0.1:9222'], { BROWSER_REPL_TOKEN: 'env-token' }), {
       token: 'env-token',

@@ -20,6 +20,7 @@ import { jsonBody, noRetry, requestSignal, requireBody } from '../middleware.js'
 import type { HostOf } from '../middleware.js';
 import { validateBody } from '../schema-validator.js';
 import { EventStream, wantsEventStream } from '../sse.js';
+import { appBasePath, publicUrl } from '../public-url.js';
 
 interface ReplRequestBody {
   code?: string;
@@ -88,7 +89,7 @@ export function replRoutes(hostOf: HostOf): Router {
     const cellId = randomUUID();
     results.start(cellId);
     if (wantsEventStream(req)) {
-      await streamCell(res, repl, cellId, results, code, { timeoutSec, reset, cellId });
+      await streamCell(res, repl, cellId, resultUrl(req, res, cellId), results, code, { timeoutSec, reset, cellId });
       return;
     }
     res.setHeader('x-cell-id', cellId);
@@ -125,7 +126,7 @@ export function replRoutes(hostOf: HostOf): Router {
     }
     switch (record.state) {
       case 'running':
-        res.status(202).json({ status: 'running', cell_id: cellId });
+        res.status(202).json({ status: 'running', cell_id: cellId, result_url: resultUrl(req, res, cellId) });
         return;
       case 'failed':
         // The same answer as the call itself gave (or would have given) on the JSON path.
@@ -172,6 +173,14 @@ export function replRoutes(hostOf: HostOf): Router {
 }
 
 /**
+ * Where `GET /repl/results/{cell_id}` answers for this cell, as the client reaches it: below the
+ * same browser (`/browsers/{id}/…`) and the app's mount path (lib/http/public-url.ts).
+ */
+function resultUrl(req: Request, res: Response, cellId: string): string {
+  return publicUrl(req, res, `${appBasePath(req, res)}/repl/results/${encodeURIComponent(cellId)}`).href;
+}
+
+/**
  * The results store of each host. Keyed by the host object, so a deleted browser's results go
  * with it, and both mounts of one host (`/repl`, `/browsers/{id}/repl`) share one store.
  */
@@ -193,10 +202,11 @@ function cellResults(host: BrowserHost): CellResults {
  * lands in the store like every other.
  */
 async function streamCell(
-  res: Response, repl: Repl, cellId: string, results: CellResults, code: string, options: Pick<RunOptions, 'timeoutSec' | 'reset' | 'cellId'>,
+  res: Response, repl: Repl, cellId: string, resultUrl: string, results: CellResults, code: string,
+  options: Pick<RunOptions, 'timeoutSec' | 'reset' | 'cellId'>,
 ): Promise<void> {
   const stream = new EventStream(res, { headers: { 'x-cell-id': cellId } });
-  stream.send('cell', { cell_id: cellId, repl: repl.name });
+  stream.send('cell', { cell_id: cellId, repl: repl.name, result_url: resultUrl });
   try {
     const result = await repl.run(code, {
       ...options,
