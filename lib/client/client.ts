@@ -25,6 +25,10 @@ export type ReplContent = Schemas['BrowserReplContent'];
 export type ExecuteRequest = Schemas['ExecutePlaywrightRequest'];
 /** `POST /playwright/execute` answer (also the `result` event of a stream). */
 export type ExecuteResult = Schemas['ExecutePlaywrightResult'];
+/** `POST /playwright/interrupt` body. */
+export type ExecuteInterruptRequest = Schemas['PlaywrightInterruptRequest'];
+/** `POST /playwright/interrupt` answer. */
+export type ExecuteInterruptResult = Schemas['PlaywrightInterruptResult'];
 /** A row of `GET /repls`. */
 export type ReplInfo = Schemas['ReplInfo'];
 /** `POST /repl/interrupt` body. */
@@ -159,6 +163,12 @@ export interface ChromiumReplClient {
   replResult(cellId: string, options?: CallOptions): Promise<ReplResult | CellRunning>;
   /** `POST /playwright/execute`. */
   execute(body: ExecuteRequest, options?: CallOptions): Promise<ExecuteResult>;
+  /**
+   * `POST /playwright/interrupt`: stops the running call of `body.executor` (default `default`);
+   * the call answers `execution interrupted after …`, the executor keeps its worker and browser
+   * connection. Resolves once it stopped; `interrupted: false` when none ran.
+   */
+  interruptExecute(body?: ExecuteInterruptRequest, options?: CallOptions): Promise<ExecuteInterruptResult>;
   /** `POST /playwright/execute` as a stream: `stdout`/`stderr` chunks, then `result`. */
   executeStream(body: ExecuteRequest, options?: CallOptions): AsyncGenerator<ExecuteStreamEvent, void, undefined>;
   /** `GET /repls`: `default` first, then named REPLs oldest first. */
@@ -281,6 +291,7 @@ export function createClient(options: ClientOptions): ChromiumReplClient {
     replStream: (body, callOptions) => typedStream<ReplStreamEvent>(`${prefix(callOptions)}/repl`, body, callOptions?.signal, ['cell', 'content', 'result']),
     replResult: (cellId, callOptions) => json('GET', `${prefix(callOptions)}/repl/results/${encodeURIComponent(cellId)}`, { signal: callOptions?.signal }),
     execute: (body, callOptions) => json('POST', `${prefix(callOptions)}/playwright/execute`, { body, signal: callOptions?.signal }),
+    interruptExecute: (body = {}, callOptions) => json('POST', `${prefix(callOptions)}/playwright/interrupt`, { body, signal: callOptions?.signal }),
     executeStream: (body, callOptions) => typedStream<ExecuteStreamEvent>(`${prefix(callOptions)}/playwright/execute`, body, callOptions?.signal, ['stdout', 'stderr', 'result']),
     repls: async (callOptions) => (await json<{ repls: ReplInfo[] }>('GET', `${prefix(callOptions)}/repls`, { signal: callOptions?.signal })).repls,
     deleteRepl: async (name, callOptions) => {

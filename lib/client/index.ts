@@ -16,6 +16,8 @@ export type {
   ClientErrorCode,
   ClientOptions,
   ErrorBody,
+  ExecuteInterruptRequest,
+  ExecuteInterruptResult,
   ExecuteOutput,
   ExecuteRequest,
   ExecuteResult,

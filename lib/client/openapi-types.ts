@@ -263,6 +263,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/playwright/interrupt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Interrupt the running call of a Playwright executor
+         * @description Stops the call the executor (`executor`, default `default`) runs now, as its timeout would: the Playwright calls its code waits for are aborted, the liveness checks in its code throw, and the call answers `success: false`, `error: "execution interrupted after <ms>ms; …"` with the executor's worker and its browser connection kept (the next call reuses them). A call still getting ready (its worker starting, its tab opening) answers without running its code. Code that no check reaches within 5 s (a loop inside an imported package) has its worker terminated (`worker_terminated: true`). Answers once the call has stopped; `interrupted: false` when no call ran (docs/playwright.md#timeouts-crashes-and-blocked-workers).
+         */
+        post: operations["interruptPlaywrightCall"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/playwright/executors": {
         parameters: {
             query?: never;
@@ -843,6 +863,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/browsers/{id_or_name}/playwright/interrupt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Interrupt the running call of a Playwright executor
+         * @description Stops the call the executor (`executor`, default `default`) runs now, as its timeout would: the Playwright calls its code waits for are aborted, the liveness checks in its code throw, and the call answers `success: false`, `error: "execution interrupted after <ms>ms; …"` with the executor's worker and its browser connection kept (the next call reuses them). A call still getting ready (its worker starting, its tab opening) answers without running its code. Code that no check reaches within 5 s (a loop inside an imported package) has its worker terminated (`worker_terminated: true`). Answers once the call has stopped; `interrupted: false` when no call ran (docs/playwright.md#timeouts-crashes-and-blocked-workers).
+         */
+        post: operations["interruptPlaywrightCallOfBrowser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/browsers/{id_or_name}/playwright/executors": {
         parameters: {
             query?: never;
@@ -1262,6 +1302,21 @@ export interface components {
             code: "REPL_ERR_CONFLICT";
             /** @description `default` and the named executors that exist. */
             executors: components["schemas"]["PlaywrightExecutor"][];
+        };
+        /** @description Body of `POST /playwright/interrupt`; it may be omitted (the default executor). */
+        PlaywrightInterruptRequest: {
+            executor?: components["schemas"]["PlaywrightExecutorName"];
+        };
+        PlaywrightInterruptResult: {
+            /** @description A call was stopped; false when none ran. */
+            interrupted: boolean;
+            /** @description The executor addressed. */
+            executor: string;
+            /**
+             * @description No check of the code answered in time, so the executor's worker was terminated: the next call starts a fresh one.
+             * @constant
+             */
+            worker_terminated?: true;
         };
         /** @description The page's own hints about a tool (present when it declared any; all four then). Hints from an untrusted page: a tool that says it is read-only may still change things. */
         WebMcpAnnotations: {
@@ -1985,6 +2040,43 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+        };
+    };
+    interruptPlaywrightCall: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["PlaywrightInterruptRequest"];
+            };
+        };
+        responses: {
+            /** @description Whether a call was stopped. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlaywrightInterruptResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description No named executor of that name exists. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["ServerError"];
         };
     };
     listPlaywrightExecutors: {
@@ -3302,6 +3394,46 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+        };
+    };
+    interruptPlaywrightCallOfBrowser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A browser id, its name, or `default` for the server's own browser (docs/browsers.md). */
+                id_or_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["PlaywrightInterruptRequest"];
+            };
+        };
+        responses: {
+            /** @description Whether a call was stopped. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlaywrightInterruptResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description No named executor of that name exists. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["ServerError"];
         };
     };
     listPlaywrightExecutorsOfBrowser: {

@@ -15,6 +15,7 @@ import type { PlaywrightEngine } from '../../common/protocol/executor-messages.j
 import type { WebMcpCallHandler } from '../threads/worker-handle.js';
 import { ExecutorWorker } from './executor-worker.js';
 import { PlaywrightExecutor } from './playwright-executor.js';
+import type { ExecutorInterruptOutcome } from './playwright-executor.js';
 import { WarmSpare } from './warm-spare.js';
 
 const debug = debuglog('browser-repl:executor');
@@ -238,6 +239,20 @@ export class PlaywrightExecutors {
    *
    * @throws ReplError `REPL_ERR_INVALID_REQUEST`, `REPL_ERR_NOT_FOUND`, `REPL_ERR_EXECUTOR_TAB_CLOSE_FAILED`.
    */
+  /**
+   * Stops the running call of executor `name` cooperatively ({@link PlaywrightExecutor.interrupt}):
+   * it answers `execution interrupted after …` with the worker and its browser connection kept.
+   * Resolves once it answered; `interrupted: false` when no call ran.
+   *
+   * @throws ReplError `REPL_ERR_INVALID_REQUEST`, `REPL_ERR_NOT_FOUND` (no named executor of that name).
+   */
+  async interrupt(name: string): Promise<ExecutorInterruptOutcome> {
+    assertName(name);
+    const executor = this.get(name);
+    if (executor === undefined) throw new ReplError('REPL_ERR_NOT_FOUND', `executor "${name}" not found`);
+    return executor.interrupt();
+  }
+
   async delete(name: string, options: { closeTab?: boolean } = {}): Promise<void> {
     assertName(name);
     const executor = this.get(name);
