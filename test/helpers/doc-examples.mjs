@@ -34,7 +34,7 @@ export function extractExamples(markdown, file) {
   for (let index = 0; index < lines.length; index += 1) {
     const marker = MARKER.exec(lines[index]);
     if (marker === null) {
-      if (/<!--\s*doctest/.test(lines[index])) throw new Error(`${file}:${index + 1}: unknown doctest marker ${lines[index].trim()}`);
+      if (/^\s*<!--\s*doctest/.test(lines[index])) throw new Error(`${file}:${index + 1}: unknown doctest marker ${lines[index].trim()}`);
       continue;
     }
     const kind = marker[1];
