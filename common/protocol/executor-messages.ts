@@ -9,6 +9,7 @@
  */
 import type { MessagePort } from 'node:worker_threads';
 import type { SerializedError } from '../errors.js';
+import { INTERRUPT_ABANDONED, INTERRUPT_REQUESTED } from './repl-messages.js';
 import type { EndpointReplyMessage, EndpointRequestMessage } from './repl-messages.js';
 import type { WebMcpAbortMessage, WebMcpCallMessage, WebMcpReplyMessage } from './webmcp-messages.js';
 
@@ -39,10 +40,10 @@ export interface ExecutorStartup {
   interrupts?: SharedArrayBuffer;
 }
 
-/** Slot the main thread writes: the `requestId` of the call to stop, or 0. */
-export const EXECUTOR_STOP_REQUESTED = 0;
-/** Slot the worker writes: 1 once any call was stopped (what it left behind must stay inert). */
-export const EXECUTOR_STOP_ABANDONED = 1;
+/** Slot the main thread writes: the `requestId` of the call to stop, or 0 (the REPL's `INTERRUPT_REQUESTED`: the checks are the same). */
+export const EXECUTOR_STOP_REQUESTED = INTERRUPT_REQUESTED;
+/** Slot the worker writes: 1 once any call was stopped (what it left behind must stay inert; the REPL's `INTERRUPT_ABANDONED`). */
+export const EXECUTOR_STOP_ABANDONED = INTERRUPT_ABANDONED;
 /** Slot the main thread writes before the request id: why ({@link STOP_REASON_CODES}). */
 export const EXECUTOR_STOP_REASON = 2;
 /** Size in bytes of `ExecutorStartup.interrupts`. */

@@ -564,32 +564,14 @@ export class Repl {
       }
       if (answer?.kind === 'result' && worker.alive) {
         turn.finish(true);
-        return {
-          success: false,
-          replId: worker.replId,
-          content,
-          contentTruncated: answer.result.contentTruncated,
-          durationMs: elapsed(),
-          error: `the cell was interrupted after ${elapsed()}ms; ${INTERRUPT_KEPT}`,
-          errorCode: 'REPL_ERR_CELL_INTERRUPTED',
-          interrupted: true,
-        };
+        return stopped(worker, content, elapsed(), 'REPL_ERR_CELL_INTERRUPTED', `the cell was interrupted after ${elapsed()}ms; ${INTERRUPT_KEPT}`, answer.result);
       }
       void this.#discardWorker();
       turn.finish(true, true);
-      return {
-        success: false,
-        replId: worker.replId,
-        content,
-        contentTruncated: false,
-        durationMs: elapsed(),
-        error: worker.interruptible
-          ? `the cell was interrupted after ${elapsed()}ms but reached no interrupt check within ${this.#interruptGraceMs}ms `
-            + `(a loop inside an imported package or eval'd code, a blocked native call), so ${TIMED_OUT_REPL_GONE}`
-          : `the cell was interrupted after ${elapsed()}ms; this REPL runs without interrupt checks (interruptChecks: false), so ${TIMED_OUT_REPL_GONE}`,
-        errorCode: 'REPL_ERR_CELL_INTERRUPTED',
-        replTerminated: true,
-      };
+      return stopped(worker, content, elapsed(), 'REPL_ERR_CELL_INTERRUPTED', worker.interruptible
+        ? `the cell was interrupted after ${elapsed()}ms but reached no interrupt check within ${this.#interruptGraceMs}ms `
+          + `(a loop inside an imported package or eval'd code, a blocked native call), so ${TIMED_OUT_REPL_GONE}`
+        : `the cell was interrupted after ${elapsed()}ms; this REPL runs without interrupt checks (interruptChecks: false), so ${TIMED_OUT_REPL_GONE}`);
     }
 
     if (outcome === 'timeout' || outcome === 'aborted') {
@@ -604,31 +586,13 @@ export class Repl {
       // worker is as healthy as an interrupted one's.
       if (answer?.kind === 'result' && worker.alive) {
         if (outcome === 'aborted') throw abortError(signal!);
-        return {
-          success: false,
-          replId: worker.replId,
-          content,
-          contentTruncated: answer.result.contentTruncated,
-          durationMs: elapsed(),
-          error: `execution timed out after ${timeoutMs}ms; ${TIMED_OUT_INTERRUPTED}`,
-          errorCode: 'REPL_ERR_CELL_TIMEOUT',
-          interrupted: true,
-        };
+        return stopped(worker, content, elapsed(), 'REPL_ERR_CELL_TIMEOUT', `execution timed out after ${timeoutMs}ms; ${TIMED_OUT_INTERRUPTED}`, answer.result);
       }
       // Do not wait for the thread to exit: a worker stuck in native code must not delay the answer.
       void this.#discardWorker();
       if (outcome === 'aborted') throw abortError(signal!);
-      return {
-        success: false,
-        replId: worker.replId,
-        content,
-        contentTruncated: false,
-        durationMs: elapsed(),
-        // Contract §4's wording first, then what it means for the caller's next call.
-        error: `execution timed out after ${timeoutMs}ms; ${TIMED_OUT_REPL_GONE}`,
-        errorCode: 'REPL_ERR_CELL_TIMEOUT',
-        replTerminated: true,
-      };
+      // Contract §4's wording first, then what it means for the caller's next call.
+      return stopped(worker, content, elapsed(), 'REPL_ERR_CELL_TIMEOUT', `execution timed out after ${timeoutMs}ms; ${TIMED_OUT_REPL_GONE}`);
     }
     void this.#discardWorker();
     // Run again on a fresh worker (see #run): the turn, and an interrupt of it, carry over.
@@ -725,4 +689,18 @@ export class Repl {
     if (this.#state === 'ready' || this.#state === 'busy') this.#state = 'idle';
     await worker?.destroy();
   }
+}
+
+/**
+ * The answer of a cell stopped past its deadline or by an interrupt: with the worker's answer
+ * (`kept`) the REPL lives on (`interrupted`); without it the worker was ended (`replTerminated`).
+ */
+function stopped(
+  worker: ReplWorker, content: CellContent[], durationMs: number, errorCode: 'REPL_ERR_CELL_TIMEOUT' | 'REPL_ERR_CELL_INTERRUPTED', error: string,
+  kept?: ResultMessage,
+): CellResult {
+  const result: CellResult = { success: false, replId: worker.replId, content, contentTruncated: kept?.contentTruncated ?? false, durationMs, error, errorCode };
+  if (kept === undefined) result.replTerminated = true;
+  else result.interrupted = true;
+  return result;
 }

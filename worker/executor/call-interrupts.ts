@@ -20,10 +20,10 @@
  * sends the page the function as written.
  */
 import { randomBytes } from 'node:crypto';
-import vm from 'node:vm';
 import { EXECUTOR_STOP_ABANDONED, EXECUTOR_STOP_BUFFER_BYTES, EXECUTOR_STOP_REASON, EXECUTOR_STOP_REQUESTED, STOP_REASON_CODES } from '../../common/protocol/executor-messages.js';
 import type { StopReason } from '../../common/protocol/executor-messages.js';
-import { afterAwaitName, insertChecks, slowName, stripChecks } from '../analyzer/interrupt-checks.js';
+import { insertChecks, stripChecks } from '../analyzer/interrupt-checks.js';
+import { hideChecksFromToString, installChecks } from '../repl/cell-interrupts.js';
 import type { InterruptToken } from '../analyzer/interrupt-checks.js';
 import { currentCellScope } from '../webmcp/cell-scope.js';
 import type { CellScope } from '../webmcp/cell-scope.js';
@@ -63,15 +63,9 @@ export class CallInterrupts {
 
   constructor(buffer: SharedArrayBuffer = new SharedArrayBuffer(EXECUTOR_STOP_BUFFER_BYTES)) {
     this.#view = new Int32Array(buffer);
-    const { token } = this.names;
-    const carrier = `${token}_install`;
-    (globalThis as Record<string, unknown>)[carrier] = { view: this.#view, slow: (afterAwait?: boolean) => this.#slow(afterAwait === true) };
-    vm.runInThisContext(
-      `const ${token} = globalThis.${carrier}.view, ${slowName(this.names)} = globalThis.${carrier}.slow;`
-      + ` const ${afterAwaitName(this.names)} = function (value) { if ((${token}[${EXECUTOR_STOP_REQUESTED}] | ${token}[${EXECUTOR_STOP_ABANDONED}]) !== 0) ${slowName(this.names)}(true); return value; };`
-      + ` delete globalThis.${carrier};`,
-    );
-    this.#hideChecksFromToString();
+    // The REPL's checks, in this realm; EXECUTOR_STOP_REQUESTED and _ABANDONED are the REPL's slots.
+    installChecks(undefined, this.names, this.#view, (afterAwait) => this.#slow(afterAwait));
+    hideChecksFromToString(Function.prototype as unknown as { toString: (...args: unknown[]) => string }, (source) => this.strip(source));
   }
 
   /** The compiled code with checks, or undefined when they cannot be inserted (the call then runs without). */
@@ -159,19 +153,5 @@ export class CallInterrupts {
       this.#error = error;
     }
     return this.#error;
-  }
-
-  /** `fn.toString()` of executor code is its source as written (a Proxy keeps the method looking native). */
-  #hideChecksFromToString(): void {
-    const prototype = Function.prototype as { toString: (...args: unknown[]) => string };
-    const original = prototype.toString;
-    Object.defineProperty(prototype, 'toString', {
-      value: new Proxy(original, {
-        apply: (target, self, args) => this.strip(Reflect.apply(target, self, args) as string),
-      }),
-      writable: true,
-      enumerable: false,
-      configurable: true,
-    });
   }
 }

@@ -85,19 +85,9 @@ export class CellInterrupts {
     const { context } = options;
     // The cell's own Error: `catch (e) { e instanceof Error }` holds in cell code.
     this.#ContextError = vm.runInContext('Error', context) as ErrorConstructorLike;
-    // Global lexical bindings of the context: constants V8 folds into optimised cell code, and
-    // neither assignable nor deletable by a cell. The flag view is read directly (see
-    // interrupt-checks.ts); `T_s` is the way back into this worker, taken only when it is set.
-    const { token } = this.names;
-    const carrier = `${token}_install`;
-    (context as Record<string, unknown>)[carrier] = { view: this.#view, slow: (afterAwait?: boolean) => this.#slow(afterAwait === true) };
-    vm.runInContext(
-      `const ${token} = globalThis.${carrier}.view, ${slowName(this.names)} = globalThis.${carrier}.slow;`
-      + ` const ${afterAwaitName(this.names)} = function (value) { if ((${token}[${INTERRUPT_REQUESTED}] | ${token}[${INTERRUPT_ABANDONED}]) !== 0) ${slowName(this.names)}(true); return value; };`
-      + ` delete globalThis.${carrier};`,
-      context,
-    );
-    this.#hideChecksFromToString(context);
+    installChecks(context, this.names, this.#view, (afterAwait) => this.#slow(afterAwait));
+    // A top-level function declaration also shows its own name, not the lowering's alias.
+    hideChecksFromToString(vm.runInContext('Function.prototype', context) as FunctionPrototype, (source) => sourceAsWritten(source, this.names));
   }
 
   /**
@@ -184,23 +174,42 @@ export class CellInterrupts {
     interruptErrors.add(error);
     return error;
   }
+}
 
-  /**
-   * `fn.toString()` of a cell's function is its source as written: a page function given to
-   * `js()` or to Playwright's `evaluate` is sent by its source text, and the page has no checks;
-   * a top-level function declaration shows its own name, not the lowering's alias. A Proxy keeps
-   * `Function.prototype.toString` looking native (`[native code]`).
-   */
-  #hideChecksFromToString(context: vm.Context): void {
-    const prototype = vm.runInContext('Function.prototype', context) as { toString: (...args: unknown[]) => string };
-    const original = prototype.toString;
-    Object.defineProperty(prototype, 'toString', {
-      value: new Proxy(original, {
-        apply: (target, self, args) => sourceAsWritten(Reflect.apply(target, self, args) as string, this.names),
-      }),
-      writable: true,
-      enumerable: false,
-      configurable: true,
-    });
-  }
+/**
+ * Defines the checks' names as global lexical bindings of `context` (this realm when undefined):
+ * constants V8 folds into optimised code, neither assignable nor deletable by the code. The flag
+ * view (slots `INTERRUPT_REQUESTED` and `INTERRUPT_ABANDONED`) is read directly (see
+ * interrupt-checks.ts); `T_s` is the way back into the worker, taken only when a slot is set. The
+ * executor's checks (worker/executor/call-interrupts.ts) use the same slots.
+ */
+export function installChecks(context: vm.Context | undefined, names: InterruptToken, view: Int32Array, slow: (afterAwait: boolean) => void): void {
+  const { token } = names;
+  const carrier = `${token}_install`;
+  const global = (context ?? globalThis) as Record<string, unknown>;
+  global[carrier] = { view, slow: (afterAwait?: boolean) => slow(afterAwait === true) };
+  const source = `const ${token} = globalThis.${carrier}.view, ${slowName(names)} = globalThis.${carrier}.slow;`
+    + ` const ${afterAwaitName(names)} = function (value) { if ((${token}[${INTERRUPT_REQUESTED}] | ${token}[${INTERRUPT_ABANDONED}]) !== 0) ${slowName(names)}(true); return value; };`
+    + ` delete globalThis.${carrier};`;
+  if (context === undefined) vm.runInThisContext(source);
+  else vm.runInContext(source, context);
+}
+
+type FunctionPrototype = { toString: (...args: unknown[]) => string };
+
+/**
+ * `fn.toString()` of code with checks is its source as written (`asWritten`): a page function
+ * given to `js()` or to Playwright's `evaluate` is sent by its source text, and the page has no
+ * checks. A Proxy keeps `Function.prototype.toString` looking native (`[native code]`).
+ */
+export function hideChecksFromToString(prototype: FunctionPrototype, asWritten: (source: string) => string): void {
+  const original = prototype.toString;
+  Object.defineProperty(prototype, 'toString', {
+    value: new Proxy(original, {
+      apply: (target, self, args) => asWritten(Reflect.apply(target, self, args) as string),
+    }),
+    writable: true,
+    enumerable: false,
+    configurable: true,
+  });
 }
