@@ -317,7 +317,7 @@ export class Repl {
   }
 
   /**
-   * Stops the running cell as a timeout would, without waiting for it: its result says
+   * Stops the running cell as its timeout would, without waiting for the timeout: its result says
    * `interrupted: true` and `errorCode: 'REPL_ERR_CELL_INTERRUPTED'`, the REPL and its initialised
    * bindings are kept; a cell that reaches no interrupt check within the grace period (400 ms)
    * ends its worker instead (`replTerminated`, as at a timeout). Resolves once the cell has
