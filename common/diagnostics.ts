@@ -17,7 +17,7 @@ export interface CellFinishMessage {
   errorCode: string | undefined;
   /** The REPL's worker ended with the cell (timeout, crash, memory cap). */
   replTerminated: boolean;
-  /** The cell ran past its timeout and was interrupted with its REPL kept (docs/lifecycle.md). */
+  /** The cell was interrupted (past its timeout, or on request) with its REPL kept (docs/lifecycle.md). */
   interrupted: boolean;
 }
 

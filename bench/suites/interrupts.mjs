@@ -1,7 +1,7 @@
 // Issue 15: what the interrupt checks cost cell code, and how soon past its deadline a timed-out
 // cell answers. Baseline: the same REPL with `interruptChecks: false` (the cells run as lowered,
 // and a timeout ends the worker, as in the hosted product), in the same run.
-import { createRepl } from '../../dist/lib/index.js';
+import { createRepl, startServer } from '../../dist/lib/index.js';
 import { summarize } from '../stats.mjs';
 
 /**
@@ -51,7 +51,90 @@ async function latencies(repl, code, count) {
   return summarize(times);
 }
 
+/**
+ * Issue 27: interrupt → answer. Starts `code` (which writes "started" once it runs), waits for that
+ * output, then times from `repl.interrupt()` to the cell's own answer.
+ */
+async function onDemand(repl, code, count) {
+  const times = [];
+  for (let i = 0; i < count; i++) {
+    let running;
+    const started = new Promise((resolve) => { running = resolve; });
+    const cell = repl.run(code, { timeoutSec: 60, onOutput: (item) => { if (item.type === 'text' && item.text === 'started') running(); } });
+    await started;
+    const asked = performance.now();
+    await repl.interrupt();
+    const result = await cell;
+    times.push(performance.now() - asked);
+    if (result.interrupted !== true && result.replTerminated !== true) throw new Error(`expected an interrupted cell, got ${JSON.stringify(result)}`);
+  }
+  return summarize(times);
+}
+
+/** The same over HTTP: `POST /repl/interrupt` while a streamed cell runs, until that call answers (after the cell stopped). */
+async function onDemandHttp(server, code, count) {
+  const times = [];
+  for (let i = 0; i < count; i++) {
+    const response = await fetch(`${server.url}/repl`, {
+      method: 'POST', headers: { 'content-type': 'application/json', accept: 'text/event-stream' }, body: JSON.stringify({ code, timeout_sec: 60 }),
+    });
+    const reader = response.body.getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    while (!text.includes('"text":"started"')) text += decoder.decode((await reader.read()).value, { stream: true });
+    const asked = performance.now();
+    const answer = await (await fetch(`${server.url}/repl/interrupt`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).json();
+    times.push(performance.now() - asked);
+    if (answer.interrupted !== true) throw new Error(`expected an interrupt, got ${JSON.stringify(answer)}`);
+    while (!(await reader.read()).done);
+  }
+  return summarize(times);
+}
+
+async function onDemandSection({ quick }) {
+  const count = quick ? 10 : 40;
+  const checked = createRepl({ browser: false, interruptChecks: true });
+  const plain = createRepl({ browser: false, interruptChecks: false, warmSpare: true });
+  const server = await startServer({ port: 0, host: '127.0.0.1', token: undefined, defaultHost: { browser: false } });
+  const rows = [];
+  const busy = 'repl.write("started"); while (true) {}';
+  const waiting = 'repl.write("started"); await new Promise(() => {})';
+  try {
+    for (const [name, code] of [['busy loop', busy], ['waiting cell', waiting]]) {
+      const ours = await onDemand(checked, code, count);
+      const baseline = await onDemand(plain, code, count);
+      rows.push({ name: `repl.interrupt() → the cell's answer, ${name} (interrupted vs terminated)`, unit: 'p99', ours: ours.p99, baseline: baseline.p99, verdict: `≤ 50 ms: ${ours.p99 <= 50 ? 'met' : 'NOT met'}` });
+      rows.push({ name: `repl.interrupt() → the cell's answer, ${name} (interrupted vs terminated)`, unit: 'p50', ours: ours.p50, baseline: baseline.p50 });
+    }
+    const httpBusy = await onDemandHttp(server, busy, count);
+    const healthz = [];
+    for (let i = 0; i < count; i++) {
+      const started = performance.now();
+      await (await fetch(`${server.url}/healthz`)).text();
+      healthz.push(performance.now() - started);
+    }
+    rows.push({ name: 'POST /repl/interrupt → its answer (the cell stopped), busy loop (vs GET /healthz)', unit: 'p99', ours: httpBusy.p99, baseline: summarize(healthz).p99, verdict: `≤ 50 ms: ${httpBusy.p99 <= 50 ? 'met' : 'NOT met'}` });
+  } finally {
+    await Promise.all([checked.close(), plain.close(), server.close()]);
+  }
+  return {
+    title: 'Interrupt on demand (issue 27)',
+    baselineName: 'the same interrupt of a REPL with `interruptChecks: false`, which ends the worker (its bindings lost); for the HTTP row, GET /healthz on the same server',
+    rows,
+    notes: [
+      'Time from the interrupt (once the cell\'s first output arrived, so it surely runs) to the cell\'s own answer in the',
+      'library, or to the answer of `POST /repl/interrupt`, which comes once the cell has stopped. A busy loop is stopped by',
+      'the check at its back-edge (no message); a waiting cell by the `interrupt` message. The baseline terminates a worker',
+      'instead and keeps nothing.',
+    ],
+  };
+}
+
 export async function run({ quick }) {
+  return [await checksSection({ quick }), await onDemandSection({ quick })];
+}
+
+async function checksSection({ quick }) {
   const rounds = quick ? 3 : 15;
   const timeouts = quick ? 5 : 20;
   const checked = createRepl({ browser: false, interruptChecks: true });

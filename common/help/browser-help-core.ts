@@ -32,10 +32,10 @@ export const CORE_BROWSER_HELP: readonly HelpEntry[] = [
   {
     name: 'browser.gotoUrl',
     group: 'Browser control',
-    signature: 'gotoUrl(url: string): Promise<{ frameId, loaderId?, errorText? }>',
+    signature: 'gotoUrl(url: string, options?: { waitUntil?: "commit" | "domcontentloaded" | "load", timeoutSec?: number }): Promise<{ frameId, loaderId?, errorText? }>',
     description:
-      'Navigates the attached page (attaching one first) and resolves the raw Page.navigate result once Chromium has committed the navigation; it does not wait for the load event (use waitForLoad). A failed navigation does not throw: errorText is set and a browser-repl note goes to stderr. Never retried after a dropped connection. A beforeunload dialog that holds the navigation makes it fail with REPL_ERR_DIALOG_OPEN.',
-    example: 'const nav = await gotoUrl("https://example.com");\nif (nav.errorText) throw new Error(nav.errorText);\nawait waitForLoad();',
+      'Navigates the attached page (attaching one first) and resolves the raw Page.navigate result. By default (waitUntil "commit", as the hosted helper) it resolves once Chromium has committed the navigation, before the new document has loaded: its title and content may not be there yet, so pageInfo().title right after it can still be "". waitUntil "load" also waits for the new document\'s load (readyState "complete"), "domcontentloaded" for its DOMContentLoaded; that wait lasts at most timeoutSec (default 30, clamped to 500 ms before the cell deadline) and then throws REPL_ERR_LOAD_TIMEOUT (the navigation itself happened). A failed navigation does not throw: errorText is set and a browser-repl note goes to stderr. Never retried after a dropped connection. A beforeunload dialog that holds the navigation makes it fail with REPL_ERR_DIALOG_OPEN.',
+    example: 'const nav = await gotoUrl("https://example.com", { waitUntil: "load" });\nif (nav.errorText) throw new Error(nav.errorText);\nrepl.write((await pageInfo()).title);',
   },
   {
     name: 'browser.pageInfo',

@@ -30,8 +30,8 @@ const REPL_HELP: readonly HelpEntry[] = [
     name: 'repl.emitImage',
     group: 'REPL',
     signature: 'repl.emitImage(input: string | Buffer | ArrayBufferView | ArrayBuffer | { bytes, mimeType? } | { path, mimeType? }): Promise<void>',
-    description: 'Emits one image item in call order with the text output. Accepts an image/* data URL, binary data (PNG, JPEG and WebP are recognised from their bytes), { bytes, mimeType? } or { path, mimeType? } read from disk. An image may be at most 8 MiB; a response carries at most 16 MiB of images, beyond which images are dropped with a stderr note and content_truncated set.',
-    example: 'await repl.emitImage({ path: "/tmp/page.png" });',
+    description: 'Emits one image item in call order with the text output. Accepts an image/* data URL, the path of an image file as a string (absolute or starting with ./ or ../, such as what captureScreenshot resolves), binary data (PNG, JPEG and WebP are recognised from their bytes), { bytes, mimeType? } or { path, mimeType? } read from disk. An image may be at most 8 MiB; a response carries at most 16 MiB of images, beyond which images are dropped with a stderr note and content_truncated set.',
+    example: 'await repl.emitImage(await captureScreenshot());',
   },
 ];
 

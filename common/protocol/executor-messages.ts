@@ -9,11 +9,12 @@
  */
 import type { MessagePort } from 'node:worker_threads';
 import type { SerializedError } from '../errors.js';
+import { INTERRUPT_ABANDONED, INTERRUPT_REQUESTED } from './repl-messages.js';
 import type { EndpointReplyMessage, EndpointRequestMessage } from './repl-messages.js';
 import type { WebMcpAbortMessage, WebMcpCallMessage, WebMcpReplyMessage } from './webmcp-messages.js';
 
 /** Bumped when a message shape changes incompatibly; checked in the startup handshake. */
-export const EXECUTOR_PROTOCOL_VERSION = 4;
+export const EXECUTOR_PROTOCOL_VERSION = 5;
 
 /** The Playwright flavour an executor drives the browser with. */
 export type PlaywrightEngine = 'playwright-core' | 'patchright';
@@ -31,7 +32,27 @@ export interface ExecutorStartup {
   port?: MessagePort;
   /** Where Playwright keeps its temporary files (downloads, traces); the main thread removes it after the worker exits. */
   artifactsDir?: string;
+  /**
+   * Int32 slots shared with the main thread (issue 27), read by the liveness checks compiled into
+   * the code without a message: {@link EXECUTOR_STOP_REQUESTED}, {@link EXECUTOR_STOP_ABANDONED},
+   * {@link EXECUTOR_STOP_REASON}. The REPL's checks read the first two the same way.
+   */
+  interrupts?: SharedArrayBuffer;
 }
+
+/** Slot the main thread writes: the `requestId` of the call to stop, or 0 (the REPL's `INTERRUPT_REQUESTED`: the checks are the same). */
+export const EXECUTOR_STOP_REQUESTED = INTERRUPT_REQUESTED;
+/** Slot the worker writes: 1 once any call was stopped (what it left behind must stay inert; the REPL's `INTERRUPT_ABANDONED`). */
+export const EXECUTOR_STOP_ABANDONED = INTERRUPT_ABANDONED;
+/** Slot the main thread writes before the request id: why ({@link STOP_REASON_CODES}). */
+export const EXECUTOR_STOP_REASON = 2;
+/** Size in bytes of `ExecutorStartup.interrupts`. */
+export const EXECUTOR_STOP_BUFFER_BYTES = 12;
+
+/** Why a call is stopped: past its `timeout_sec`, or an interrupt asked for (`POST /playwright/interrupt`). */
+export type StopReason = 'timeout' | 'interrupt';
+/** {@link StopReason} as the number in slot {@link EXECUTOR_STOP_REASON}. */
+export const STOP_REASON_CODES: Readonly<Record<StopReason, number>> = { timeout: 1, interrupt: 2 };
 
 // ----- main → worker -------------------------------------------------------------------------
 
@@ -61,7 +82,18 @@ export interface ExecutorRunMessage {
   streamOutput?: boolean;
 }
 
-export type MainToExecutorMessage = ExecutorRunMessage | EndpointReplyMessage | WebMcpReplyMessage;
+/**
+ * Stops the running call `requestId` cooperatively (issue 27), for code that waits (on a
+ * Playwright call, a timer): its pending Playwright calls are aborted, the connection is kept.
+ * Code that computes is reached by the checks through `ExecutorStartup.interrupts` instead.
+ */
+export interface ExecutorInterruptMessage {
+  type: 'interrupt';
+  requestId: number;
+  reason: StopReason;
+}
+
+export type MainToExecutorMessage = ExecutorRunMessage | ExecutorInterruptMessage | EndpointReplyMessage | WebMcpReplyMessage;
 
 // ----- worker → main -------------------------------------------------------------------------
 
@@ -101,8 +133,10 @@ export interface ExecutorReplyMessage {
   stdout: string;
   stderr: string;
   tab?: ExecutorTab;
-  /** The call ran past its timeout; the worker dropped its browser connection. */
+  /** The call ran past its timeout and was stopped (its browser connection kept, or dropped when it could not be stopped). */
   timedOut?: boolean;
+  /** The call was stopped by an interrupt (`ExecutorInterruptMessage` reason `interrupt`). */
+  interrupted?: boolean;
   /** The named executor's tab no longer exists; the code did not run. */
   tabMissing?: boolean;
 }

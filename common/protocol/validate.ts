@@ -338,6 +338,7 @@ const EXECUTOR_WORKER_MESSAGES: Readonly<Record<ExecutorToMainMessage['type'], F
       string(message, 'stdout', MAX_TEXT_LENGTH),
       string(message, 'stderr', MAX_TEXT_LENGTH),
       boolean(message, 'timedOut', true),
+      boolean(message, 'interrupted', true),
       boolean(message, 'tabMissing', true),
       tab === undefined ? undefined
         : !isRecord(tab) ? `tab must be an object, got ${describe(tab)}`
@@ -360,6 +361,10 @@ const EXECUTOR_HOST_MESSAGES: Readonly<Record<MainToExecutorMessage['type'], Fie
     identifiers(message, 'ownTargetIds', MAX_OWNED_TABS),
     string(message, 'browserContextId', MAX_ID_LENGTH, true),
     boolean(message, 'streamOutput', true),
+  ),
+  'interrupt': (message) => first(
+    requestId(message),
+    message['reason'] === 'timeout' || message['reason'] === 'interrupt' ? undefined : `reason must be timeout or interrupt, got ${describe(message['reason'])}`,
   ),
   'endpoint-reply': endpointReply,
   'webmcp-reply': webMcpReply,

@@ -10,7 +10,7 @@ import type { ParseArgsConfig } from 'node:util';
 export const DEFAULT_URL = 'http://127.0.0.1:10001';
 
 /** Exit codes of every command (docs/cli.md#exit-codes). */
-export const EXIT = { ok: 0, cellFailed: 1, usage: 2 } as const;
+export const EXIT = { ok: 0, cellFailed: 1, usage: 2, interrupted: 130 } as const;
 
 /** A wrong command line, or a server that cannot be used (refused, 401, 4xx): exit code 2. */
 export class UsageError extends Error {

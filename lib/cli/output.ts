@@ -64,11 +64,16 @@ export class CellOutput {
 
   /**
    * The end of a cell: the items the stream did not already deliver (all of them when the server
-   * answered JSON), then what went wrong, if anything.
+   * answered JSON), then what went wrong, if anything. A cell this CLI interrupted (Ctrl-C) is
+   * said to be so, not reported as an error.
    */
-  async result(result: ReplResult, streamedItems: number): Promise<void> {
+  async result(result: ReplResult, streamedItems: number, options: { interruptRequested?: boolean } = {}): Promise<void> {
     for (const item of (result.content ?? []).slice(streamedItems)) await this.content(item);
     if (result.content_truncated === true) this.#line('stderr', '(output truncated: the cell emitted more than a response may carry)');
+    if (options.interruptRequested === true && result.interrupted === true) {
+      this.#line('stderr', '(interrupted: the REPL and its bindings are kept)');
+      return;
+    }
     if (!result.success) {
       const error = result.error ?? 'the cell failed';
       const stack = result.stack ?? '';
@@ -78,7 +83,9 @@ export class CellOutput {
     if (result.repl_terminated === true) {
       this.#line('stderr', '(the REPL was terminated: its bindings are gone, and the next cell starts a fresh one)');
     } else if (result.interrupted === true) {
-      this.#line('stderr', '(the cell was interrupted at its timeout: the REPL and its bindings are kept)');
+      // Stopped by its timeout, or by someone else's interrupt: the error line above says which.
+      const when = result.error?.startsWith('execution timed out') === true ? ' at its timeout' : '';
+      this.#line('stderr', `(the cell was interrupted${when}: the REPL and its bindings are kept)`);
     }
   }
 
@@ -126,34 +133,91 @@ export interface StreamedCell {
   cellId: string | undefined;
 }
 
+/** Hooks of {@link streamCell}. */
+export interface StreamCellHooks {
+  /** Hears the cell id as soon as the server reports it (before any output). */
+  onCell?: (cellId: string) => void;
+  /** Whether this CLI asked for the cell to be interrupted (how its result is shown). */
+  interruptRequested?: () => boolean;
+}
+
 /**
- * Runs one cell through `replStream`, printing each item as it arrives. `onCell` hears the cell
- * id as soon as the server reports it (before any output), so an interrupted caller can say how
- * to fetch the result.
+ * Runs one cell through `replStream`, printing each item as it arrives. The hooks learn the cell
+ * id, so an interrupted caller can stop it on the server or say how to fetch its result.
  */
 export async function streamCell(
   client: ChromiumReplClient,
   body: ReplRequest,
   callOptions: CallOptions,
   output: CellOutput,
-  onCell?: (cellId: string) => void,
+  hooks: StreamCellHooks = {},
 ): Promise<StreamedCell> {
   let streamed = 0;
   let cellId: string | undefined;
   for await (const event of client.replStream(body, callOptions)) {
     if (event.event === 'cell') {
       cellId = event.data.cell_id;
-      onCell?.(cellId);
+      hooks.onCell?.(cellId);
     } else if (event.event === 'content') {
       streamed += 1;
       await output.content(event.data);
     } else {
-      await output.result(event.data, streamed);
+      await output.result(event.data, streamed, { interruptRequested: hooks.interruptRequested?.() === true });
       return { result: event.data, cellId };
     }
   }
   // replStream throws CLIENT_ERR_STREAM_ENDED rather than end without a result.
   throw new ClientError(0, 'CLIENT_ERR_STREAM_ENDED', 'the event stream ended before its result event');
+}
+
+/**
+ * Ctrl-C (`shell`) or SIGINT (`run`) during a streamed cell: `POST /repl/interrupt` naming that
+ * cell, so that no other cell of the REPL is stopped by mistake. Sent once the server reported
+ * the cell's id (at once, when it has); the cell's own answer then says it was interrupted.
+ */
+export class CellInterrupt {
+  readonly #client: ChromiumReplClient;
+  readonly #repl: string;
+  readonly #browser: string | undefined;
+  readonly #note: (message: string) => void;
+  #cellId: string | undefined;
+  #requested = false;
+  #sent = false;
+
+  constructor(client: ChromiumReplClient, repl: string, browser: string | undefined, note: (message: string) => void) {
+    this.#client = client;
+    this.#repl = repl;
+    this.#browser = browser;
+    this.#note = note;
+  }
+
+  /** The server's id of the cell, once the stream reported it. */
+  get cellId(): string | undefined {
+    return this.#cellId;
+  }
+
+  get requested(): boolean {
+    return this.#requested;
+  }
+
+  cellStarted(cellId: string): void {
+    this.#cellId = cellId;
+    if (this.#requested) this.#send();
+  }
+
+  request(): void {
+    this.#requested = true;
+    if (this.#cellId !== undefined) this.#send();
+  }
+
+  #send(): void {
+    if (this.#sent || this.#cellId === undefined) return;
+    this.#sent = true;
+    const body = { repl: this.#repl, cell_id: this.#cellId };
+    this.#client.interrupt(body, { browser: this.#browser }).catch((error: unknown) => {
+      this.#note(`chromium-repl: the interrupt failed: ${error instanceof Error ? error.message : String(error)} (Ctrl-C again stops waiting for the cell)`);
+    });
+  }
 }
 
 /**

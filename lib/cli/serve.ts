@@ -8,6 +8,7 @@ import type { Viewport } from '../browser/viewport.js';
 import type { BrowserManagerOptions } from '../browser/browser-manager.js';
 import { DEFAULT_DRAIN_MS, isLoopback, startServer } from '../http/server.js';
 import { parseHostPattern, parseOrigin, splitList } from '../http/middleware.js';
+import { trustProxySetting } from '../http/create-app.js';
 import type { ServerOptions } from '../http/server.js';
 import { integerFlag, parseFlags, UsageError } from './options.js';
 import { capabilitiesFromEnv, readCapabilities } from '../mcp/capabilities.js';
@@ -36,6 +37,9 @@ Options:
   --viewport WxH         page size of the tabs it opens (BROWSER_REPL_VIEWPORT; default 1280x720)
   --mcp-caps LIST        capabilities of /mcp beyond the page tools, comma separated (BROWSER_REPL_MCP_CAPS;
                          default none): code lists browser_repl and execute_playwright_code
+  --trust-proxy VALUE    proxies whose X-Forwarded-Proto/-Host/-Prefix shape the URLs it returns
+                         (cdp_ws_url, result_url): true, a hop count, or addresses and subnets such as
+                         loopback or 10.0.0.0/8 (BROWSER_REPL_TRUST_PROXY; default none)
 
 The browser tools of /mcp (docs/mcp.md) approve navigations as BROWSER_REPL_TOOLS_PERMISSION says:
 ask (default: the MCP client asks the user), allow or deny. Its code tools (browser_repl,
@@ -69,6 +73,7 @@ export function serveOptions(args: string[], env: NodeJS.ProcessEnv = process.en
       'heap-mb': { type: 'string' },
       viewport: { type: 'string' },
       'mcp-caps': { type: 'string' },
+      'trust-proxy': { type: 'string' },
     },
   });
   const port = integerFlag(values.port, '--port', 0, 65535, 'serve');
@@ -85,7 +90,7 @@ export function serveOptions(args: string[], env: NodeJS.ProcessEnv = process.en
   if (values.headful === true && values['cdp-endpoint'] !== undefined) {
     throw new UsageError('--headful applies to a browser this server launches, not to one attached with --cdp-endpoint', 'serve');
   }
-  for (const flag of ['host', 'token', 'executable', 'cdp-endpoint'] as const) {
+  for (const flag of ['host', 'token', 'executable', 'cdp-endpoint', 'trust-proxy'] as const) {
     if (values[flag] === '') throw new UsageError(`--${flag} must not be empty`, 'serve');
   }
   const endpoint = values['cdp-endpoint'];
@@ -122,6 +127,7 @@ export function serveOptions(args: string[], env: NodeJS.ProcessEnv = process.en
   if (values.host !== undefined) options.host = values.host;
   if (port !== undefined) options.port = port;
   if (viewport !== undefined) options.viewport = viewport;
+  if (values['trust-proxy'] !== undefined) options.trustProxy = trustProxySetting(undefined, { BROWSER_REPL_TRUST_PROXY: values['trust-proxy'] });
   if (allowedHosts !== undefined) options.allowedHosts = allowedHosts;
   if (allowedOrigins !== undefined) options.allowedOrigins = allowedOrigins;
   if (Object.keys(defaultHost).length > 0) options.defaultHost = defaultHost;

@@ -1,8 +1,10 @@
 /**
  * `chromium-repl shell`: an interactive REPL for people, on top of `node:repl` with an `eval` that
  * sends each cell to a server and streams its output back. Multi-line input is recognised by
- * parsing with meriyah (the server's own parser); `.reset`, `.help [name]`, `.browser`, `.repl`
- * and `.result` are shell commands; Ctrl-C during a cell cancels its request.
+ * parsing with meriyah (the server's own parser); the value of a cell's last expression is
+ * printed (print-value.ts); `.reset`, `.help [name]`, `.browser`, `.repl` and `.result` are shell
+ * commands. Ctrl-C during a cell interrupts it on the server (`POST /repl/interrupt`, the REPL and
+ * its bindings kept); a second Ctrl-C stops waiting for it.
  */
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -14,7 +16,8 @@ import { createClient } from '../client/index.js';
 import type { ChromiumReplClient, ReplRequest } from '../client/index.js';
 import { CONNECTION_FLAGS, connectionFrom, DEFAULT_URL, EXIT, parseFlags, UsageError } from './options.js';
 import type { Connection } from './options.js';
-import { CellOutput, describeFailure, streamCell } from './output.js';
+import { CellInterrupt, CellOutput, describeFailure, streamCell } from './output.js';
+import { withValuePrinted } from './print-value.js';
 
 export const SHELL_USAGE = `Usage: chromium-repl shell [options]
 
@@ -29,18 +32,21 @@ Options:
   --repl NAME        start in that named REPL; default "default"
   --timeout SEC      timeout of each cell, 1-300 (server default 60)
   --out-dir DIR      folder for images (default: the current directory)
+  --no-print         do not print the value of a cell's last expression
 
 Commands inside the shell:
   .help [name]       the shell's commands and the methods a cell has; with a name, that method's help
   .reset             replace the current REPL with a fresh one (its bindings are gone)
   .browser [id|name|default]   switch browser (without an argument: list them)
   .repl [name]       switch to a named REPL of the browser (without an argument: list them)
-  .result [cell_id]  print the result of a cell that Ctrl-C left running (default: the last one)
+  .result [cell_id]  print the result of a cell a second Ctrl-C left running (default: the last one)
   .exit, Ctrl-D      leave
 
-Ctrl-C while a cell runs cancels its request and returns to the prompt; on a streaming server the
-cell keeps running and .result prints its result. History: BROWSER_REPL_HISTORY, default
-~/.chromium_repl_history.
+The value of a cell's last expression is printed as Node's REPL prints it (undefined is not).
+Ctrl-C while a cell runs interrupts it: the server stops it and keeps the REPL and its bindings,
+as at a timeout, and cells typed after it are dropped. A second Ctrl-C before it stopped returns
+to the prompt at once and leaves the cell running; .result prints its result later. History:
+BROWSER_REPL_HISTORY, default ~/.chromium_repl_history.
 `;
 
 // Fragile: recognises meriyah's wording for input that ends too early ("Unexpected token: 'end of
@@ -95,28 +101,45 @@ export function promptFor(browser: string | undefined, replName: string): string
 
 type Listener = (...args: unknown[]) => void;
 
+/** The task that runs now, and what Ctrl-C does to it. */
+interface RunningTask {
+  readonly controller: AbortController;
+  /** A cell's first Ctrl-C interrupts it on the server; without this, Ctrl-C aborts the task. */
+  readonly interrupt: (() => void) | undefined;
+  interrupting: boolean;
+}
+
 /** One interactive session: where cells go, and the cell that runs now. */
 class ShellSession {
   readonly #client: ChromiumReplClient;
   readonly #connection: Connection;
   readonly #output: CellOutput;
+  readonly #print: boolean;
   #browser: string | undefined;
   #repl: string;
   #server: REPLServer | undefined;
   /** Cells run one after another, also when lines are typed while one runs (node:repl does not wait). */
   #queue: Promise<void> = Promise.resolve();
-  /** Bumped by Ctrl-C: cells queued before it are dropped. */
+  /** Bumped by Ctrl-C: tasks queued before it are dropped. */
   #generation = 0;
-  #running: AbortController | undefined;
-  #savedSigint: Listener[] = [];
-  /** The last cell Ctrl-C left running, and the browser it runs in. */
+  /**
+   * Tasks submitted and not finished, counted the moment they are submitted: keys typed together
+   * (Enter, then Ctrl-C in one read of the terminal) are handled in one go, before any task had
+   * its turn, and that Ctrl-C must still reach the cell rather than node:repl.
+   */
+  #pending = 0;
+  #running: RunningTask | undefined;
+  /** node:repl's own SIGINT listeners (clear the line; Ctrl-C twice leaves): used when no task is pending. */
+  #replSigint: Listener[] = [];
+  /** The last cell a second Ctrl-C left running, and the browser it runs in. */
   #lastLeftRunning: { cellId: string; browser: string | undefined } | undefined;
 
-  constructor(client: ChromiumReplClient, connection: Connection) {
+  constructor(client: ChromiumReplClient, connection: Connection, options: { print: boolean }) {
     this.#client = client;
     this.#connection = connection;
     this.#browser = connection.browser;
     this.#repl = connection.repl ?? 'default';
+    this.#print = options.print;
     this.#output = new CellOutput({ stdout: process.stdout, stderr: process.stderr }, { outDir: connection.outDir, imageNotes: 'stdout' });
   }
 
@@ -124,8 +147,15 @@ class ShellSession {
     return promptFor(this.#browser, this.#repl);
   }
 
+  /**
+   * Takes Ctrl-C over for good: one listener decides, at the moment of the key, whether a task is
+   * pending (interrupt it) or not (node:repl's own behaviour).
+   */
   attach(server: REPLServer): void {
     this.#server = server;
+    this.#replSigint = server.listeners('SIGINT') as Listener[];
+    server.removeAllListeners('SIGINT');
+    server.on('SIGINT', this.#onSigint);
   }
 
   /** node:repl's `eval`: incomplete input asks for more lines; anything else is a cell. */
@@ -139,7 +169,8 @@ class ShellSession {
       callback(new repl.Recoverable(incomplete));
       return;
     }
-    this.#cell({ code }).then(() => callback(null), (error: unknown) => callback(error instanceof Error ? error : new Error(String(error))));
+    const cell = this.#print ? withValuePrinted(code, { strings: 'inspect', colors: colorsWanted() }) : code;
+    this.#cell({ code: cell }).then(() => callback(null), (error: unknown) => callback(error instanceof Error ? error : new Error(String(error))));
   }
 
   /** `.reset`: a fresh REPL of the current name. */
@@ -198,7 +229,7 @@ class ShellSession {
     this.#updatePrompt();
   }
 
-  /** `.result [cell_id]`: the result of a cell left running by Ctrl-C. */
+  /** `.result [cell_id]`: the result of a cell left running by a second Ctrl-C. */
   async result(cellId: string): Promise<void> {
     const target = cellId === '' ? this.#lastLeftRunning : { cellId, browser: this.#browser };
     if (target === undefined) {
@@ -218,10 +249,25 @@ class ShellSession {
     });
   }
 
-  /** Ctrl-C while a cell runs: cancel its request (and drop the cells queued behind it). */
-  readonly #interrupt = (): void => {
+  /**
+   * Ctrl-C: with no task pending, node:repl's own behaviour. Otherwise the tasks queued behind the
+   * running one are dropped, and the running one is interrupted: a cell on the server first (a
+   * second Ctrl-C stops waiting for it), anything else by aborting its request.
+   */
+  readonly #onSigint = (): void => {
+    if (this.#pending === 0) {
+      for (const listener of this.#replSigint) listener.call(this.#server);
+      return;
+    }
     this.#generation += 1;
-    this.#running?.abort(new Error('interrupted'));
+    const task = this.#running;
+    if (task === undefined) return;
+    if (task.interrupt !== undefined && !task.interrupting) {
+      task.interrupting = true;
+      task.interrupt();
+      return;
+    }
+    task.controller.abort(new Error('interrupted'));
   };
 
   #body(extra: Pick<ReplRequest, 'code' | 'reset'>): ReplRequest {
@@ -232,80 +278,77 @@ class ShellSession {
   }
 
   async #cell(extra: Pick<ReplRequest, 'code' | 'reset'>): Promise<void> {
-    let cellId: string | undefined;
     // Addressed now, not when its turn comes (see reset).
     const body = this.#body(extra);
     const browser = this.#browser;
+    const interrupt = new CellInterrupt(this.#client, body.repl ?? 'default', browser, (message) => this.#output.note(message));
     await this.#exclusive(async (signal) => {
       try {
-        await streamCell(this.#client, body, { browser, signal }, this.#output, (id) => {
-          cellId = id;
+        await streamCell(this.#client, body, { browser, signal }, this.#output, {
+          onCell: (id) => interrupt.cellStarted(id),
+          interruptRequested: () => interrupt.requested,
         });
       } finally {
         this.#output.finish();
       }
-    }, () => {
-      if (cellId === undefined) {
-        this.#output.note('(interrupted: the request was cancelled before the server reported the cell; '
-          + 'a server that does not stream stops the cell with its request, which resets the REPL)');
-        return;
-      }
-      this.#lastLeftRunning = { cellId, browser };
-      this.#output.note(`(interrupted: the cell keeps running on the server, and the next cell of this REPL waits for it; `
-        + `.result prints its result once it ends, or GET ${browser === undefined ? '' : `/browsers/${browser}`}/repl/results/${cellId})`);
+    }, {
+      interrupt: () => interrupt.request(),
+      onInterrupted: () => {
+        const cellId = interrupt.cellId;
+        if (cellId === undefined) {
+          this.#output.note('(interrupted: the request was cancelled before the server reported the cell; '
+            + 'a server that does not stream stops the cell with its request)');
+          return;
+        }
+        this.#lastLeftRunning = { cellId, browser };
+        this.#output.note(`(stopped waiting: the cell keeps running on the server, and the next cell of this REPL waits for it; `
+          + `.result prints its result once it ends, or GET ${browser === undefined ? '' : `/browsers/${browser}`}/repl/results/${cellId})`);
+      },
+      onDropped: () => this.#output.note('(interrupted before it was sent: the cell did not run)'),
     });
   }
 
   /**
-   * Runs `task` after the tasks before it, with Ctrl-C cancelling it instead of doing what
-   * node:repl does with it (clear the line and offer to exit). A failure is printed here; an
-   * interruption is reported by `onInterrupted`.
+   * Runs `task` after the tasks before it; Ctrl-C reaches it through {@link #onSigint}. A failure
+   * is printed here; an abort is reported by `onInterrupted`, a task dropped by a Ctrl-C before
+   * its turn by `onDropped`.
    */
-  async #exclusive(task: (signal: AbortSignal) => Promise<void>, onInterrupted: () => void = () => this.#output.note('(interrupted)')): Promise<void> {
+  async #exclusive(task: (signal: AbortSignal) => Promise<void>, handlers: {
+    interrupt?: () => void;
+    onInterrupted?: () => void;
+    onDropped?: () => void;
+  } = {}): Promise<void> {
     const generation = this.#generation;
     const previous = this.#queue;
     let release: () => void = () => undefined;
     this.#queue = new Promise<void>((resolve) => {
       release = resolve;
     });
+    this.#pending += 1;
     try {
       await previous;
-      if (generation !== this.#generation) return;
+      if (generation !== this.#generation) {
+        handlers.onDropped?.();
+        return;
+      }
       const controller = new AbortController();
-      this.#running = controller;
-      this.#takeSigint();
+      this.#running = { controller, interrupt: handlers.interrupt, interrupting: false };
       try {
         await task(controller.signal);
       } catch (error) {
         if (controller.signal.aborted) {
-          onInterrupted();
+          (handlers.onInterrupted ?? (() => this.#output.note('(interrupted)')))();
           return;
         }
         this.#output.finish();
         this.#output.note(`chromium-repl: ${describeFailure(error, this.#connection.url).message}`);
       } finally {
         this.#running = undefined;
-        this.#giveBackSigint();
       }
     } finally {
+      this.#pending -= 1;
       release();
     }
-  }
-
-  #takeSigint(): void {
-    const server = this.#server;
-    if (server === undefined) return;
-    this.#savedSigint = server.listeners('SIGINT') as Listener[];
-    server.removeAllListeners('SIGINT');
-    server.on('SIGINT', this.#interrupt);
-  }
-
-  #giveBackSigint(): void {
-    const server = this.#server;
-    if (server === undefined) return;
-    server.removeListener('SIGINT', this.#interrupt);
-    for (const listener of this.#savedSigint) server.on('SIGINT', listener);
-    this.#savedSigint = [];
   }
 
   #updatePrompt(): void {
@@ -318,12 +361,17 @@ const SHELL_COMMANDS = `Shell commands:
   .reset             replace the current REPL with a fresh one
   .browser [id|name|default]   switch browser (without an argument: list them)
   .repl [name]       switch REPL (without an argument: list them)
-  .result [cell_id]  the result of a cell Ctrl-C left running
+  .result [cell_id]  the result of a cell a second Ctrl-C left running
   .editor, .break, .exit   as in node`;
+
+/** Values are shown in colour on a terminal, as Node's REPL does, unless NO_COLOR is set. */
+function colorsWanted(): boolean {
+  return process.stdout.isTTY === true && (process.env['NO_COLOR'] ?? '') === '';
+}
 
 /** Runs the shell until the user leaves; resolves with the exit code. */
 export async function shell(args: string[]): Promise<number> {
-  const { values, positionals } = parseFlags('shell', { args, allowPositionals: true, options: CONNECTION_FLAGS });
+  const { values, positionals } = parseFlags('shell', { args, allowPositionals: true, options: { ...CONNECTION_FLAGS, 'no-print': { type: 'boolean' } } });
   if (positionals.length > 0) throw new UsageError(`shell takes no arguments, got ${JSON.stringify(positionals[0])}`, 'shell');
   const connection = connectionFrom(values, 'shell');
   const client = createClient({ baseUrl: connection.url, token: connection.token });
@@ -337,7 +385,7 @@ export async function shell(args: string[]): Promise<number> {
   }
   process.stdout.write(`Connected to ${connection.url}. Type .help for help, Ctrl-D to leave.\n`);
 
-  const session = new ShellSession(client, connection);
+  const session = new ShellSession(client, connection, { print: values['no-print'] !== true });
   const server = repl.start({
     prompt: session.prompt,
     ignoreUndefined: true,

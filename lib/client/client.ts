@@ -25,8 +25,16 @@ export type ReplContent = Schemas['BrowserReplContent'];
 export type ExecuteRequest = Schemas['ExecutePlaywrightRequest'];
 /** `POST /playwright/execute` answer (also the `result` event of a stream). */
 export type ExecuteResult = Schemas['ExecutePlaywrightResult'];
+/** `POST /playwright/interrupt` body. */
+export type ExecuteInterruptRequest = Schemas['PlaywrightInterruptRequest'];
+/** `POST /playwright/interrupt` answer. */
+export type ExecuteInterruptResult = Schemas['PlaywrightInterruptResult'];
 /** A row of `GET /repls`. */
 export type ReplInfo = Schemas['ReplInfo'];
+/** `POST /repl/interrupt` body. */
+export type ReplInterruptRequest = Schemas['ReplInterruptRequest'];
+/** `POST /repl/interrupt` answer. */
+export type ReplInterruptResult = Schemas['ReplInterruptResult'];
 /** The `{message, code}` body of every failed answer. */
 export type ErrorBody = Schemas['Error'];
 
@@ -125,13 +133,27 @@ export interface ChromiumReplClient {
   readonly api: Client<paths>;
   /** `GET /healthz` of the server. */
   health(options?: Pick<CallOptions, 'signal'>): Promise<Schemas['Health']>;
-  /** Runs one cell and answers its result (a failed cell is `success: false`, not a throw). */
+  /**
+   * Runs one cell and answers its result (a failed cell is `success: false`, not a throw).
+   * Aborting `signal` while the cell runs closes the request, and the server interrupts that very
+   * cell (its REPL and bindings kept when an interrupt check reaches it, docs/lifecycle.md); the
+   * call rejects with the signal's reason. Use {@link interrupt} to stop a cell and still read
+   * its answer.
+   */
   repl(body: ReplRequest, options?: CallOptions): Promise<ReplResult>;
+  /**
+   * `POST /repl/interrupt`: stops the running cell of `body.repl` (default `default`), or only the
+   * cell `body.cell_id` names (running or queued). Its own answer then says `interrupted: true`.
+   * Resolves once the cell has stopped; `interrupted: false` when none ran. An unknown named REPL
+   * throws `REPL_ERR_NOT_FOUND`.
+   */
+  interrupt(body?: ReplInterruptRequest, options?: CallOptions): Promise<ReplInterruptResult>;
   /**
    * Runs one cell and yields its events as they arrive: `cell`, each `content` item, then
    * `result`. A server that answers JSON instead yields the `result` alone. The request is sent
-   * when iteration starts; leaving the loop early closes the connection (the cell goes on; fetch
-   * its result with {@link replResult}).
+   * when iteration starts; leaving the loop early, or aborting `signal`, closes the connection
+   * and the cell goes on (fetch its result with {@link replResult}, or stop it with
+   * {@link interrupt} and the `cell_id` of the `cell` event).
    */
   replStream(body: ReplRequest, options?: CallOptions): AsyncGenerator<ReplStreamEvent, void, undefined>;
   /**
@@ -141,6 +163,12 @@ export interface ChromiumReplClient {
   replResult(cellId: string, options?: CallOptions): Promise<ReplResult | CellRunning>;
   /** `POST /playwright/execute`. */
   execute(body: ExecuteRequest, options?: CallOptions): Promise<ExecuteResult>;
+  /**
+   * `POST /playwright/interrupt`: stops the running call of `body.executor` (default `default`);
+   * the call answers `execution interrupted after …`, the executor keeps its worker and browser
+   * connection. Resolves once it stopped; `interrupted: false` when none ran.
+   */
+  interruptExecute(body?: ExecuteInterruptRequest, options?: CallOptions): Promise<ExecuteInterruptResult>;
   /** `POST /playwright/execute` as a stream: `stdout`/`stderr` chunks, then `result`. */
   executeStream(body: ExecuteRequest, options?: CallOptions): AsyncGenerator<ExecuteStreamEvent, void, undefined>;
   /** `GET /repls`: `default` first, then named REPLs oldest first. */
@@ -259,9 +287,11 @@ export function createClient(options: ClientOptions): ChromiumReplClient {
       return (await settle(() => api.GET('/healthz', { signal }), signal)).data;
     },
     repl: (body, callOptions) => json('POST', `${prefix(callOptions)}/repl`, { body, signal: callOptions?.signal }),
+    interrupt: (body = {}, callOptions) => json('POST', `${prefix(callOptions)}/repl/interrupt`, { body, signal: callOptions?.signal }),
     replStream: (body, callOptions) => typedStream<ReplStreamEvent>(`${prefix(callOptions)}/repl`, body, callOptions?.signal, ['cell', 'content', 'result']),
     replResult: (cellId, callOptions) => json('GET', `${prefix(callOptions)}/repl/results/${encodeURIComponent(cellId)}`, { signal: callOptions?.signal }),
     execute: (body, callOptions) => json('POST', `${prefix(callOptions)}/playwright/execute`, { body, signal: callOptions?.signal }),
+    interruptExecute: (body = {}, callOptions) => json('POST', `${prefix(callOptions)}/playwright/interrupt`, { body, signal: callOptions?.signal }),
     executeStream: (body, callOptions) => typedStream<ExecuteStreamEvent>(`${prefix(callOptions)}/playwright/execute`, body, callOptions?.signal, ['stdout', 'stderr', 'result']),
     repls: async (callOptions) => (await json<{ repls: ReplInfo[] }>('GET', `${prefix(callOptions)}/repls`, { signal: callOptions?.signal })).repls,
     deleteRepl: async (name, callOptions) => {

@@ -17,6 +17,7 @@ import { ExecutorWorker } from './executor-worker.js';
 import { PlaywrightExecutor } from './playwright-executor.js';
 import type { ExecutorSession } from './playwright-executor.js';
 import type { TabOwner } from '../browser/tab-registry.js';
+import type { ExecutorInterruptOutcome } from './playwright-executor.js';
 import { WarmSpare } from './warm-spare.js';
 
 const debug = debuglog('browser-repl:executor');
@@ -263,6 +264,20 @@ export class PlaywrightExecutors {
    *
    * @throws ReplError `REPL_ERR_INVALID_REQUEST`, `REPL_ERR_NOT_FOUND`, `REPL_ERR_EXECUTOR_TAB_CLOSE_FAILED`.
    */
+  /**
+   * Stops the running call of executor `name` cooperatively ({@link PlaywrightExecutor.interrupt}):
+   * it answers `execution interrupted after …` with the worker and its browser connection kept.
+   * Resolves once it answered; `interrupted: false` when no call ran.
+   *
+   * @throws ReplError `REPL_ERR_INVALID_REQUEST`, `REPL_ERR_NOT_FOUND` (no named executor of that name).
+   */
+  async interrupt(name: string): Promise<ExecutorInterruptOutcome> {
+    assertName(name);
+    const executor = this.get(name);
+    if (executor === undefined) throw new ReplError('REPL_ERR_NOT_FOUND', `executor "${name}" not found`);
+    return executor.interrupt();
+  }
+
   async delete(name: string, options: { closeTab?: boolean } = {}): Promise<void> {
     assertName(name);
     const executor = this.get(name);

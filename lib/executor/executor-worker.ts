@@ -9,10 +9,12 @@ import { rm } from 'node:fs/promises';
 import { debuglog } from 'node:util';
 import { ReplError } from '../../common/errors.js';
 import type { EndpointRequestMessage } from '../../common/protocol/repl-messages.js';
-import { EXECUTOR_PROTOCOL_VERSION } from '../../common/protocol/executor-messages.js';
+import {
+  EXECUTOR_PROTOCOL_VERSION, EXECUTOR_STOP_BUFFER_BYTES, EXECUTOR_STOP_REASON, EXECUTOR_STOP_REQUESTED, STOP_REASON_CODES,
+} from '../../common/protocol/executor-messages.js';
 import type {
-  ExecutorReadyMessage, ExecutorReplyMessage, ExecutorRunMessage, ExecutorStartup, ExecutorToMainMessage,
-  MainToExecutorMessage, PlaywrightEngine,
+  ExecutorInterruptMessage, ExecutorReadyMessage, ExecutorReplyMessage, ExecutorRunMessage, ExecutorStartup, ExecutorToMainMessage,
+  MainToExecutorMessage, PlaywrightEngine, StopReason,
 } from '../../common/protocol/executor-messages.js';
 import { validateExecutorWorkerMessage } from '../../common/protocol/validate.js';
 import { ownedTempPrefix } from '../system/child-lifetime.js';
@@ -110,6 +112,10 @@ export class ExecutorWorker extends WorkerHandle<MainToExecutorMessage, Executor
   #abandonAt = 0;
   /** Set when the start was abandoned: what `readyWithin` rejects with instead of "exited during startup". */
   #startupFailure: ReplError | undefined;
+  /** Shared with the worker: the checks in the code read it (`ExecutorStartup.interrupts`). */
+  readonly #stopSlots: Int32Array;
+  /** The request id of the call running now, for {@link stop}. */
+  #runningCall: number | undefined;
 
   constructor(options: ExecutorWorkerOptions, id: string = randomUUID()) {
     // Playwright makes a temporary folder per connectOverCDP and removes it only when the
@@ -120,10 +126,11 @@ export class ExecutorWorker extends WorkerHandle<MainToExecutorMessage, Executor
     // (lib/system/child-lifetime.ts); removed at exit if the thread's own 'exit' never came.
     const artifactsDir = mkdtempSync(ownedTempPrefix('chromium-repl-executor'));
     trackArtifactsDir(artifactsDir);
+    const interrupts = new SharedArrayBuffer(EXECUTOR_STOP_BUFFER_BYTES);
     super(EXECUTOR_KIND, {
       id,
       name: 'playwright executor',
-      workerData: (port) => ({ protocolVersion: EXECUTOR_PROTOCOL_VERSION, workerId: id, engine: options.engine, port, artifactsDir } satisfies ExecutorStartup),
+      workerData: (port) => ({ protocolVersion: EXECUTOR_PROTOCOL_VERSION, workerId: id, engine: options.engine, port, artifactsDir, interrupts } satisfies ExecutorStartup),
       heapMb: options.heapMb,
       // This class keeps the startup deadline (see readyWithin): it moves with the calls waiting.
       startupTimeoutMs: null,
@@ -131,6 +138,7 @@ export class ExecutorWorker extends WorkerHandle<MainToExecutorMessage, Executor
       onWebMcpCall: options.onWebMcpCall,
       url: options.workerUrl,
     });
+    this.#stopSlots = new Int32Array(interrupts);
     void this.exited
       .then(() => rm(artifactsDir, { recursive: true, force: true, maxRetries: 3 }))
       .then(() => liveArtifactsDirs.delete(artifactsDir), () => undefined);
@@ -180,14 +188,34 @@ export class ExecutorWorker extends WorkerHandle<MainToExecutorMessage, Executor
   }
 
   /**
-   * Sends one call and resolves with its outcome; never rejects. The worker enforces
-   * `timeoutMs` itself; if it has not answered `graceMs` later its event loop is blocked, and the
-   * thread is destroyed. With `request.streamOutput`, `onOutput` gets each console write as the
-   * worker posts it.
+   * Asks the worker to stop the call it runs (issue 27): writes the slots the code's checks read,
+   * for code that computes, and sends `interrupt`, for code that waits. Returns false when no call
+   * runs. The call's `run` then resolves with a reply marked `timedOut` or `interrupted`, unless
+   * the worker is stuck where no check runs: the caller ends it after a grace period.
+   */
+  stop(reason: StopReason): boolean {
+    const requestId = this.#runningCall;
+    if (requestId === undefined || !this.alive) return false;
+    Atomics.store(this.#stopSlots, EXECUTOR_STOP_REASON, STOP_REASON_CODES[reason]);
+    Atomics.store(this.#stopSlots, EXECUTOR_STOP_REQUESTED, requestId);
+    this.notify({ type: 'interrupt', requestId, reason } satisfies ExecutorInterruptMessage);
+    return true;
+  }
+
+  /**
+   * Sends one call and resolves with its outcome; never rejects. The worker stops the call at
+   * `timeoutMs` itself, and so does this side (through the checks' slots, for a loop that keeps the
+   * worker's own timer from firing); if it has not answered `graceMs` later no check reached it
+   * (a loop in an imported package, a blocked native call), and the thread is destroyed. With
+   * `request.streamOutput`, `onOutput` gets each console write as the worker posts it.
    */
   async run(request: RunRequest, graceMs: number, onOutput?: (output: PlaywrightOutput) => void): Promise<RunOutcome> {
+    const deadline = setTimeout(() => this.stop('timeout'), request.timeoutMs);
     const outcome = await this.request<ExecutorReplyMessage>(
-      (requestId) => ({ type: 'run', requestId, ...request } satisfies ExecutorRunMessage),
+      (requestId) => {
+        this.#runningCall = requestId;
+        return { type: 'run', requestId, ...request } satisfies ExecutorRunMessage;
+      },
       (message) => {
         switch (message.type) {
           case 'reply':
@@ -206,6 +234,8 @@ export class ExecutorWorker extends WorkerHandle<MainToExecutorMessage, Executor
       },
       { responseDeadlineMs: request.timeoutMs + graceMs },
     );
+    clearTimeout(deadline);
+    this.#runningCall = undefined;
     switch (outcome.kind) {
       case 'answered':
         return { kind: 'reply', reply: outcome.value };

@@ -4,10 +4,11 @@
  *
  * ```
  * call admitted ─► [named: open tab if none] ∥ [start worker if none alive] ─► run in worker
- *   reply ─────────────► result (the worker enforced timeout_sec; after a timeout it dropped its
- *                        browser connection but lives on)
+ *   reply ─────────────► result (the worker enforced timeout_sec: a timed-out or interrupted call
+ *                        is stopped, its Playwright calls aborted; worker and connection live on)
  *   tab missing ───────► open a new tab, run once more with tab.created: true
- *   no reply by timeout_sec + grace ─► terminate the worker, "execution failed: …"; next call starts a new one
+ *   no reply by timeout_sec + grace (or grace after an interrupt) ─► terminate the worker,
+ *                        "execution failed: …"; next call starts a new one
  *   worker exited ─────► "execution failed: …"; next call starts a new one
  * ```
  */
@@ -57,6 +58,23 @@ const debug = debuglog('browser-repl:executor');
 /** What the running call of a restarted executor is told. */
 export const RESTARTED = 'executor was restarted';
 
+/** Why a worker was ended after an interrupt that no check of its code answered. */
+const INTERRUPT_UNANSWERED = 'interrupt unanswered';
+
+/** What {@link PlaywrightExecutor.interrupt} did. */
+export interface ExecutorInterruptOutcome {
+  /** A call was stopped (its answer says so). */
+  interrupted: boolean;
+  /** No check of its code answered within the grace period: the worker was ended (the next call starts a fresh one). */
+  workerTerminated?: true;
+}
+
+/** The call running in a worker now, until its outcome is in. */
+interface CurrentCall {
+  readonly worker: ExecutorWorker;
+  readonly settled: Promise<void>;
+}
+
 /** The executor was deleted, restarted or shut down while a call was starting. */
 class RetiredError extends Error {}
 
@@ -72,6 +90,10 @@ export class PlaywrightExecutor {
   #everStarted = false;
   #targetId: string | undefined;
   #retired: string | undefined;
+  /** The call whose code runs in the worker now. */
+  #current: CurrentCall | undefined;
+  /** An interrupt came while the call was still starting its worker or opening its tab: it does not run. */
+  #interruptBeforeRun = false;
 
   constructor(options: PlaywrightExecutorOptions) {
     this.name = options.name;
@@ -136,6 +158,33 @@ export class PlaywrightExecutor {
   }
 
   /**
+   * Stops the running call cooperatively, as its timeout would (issue 27): its Playwright calls
+   * are aborted, the checks in its code throw, and it answers `execution interrupted after …`,
+   * with the worker and its browser connection kept. A call no check reaches within `graceMs` (a
+   * loop in an imported package) has its worker ended instead. A call still starting (worker,
+   * tab) never runs its code. Resolves once the call has answered; `interrupted: false` when none ran.
+   */
+  async interrupt(): Promise<ExecutorInterruptOutcome> {
+    const current = this.#current;
+    if (current === undefined) {
+      if (!this.#busy) return { interrupted: false };
+      this.#interruptBeforeRun = true;
+      return { interrupted: true };
+    }
+    if (!current.worker.stop('interrupt')) return { interrupted: false };
+    let timer: NodeJS.Timeout | undefined;
+    const answered = await Promise.race([
+      current.settled.then(() => true),
+      new Promise<false>((resolve) => { timer = setTimeout(resolve, this.#options.graceMs, false); }),
+    ]);
+    clearTimeout(timer);
+    if (answered) return { interrupted: true };
+    await current.worker.destroy(INTERRUPT_UNANSWERED);
+    await current.settled;
+    return { interrupted: true, workerTerminated: true };
+  }
+
+  /**
    * Stops the worker without waiting for queued calls: the running call (even one still starting
    * the worker) fails with "executor was restarted"; queued and later calls start a new worker.
    */
@@ -148,6 +197,7 @@ export class PlaywrightExecutor {
   async #call(code: string, timeoutMs: number, onOutput: ((output: PlaywrightOutput) => void) | undefined): Promise<Finished> {
     if (this.#retired !== undefined) return finished(failure(this.#retired), 'error');
     this.#busy = true;
+    this.#interruptBeforeRun = false;
     this.#lastUsedAt = new Date();
     const replacing = this.#worker?.alive !== true;
     // timeout_sec counts from the call's turn: starting a worker and opening a tab spend it, so a
@@ -178,20 +228,37 @@ export class PlaywrightExecutor {
         };
         return finished(tab === undefined ? result : { ...result, tab }, 'timeout');
       }
-      let outcome = await worker.run(this.#runRequest(code, remainingMs(), tab, onOutput !== undefined, session), this.#options.graceMs, onOutput);
+      if (this.#interruptBeforeRun) {
+        const result: PlaywrightExecuteResult = { success: false, error: 'execution interrupted before the code ran (the executor was still getting ready)', stdout: '', stderr: '' };
+        return finished(tab === undefined ? result : { ...result, tab }, 'error');
+      }
+      let outcome = await this.#runInWorker(worker, this.#runRequest(code, remainingMs(), tab, onOutput !== undefined, session), onOutput);
       if (outcome.kind === 'reply' && outcome.reply.tabMissing === true && this.#retired === undefined) {
         // The code did not run the first time, so nothing was streamed twice. A session's active
         // tab that closed leaves the session's own one.
         const gone = tab?.targetId === this.#targetId ? this.#targetId : undefined;
         if (gone !== undefined) this.#targetId = undefined;
         tab = await this.#ensureTab(gone);
-        outcome = await worker.run(this.#runRequest(code, remainingMs(), tab, onOutput !== undefined, session), this.#options.graceMs, onOutput);
+        outcome = await this.#runInWorker(worker, this.#runRequest(code, remainingMs(), tab, onOutput !== undefined, session), onOutput);
       }
       return finished(this.#result(outcome, worker, tab, timeoutMs), outcomeOf(outcome, worker));
     } finally {
       this.#busy = false;
       // This call used the spare (or started a worker): prepare the next one now that it is done.
       if (replacing) this.#options.workers.refill();
+    }
+  }
+
+  /** One run of the call in its worker, visible to {@link interrupt} while it lasts. */
+  async #runInWorker(worker: ExecutorWorker, request: RunRequest, onOutput: ((output: PlaywrightOutput) => void) | undefined): Promise<RunOutcome> {
+    let settle!: () => void;
+    const current: CurrentCall = { worker, settled: new Promise<void>((resolve) => { settle = resolve; }) };
+    this.#current = current;
+    try {
+      return await worker.run(request, this.#options.graceMs, onOutput);
+    } finally {
+      if (this.#current === current) this.#current = undefined;
+      settle();
     }
   }
 
@@ -270,6 +337,10 @@ export class PlaywrightExecutor {
         return result;
       }
       case 'died':
+        if (worker.destroyReason === INTERRUPT_UNANSWERED) {
+          return withTab(failure(`interrupted, but no check of the code answered within ${this.#options.graceMs / 1000}s (a loop inside an imported `
+            + 'package, a blocked native call): the executor\'s worker was terminated and the next call starts a fresh one'));
+        }
         // Terminated on purpose (deleted, restarted, shutting down): the call is told why, without a tab.
         if (worker.destroyReason !== undefined) return failure(this.#retired ?? worker.destroyReason);
         return withTab(failure(`${outcome.message}; the next call starts a fresh worker`));
@@ -300,6 +371,7 @@ function outcomeOf(outcome: RunOutcome, worker: ExecutorWorker): ExecuteOutcome 
   switch (outcome.kind) {
     case 'reply':
       return outcome.reply.success ? 'ok' : outcome.reply.timedOut === true ? 'timeout' : 'error';
+
     case 'unresponsive':
       return 'blocked';
     case 'died':

@@ -13,7 +13,7 @@ import { ReplError } from '../../common/errors.js';
 import { LIMITS, NAME_PATTERN } from '../../common/limits.js';
 import { Repl, replWorkerSettings } from '../repl/repl.js';
 import { ReplSpares } from '../repl/repl-spares.js';
-import type { ReplOptions } from '../repl/repl.js';
+import type { InterruptOptions, InterruptOutcome, ReplOptions } from '../repl/repl.js';
 import type { TabOwner } from '../browser/tab-registry.js';
 import { PlaywrightExecutors } from '../executor/executor-registry.js';
 import type { PlaywrightExecutorsOptions } from '../executor/executor-registry.js';
@@ -201,14 +201,17 @@ export class BrowserHost {
    * `tabOwner`; `isolated` puts that tab in a browser context of its own. Closing it releases the
    * tab (and the context); the host closes the ones still open.
    *
-   * @throws ReplError `REPL_ERR_CLOSED`; `REPL_ERR_BROWSER_NOT_FOUND` for a host without a browser.
+   * On a host without a browser it is a pure-JavaScript REPL (its page tools fail).
+   *
+   * @throws ReplError `REPL_ERR_CLOSED`
    */
   privateRepl(options: { tabOwner: TabOwner; isolated: boolean }): Repl {
     if (this.#closed) throw new ReplError('REPL_ERR_CLOSED', 'browser REPL is shutting down');
-    if (this.#tabs === null || this.#browser === null) throw new ReplError('REPL_ERR_BROWSER_NOT_FOUND', 'this host has no browser');
-    if (options.isolated) this.#tabs.isolate(options.tabOwner);
     const { id: _id, env: _env, browser: _browser, playwright: _playwright, maxNamedRepls: _max, viewport: _viewport, ...replOptions } = this.#options;
     const tabs = this.#tabs;
+    // A host without a browser still runs a session's cells (pure JavaScript); its page tools fail.
+    if (tabs === null || this.#browser === null) return this.#keepPrivate(new Repl({ ...replOptions, name: options.tabOwner, env: this.#env, browser: false, spares: this.#spares }));
+    if (options.isolated) tabs.isolate(options.tabOwner);
     const owner = options.tabOwner;
     // A session sees the page tools of its own tab and of the popups it adopted, never another owner's.
     const webmcp = this.#webmcp === null ? undefined : webMcpCallHandler(this.#webmcp, () => ({
@@ -218,6 +221,11 @@ export class BrowserHost {
       ...replOptions, name: owner, env: this.#env, browser: this.#browser, spares: this.#spares, tabs, tabOwner: owner,
       ...(webmcp === undefined ? {} : { webmcp }),
     });
+    return this.#keepPrivate(repl);
+  }
+
+  /** Records a private REPL, to close it with the host. */
+  #keepPrivate(repl: Repl): Repl {
     // Closed ones are forgotten here, so a long-lived host does not keep every session it ever had.
     for (const known of this.#privateRepls) if (known.closed) this.#privateRepls.delete(known);
     this.#privateRepls.add(repl);
@@ -257,6 +265,23 @@ export class BrowserHost {
     }
     this.#repls.delete(name);
     await entry.repl.destroy();
+  }
+
+  /**
+   * Interrupts the running cell of the REPL `name` (`Repl.interrupt`); with `cellId`, only that
+   * cell, running or still waiting for its turn. A REPL that was never created runs nothing:
+   * `{interrupted: false}` for `default`, `REPL_ERR_NOT_FOUND` for a named one (a typo).
+   *
+   * @throws ReplError `REPL_ERR_INVALID_REQUEST`, `REPL_ERR_NOT_FOUND`.
+   */
+  async interruptRepl(name: string, options: InterruptOptions = {}): Promise<InterruptOutcome> {
+    assertReplName(name);
+    const entry = this.#repls.get(name);
+    if (entry === undefined || entry.repl.closed) {
+      if (name === 'default') return { interrupted: false };
+      throw new ReplError('REPL_ERR_NOT_FOUND', `REPL "${name}" not found`);
+    }
+    return entry.repl.interrupt(options);
   }
 
   /** Sorted names of the stored environment variables. */

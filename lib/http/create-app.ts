@@ -32,6 +32,7 @@ import { BrowserTools } from '../tools/tool-service.js';
 import { ServerMetrics } from './metrics.js';
 import { Peers, peerOptionsFromEnv } from './peers.js';
 import { InFlightRequests } from './in-flight.js';
+import { MountPrefixes } from './public-url.js';
 import { waitAtMost } from '../../common/wait.js';
 import type { PeerOptions } from './peers.js';
 import type { BrowserToolsOptions } from '../tools/types.js';
@@ -84,6 +85,16 @@ export interface AppOptions {
    * `BROWSER_REPL_METRICS_PUBLIC` (`1` or `true`), else false: the metrics sit behind the token.
    */
   metricsPublic?: boolean | undefined;
+  /**
+   * Which proxies in front of the server may say what the client asked for: when the request
+   * comes through one, the URLs the server returns (`cdp_ws_url`, `result_url`) follow its
+   * `X-Forwarded-Proto`, `X-Forwarded-Host` and `X-Forwarded-Prefix`. Express's `trust proxy`
+   * values: `true` (any), a hop count, or addresses and subnets (`'loopback'`, `'10.0.0.0/8'`,
+   * a comma-separated list). Default `BROWSER_REPL_TRUST_PROXY`, else none: those headers are
+   * ignored, since any client could send them (docs/security.md); an app mounted in a parent
+   * Express app then follows the parent's `trust proxy` setting.
+   */
+  trustProxy?: boolean | number | string | readonly string[] | undefined;
   /**
    * Routing between servers (pods, docs/deploy.md#routing-between-pods): this server's node id,
    * which its browsers' ids then start with, and where its peers are; a request for a browser of
@@ -187,6 +198,8 @@ export function createApp(options: AppOptions = {}): BrowserReplApp {
   };
 
   const app = express() as unknown as BrowserReplApp;
+  // Mounted under a path (`parent.use('/browser', app)`), upgrades still arrive with it in front.
+  const mounts = new MountPrefixes(() => (app as unknown as { mountpath?: unknown }).mountpath);
   Object.defineProperties(app, {
     registry: { value: registry, enumerable: true },
     browsers: { value: browsers, enumerable: true },
@@ -194,6 +207,9 @@ export function createApp(options: AppOptions = {}): BrowserReplApp {
     mcp: { value: mcp, enumerable: true },
     handleUpgrade: {
       value: (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+        const path = request.url ?? '/';
+        const stripped = mounts.strip(path);
+        if (stripped !== path) request.url = stripped;
         if (peers?.forwardUpgrade(request, socket, head) === true) return;
         void proxy.handleUpgrade(request, socket, head);
       },
@@ -222,6 +238,11 @@ export function createApp(options: AppOptions = {}): BrowserReplApp {
   });
   app.disable('x-powered-by');
   app.set('etag', false);
+  // Unset, a mounted app follows its parent's `trust proxy` (Express's rule for sub-apps).
+  const trustProxy = trustProxySetting(options.trustProxy);
+  if (trustProxy !== false) app.set('trust proxy', trustProxy);
+  // Before anything answers: every URL the server returns keeps the path it is mounted at.
+  app.use(mounts.middleware());
   // Counted first, so that refusals (403, 401) count too.
   app.use(metrics.countRequests());
   // Order matters: Host (DNS rebinding), then Origin (cross-site pages, CORS preflights), then
@@ -273,4 +294,17 @@ export function createApp(options: AppOptions = {}): BrowserReplApp {
   app.use(notFound);
   app.use(errorHandler);
   return app;
+}
+
+/**
+ * Express's `trust proxy` value from `AppOptions.trustProxy` or `BROWSER_REPL_TRUST_PROXY`
+ * (`true`/`1`… for any proxy, a hop count, or a list of addresses and subnets); false by default.
+ */
+export function trustProxySetting(option: AppOptions['trustProxy'], env: NodeJS.ProcessEnv = process.env): boolean | number | string | string[] {
+  if (option !== undefined) return typeof option === 'object' ? [...option] : option;
+  const value = (env['BROWSER_REPL_TRUST_PROXY'] ?? '').trim();
+  if (value === '' || /^(0|false|no|off)$/i.test(value)) return false;
+  if (/^(true|yes|on)$/i.test(value)) return true;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value;
 }

@@ -10,7 +10,7 @@
  * prom-client's collectors start observers that nothing stops.
  */
 import diagnosticsChannel from 'node:diagnostics_channel';
-import type { Request, RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { channels } from '../../common/diagnostics.js';
 import type {
@@ -19,6 +19,7 @@ import type {
 import type { BrowserHost } from '../host/browser-host.js';
 import type { BrowserSessions } from '../host/browser-sessions.js';
 import type { McpHttpSessions } from '../mcp/http-sessions.js';
+import { appBasePath } from './public-url.js';
 
 /** Seconds: from a helper call of a few milliseconds to the 300 s `timeout_sec` limit. */
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
@@ -193,7 +194,7 @@ export class ServerMetrics {
   countRequests(): RequestHandler {
     return (req, res, next) => {
       res.once('finish', () => {
-        this.#httpRequests.inc({ method: req.method, route: routeOf(req), status: String(res.statusCode) });
+        this.#httpRequests.inc({ method: req.method, route: routeOf(req, res), status: String(res.statusCode) });
       });
       next();
     };
@@ -231,9 +232,11 @@ export class ServerMetrics {
  * The route's pattern, so that ids do not explode the label set: `/repl`, and `/browsers/{id_or_name}/repl` for
  * the same routes of another browser; `unmatched` when no route took the request.
  */
-function routeOf(req: Request): string {
+function routeOf(req: Request, res: Response): string {
   const route = (req.route as { path?: unknown } | undefined)?.path;
   if (typeof route !== 'string') return 'unmatched';
-  const prefix = req.baseUrl.startsWith('/browsers/') ? '/browsers/{id_or_name}' : req.baseUrl;
+  // The app's own base: a parent's mount path (`/browser`) is no part of the route.
+  const base = appBasePath(req, res);
+  const prefix = base.startsWith('/browsers/') ? '/browsers/{id_or_name}' : base;
   return `${prefix}${route}`.replace(/:([A-Za-z_]+)/g, '{$1}');
 }

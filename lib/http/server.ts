@@ -99,7 +99,7 @@ export async function startServer(options: ServerOptions = {}): Promise<BrowserR
   } catch (error) {
     // The port was taken (or the address is not ours): nothing may stay behind.
     await app.destroy();
-    throw error;
+    throw listenError(error, host, port);
   }
   const address = server.address() as AddressInfo;
   const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
@@ -129,6 +129,27 @@ export async function startServer(options: ServerOptions = {}): Promise<BrowserR
     shutdown,
     [Symbol.asyncDispose]: close,
   };
+}
+
+/**
+ * Node's `listen EADDRINUSE: address already in use 127.0.0.1:10001` says nothing of how to pick
+ * another port: this says what is in the way and both ways out. `code` stays Node's.
+ */
+function listenError(error: unknown, host: string, port: number): unknown {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  const where = `${host.includes(':') ? `[${host}]` : host}:${port}`;
+  let message: string;
+  if (code === 'EADDRINUSE') {
+    message = `cannot listen on ${where}: the port is already in use (another chromium-repl serve, or another program). `
+      + 'Stop that one, or choose another port: --port N or PORT=N (the library\'s port option); 0 picks a free one';
+  } else if (code === 'EACCES') {
+    message = `cannot listen on ${where}: permission denied (ports below 1024 need privileges). Choose another port: --port N or PORT=N`;
+  } else if (code === 'EADDRNOTAVAIL') {
+    message = `cannot listen on ${where}: the address is not one of this machine's. Choose another: --host ADDRESS or HOST=ADDRESS`;
+  } else {
+    return error;
+  }
+  return Object.assign(new Error(message, { cause: error }), { code });
 }
 
 function positiveMs(value: number | undefined, name: string): number | undefined {

@@ -31,8 +31,9 @@ export interface CellResult {
   /** True only when this call destroyed the REPL; the next call gets a new `replId`. */
   replTerminated?: true;
   /**
-   * True when the cell ran past its timeout and was stopped with the REPL kept: same `replId`,
-   * every binding that was initialised still there (docs/lifecycle.md).
+   * True when the cell was stopped with the REPL kept, past its timeout (`REPL_ERR_CELL_TIMEOUT`)
+   * or by an interrupt (`REPL_ERR_CELL_INTERRUPTED`): same `replId`, every binding that was
+   * initialised still there (docs/lifecycle.md).
    */
   interrupted?: true;
 }

@@ -13,7 +13,7 @@ import { LIMITS, TIMEOUTS } from '../../common/limits.js';
 import { channels, publish } from '../../common/diagnostics.js';
 import { defaultHeapMb } from '../../common/memory-budget.js';
 import type { CellFinishMessage } from '../../common/diagnostics.js';
-import type { EndpointRequestMessage, OutputItem } from '../../common/protocol/repl-messages.js';
+import type { EndpointRequestMessage, OutputItem, ResultMessage } from '../../common/protocol/repl-messages.js';
 import type { CellContent, CellResult } from './cell-result.js';
 import { ReplSpares } from './repl-spares.js';
 import type { ReplWorkerSettings } from './repl-spares.js';
@@ -105,8 +105,17 @@ export interface RunOptions {
   timeoutSec?: number;
   /** Replace the REPL with a fresh one before running `code`. */
   reset?: boolean;
-  /** Aborting before the cell starts drops it; aborting while it runs interrupts it, as a timeout does. */
+  /**
+   * Aborting before the cell starts drops it; aborting while it runs interrupts it, as a timeout
+   * does (its REPL kept when an interrupt check reaches it). Either way the call rejects with
+   * `REPL_ERR_ABORTED`; {@link Repl.interrupt} stops a cell and still answers its result.
+   */
   signal?: AbortSignal;
+  /**
+   * The caller's name for this cell (the HTTP routes pass its `cell_id`), so that
+   * `interrupt({ cellId })` stops this cell, running or still waiting for its turn, and no other.
+   */
+  cellId?: string;
   /**
    * Called with each content item as soon as the worker produces it, in emission order: exactly
    * the items the result's `content` will hold (output dropped by a limit is not passed either).
@@ -117,6 +126,74 @@ export interface RunOptions {
 
 export type ReplState = 'idle' | 'starting' | 'ready' | 'busy' | 'closing' | 'closed';
 
+export interface InterruptOptions {
+  /**
+   * Stop only the cell run with this `RunOptions.cellId`: the running one, or one still waiting
+   * for its turn (it then never runs). Without it, whatever cell runs now.
+   */
+  cellId?: string;
+}
+
+/** What {@link Repl.interrupt} did. */
+export interface InterruptOutcome {
+  /** A cell was stopped (its result says `interrupted: true`, or `replTerminated` below). */
+  interrupted: boolean;
+  /** The stopped cell's `RunOptions.cellId`, when its caller gave one. */
+  cellId?: string;
+  /**
+   * The cell reached no interrupt check within the grace period (a loop inside an imported
+   * package, a blocked native call): its worker was ended, and this REPL's bindings with it.
+   */
+  replTerminated?: true;
+}
+
+/**
+ * One cell from its turn until its answer: what {@link Repl.interrupt} stops. An interrupt asked
+ * for before the cell was sent keeps it from running; one asked for while it runs reaches
+ * `#execute` through {@link onRequest}, which settles {@link outcome} once the cell answered.
+ */
+class CellTurn {
+  readonly cellId: string | undefined;
+  #requested = false;
+  #listener: (() => void) | undefined;
+  #settle!: (outcome: InterruptOutcome) => void;
+  /** What an interrupt of this cell did; settled by `finish`. */
+  readonly outcome = new Promise<InterruptOutcome>((resolve) => { this.#settle = resolve; });
+
+  constructor(cellId: string | undefined, requested: boolean) {
+    this.cellId = cellId;
+    this.#requested = requested;
+  }
+
+  get requested(): boolean {
+    return this.#requested;
+  }
+
+  /** An interrupt of this cell: resolves once the cell has answered. */
+  request(): Promise<InterruptOutcome> {
+    if (!this.#requested) {
+      this.#requested = true;
+      this.#listener?.();
+    }
+    return this.outcome;
+  }
+
+  /** Calls `listener` on an interrupt request (at once when one came already). */
+  onRequest(listener: () => void): void {
+    this.#listener = listener;
+    if (this.#requested) listener();
+  }
+
+  /** The cell answered; `stopped` says whether the interrupt is what ended it. Idempotent. */
+  finish(stopped: boolean, replTerminated = false): void {
+    this.#listener = undefined;
+    const outcome: InterruptOutcome = { interrupted: this.#requested && stopped };
+    if (this.cellId !== undefined && outcome.interrupted) outcome.cellId = this.cellId;
+    if (outcome.interrupted && replTerminated) outcome.replTerminated = true;
+    this.#settle(outcome);
+  }
+}
+
 const NOT_STARTED = Symbol('not started');
 /** Most a warm-up may take: a connect (10 s) and an attach; a browser slower than that is warmed by its first cell. */
 const WARM_UP_BUDGET_MS = 15_000;
@@ -125,6 +202,8 @@ const WARM_UP_BUDGET_MS = 15_000;
 const TIMED_OUT_REPL_GONE = "the REPL was destroyed, so the next call starts a fresh REPL and this REPL's bindings are gone";
 /** The same for a cell that was interrupted and its REPL kept. */
 const TIMED_OUT_INTERRUPTED = 'the cell was interrupted; the REPL and its bindings are kept (same repl_id), and bindings the cell had not initialised yet stay uninitialised';
+/** How an interrupted cell's REPL fared (`REPL_ERR_CELL_INTERRUPTED`). */
+const INTERRUPT_KEPT = "the REPL and its bindings are kept (same repl_id), and bindings the cell had not initialised yet stay uninitialised";
 
 export class Repl {
   readonly #options: ReplOptions;
@@ -141,6 +220,10 @@ export class Repl {
   readonly #ownsSpares: boolean;
   #state: ReplState = 'idle';
   #closing: Promise<void> | null = null;
+  /** The cell whose turn it is, until its answer. */
+  #turn: CellTurn | undefined;
+  /** Cells given a `cellId` that wait for their turn: an interrupt naming one keeps it from running. */
+  readonly #waiting = new Map<string, { interrupted: boolean }>();
   /** Set when this REPL owns a tab of its own (a named REPL of a host). */
   readonly #tabOwner: TabOwner | undefined;
   /** Name within its host. */
@@ -203,18 +286,52 @@ export class Repl {
     if (code === '' && options.reset !== true) {
       return Promise.reject(new ReplError('REPL_ERR_INVALID_REQUEST', 'code is required (it may be empty only when reset is true)'));
     }
+    const { cellId } = options;
+    // A cell id given twice (a caller's bug) is tracked once: an interrupt naming it stops both.
+    const waiting = cellId === undefined ? undefined : (this.#waiting.get(cellId) ?? { interrupted: false });
+    if (cellId !== undefined && waiting !== undefined) this.#waiting.set(cellId, waiting);
+    const stopWaiting = () => {
+      if (cellId !== undefined && this.#waiting.get(cellId) === waiting) this.#waiting.delete(cellId);
+    };
     return this.#queue.run(async () => {
-      const turn = performance.now();
-      const result = await this.#run(code, timeoutSec * 1000, options);
-      publish<CellFinishMessage>(channels.cellFinish, () => ({
-        durationMs: performance.now() - turn,
-        success: result.success,
-        errorCode: result.errorCode,
-        replTerminated: result.replTerminated === true,
-        interrupted: result.interrupted === true,
-      }));
-      return result;
-    }, options.signal);
+      stopWaiting();
+      const started = performance.now();
+      const turn = new CellTurn(cellId, waiting?.interrupted === true);
+      this.#turn = turn;
+      try {
+        const result = await this.#run(code, timeoutSec * 1000, options, turn);
+        publish<CellFinishMessage>(channels.cellFinish, () => ({
+          durationMs: performance.now() - started,
+          success: result.success,
+          errorCode: result.errorCode,
+          replTerminated: result.replTerminated === true,
+          interrupted: result.interrupted === true,
+        }));
+        return result;
+      } finally {
+        if (this.#turn === turn) this.#turn = undefined;
+        // A host failure (a worker that could not start) stopped nothing.
+        turn.finish(false);
+      }
+    }, options.signal).finally(stopWaiting);
+  }
+
+  /**
+   * Stops the running cell as its timeout would, without waiting for the timeout: its result says
+   * `interrupted: true` and `errorCode: 'REPL_ERR_CELL_INTERRUPTED'`, the REPL and its initialised
+   * bindings are kept; a cell that reaches no interrupt check within the grace period (400 ms)
+   * ends its worker instead (`replTerminated`, as at a timeout). Resolves once the cell has
+   * answered, with `interrupted: false` when no cell ran (or the one named by `cellId` had
+   * already answered). Cells queued behind the running one still run.
+   */
+  interrupt(options: InterruptOptions = {}): Promise<InterruptOutcome> {
+    const { cellId } = options;
+    const turn = this.#turn;
+    if (turn !== undefined && (cellId === undefined || turn.cellId === cellId)) return turn.request();
+    const waiting = cellId === undefined ? undefined : this.#waiting.get(cellId);
+    if (waiting === undefined) return Promise.resolve({ interrupted: false });
+    waiting.interrupted = true;
+    return Promise.resolve({ interrupted: true, cellId: cellId! });
   }
 
   /**
@@ -351,8 +468,10 @@ export class Repl {
     await this.close();
   }
 
-  async #run(code: string, timeoutMs: number, options: RunOptions): Promise<CellResult> {
+  async #run(code: string, timeoutMs: number, options: RunOptions, turn: CellTurn): Promise<CellResult> {
     if (this.#state === 'closed') throw new ReplError('REPL_ERR_CLOSED', 'browser REPL is shutting down');
+    // Interrupted while it waited for its turn: it never runs, and nothing else happens (no reset).
+    if (turn.requested) return this.#interruptedBeforeItRan(await this.#ensureWorker(), turn);
     if (options.reset === true) {
       // The old thread ends in the background: nothing it does can reach a later response,
       // because its port is closed and its messages no longer match a pending request.
@@ -365,10 +484,10 @@ export class Repl {
     if (options.signal?.aborted) throw abortError(options.signal);
     this.#state = 'busy';
     try {
-      let result = await this.#execute(await this.#ensureWorker(), code, timeoutMs, options);
+      let result = await this.#execute(await this.#ensureWorker(), code, timeoutMs, options, turn);
       // The worker had died before it began the cell (it was dying between cells when we sent
       // it): nothing ran, so running it on a fresh worker is the silent replacement of §4.
-      if (result === NOT_STARTED) result = await this.#execute(await this.#ensureWorker(), code, timeoutMs, options);
+      if (result === NOT_STARTED) result = await this.#execute(await this.#ensureWorker(), code, timeoutMs, options, turn);
       if (result === NOT_STARTED) {
         throw new ReplError('REPL_ERR_START_FAILED', 'failed to start browser REPL: the worker exited before running the cell');
       }
@@ -378,10 +497,26 @@ export class Repl {
     }
   }
 
+  /** The answer of a cell an interrupt stopped before it was sent to the worker: it did not run. */
+  #interruptedBeforeItRan(worker: ReplWorker, turn: CellTurn): CellResult {
+    turn.finish(true);
+    return {
+      success: false,
+      replId: worker.replId,
+      content: [],
+      contentTruncated: false,
+      durationMs: 0,
+      error: 'the cell was interrupted before it started, so none of it ran; the REPL and its bindings are as they were (same repl_id)',
+      errorCode: 'REPL_ERR_CELL_INTERRUPTED',
+      interrupted: true,
+    };
+  }
+
   async #execute(
-    worker: ReplWorker, code: string, timeoutMs: number, options: RunOptions,
+    worker: ReplWorker, code: string, timeoutMs: number, options: RunOptions, turn: CellTurn,
   ): Promise<CellResult | typeof NOT_STARTED> {
     const { signal } = options;
+    if (turn.requested) return this.#interruptedBeforeItRan(worker, turn);
     const started = performance.now();
     const content: CellContent[] = [];
     // Past the deadline nothing more reaches the caller, whatever the worker still sends.
@@ -403,73 +538,66 @@ export class Repl {
     };
     let timer: NodeJS.Timeout | undefined;
     let onAbort: (() => void) | undefined;
-    const interrupted = new Promise<ExecutionOutcome | 'timeout' | 'aborted'>((resolve) => {
+    const execution = worker.execute(code, timeoutMs, onOutput);
+    const interrupted = new Promise<'timeout' | 'aborted' | 'interrupt'>((resolve) => {
       timer = setTimeout(() => resolve('timeout'), timeoutMs);
       onAbort = () => resolve('aborted');
       signal?.addEventListener('abort', onAbort, { once: true });
+      turn.onRequest(() => resolve('interrupt'));
     });
-    const execution = worker.execute(code, timeoutMs, onOutput);
     const outcome = await Promise.race([execution, interrupted]);
     clearTimeout(timer);
     if (onAbort !== undefined) signal?.removeEventListener('abort', onAbort);
     const elapsed = () => Math.round(performance.now() - started);
+    if (typeof outcome !== 'string' && outcome.kind === 'result') {
+      turn.finish(false);
+      return this.#cellResult(worker, outcome.result, content);
+    }
+
+    if (outcome === 'interrupt') {
+      pastDeadline = true;
+      const answer = worker.interruptible ? await this.#stopCell(worker, execution) : undefined;
+      // Answered without the mark: it finished on its own as the interrupt came, so it is its own result.
+      if (answer?.kind === 'result' && worker.alive && answer.result.interrupted !== true) {
+        turn.finish(false);
+        return this.#cellResult(worker, answer.result, content);
+      }
+      if (answer?.kind === 'result' && worker.alive) {
+        turn.finish(true);
+        return stopped(worker, content, elapsed(), 'REPL_ERR_CELL_INTERRUPTED', `the cell was interrupted after ${elapsed()}ms; ${INTERRUPT_KEPT}`, answer.result);
+      }
+      void this.#discardWorker();
+      turn.finish(true, true);
+      return stopped(worker, content, elapsed(), 'REPL_ERR_CELL_INTERRUPTED', worker.interruptible
+        ? `the cell was interrupted after ${elapsed()}ms but reached no interrupt check within ${this.#interruptGraceMs}ms `
+          + `(a loop inside an imported package or eval'd code, a blocked native call), so ${TIMED_OUT_REPL_GONE}`
+        : `the cell was interrupted after ${elapsed()}ms; this REPL runs without interrupt checks (interruptChecks: false), so ${TIMED_OUT_REPL_GONE}`);
+    }
 
     if (outcome === 'timeout' || outcome === 'aborted') {
       pastDeadline = true;
       // First the cell is asked to stop and the REPL kept (issue 15, docs/lifecycle.md); only a
       // worker that does not answer within the grace period (a loop in an imported package, a
       // blocked native call) is ended, as before.
-      let answer: ExecutionOutcome | undefined;
-      if (worker.interruptible) {
-        worker.interrupt();
-        answer = await valueWithin(execution, this.#interruptGraceMs);
-      }
+      const answer = worker.interruptible ? await this.#stopCell(worker, execution) : undefined;
+      // Whoever asked for an interrupt meanwhile learns that the cell was stopped all the same.
+      turn.finish(true, answer?.kind !== 'result' || !worker.alive);
       // A result without the mark is a cell that finished on its own just past the deadline: its
       // worker is as healthy as an interrupted one's.
       if (answer?.kind === 'result' && worker.alive) {
         if (outcome === 'aborted') throw abortError(signal!);
-        return {
-          success: false,
-          replId: worker.replId,
-          content,
-          contentTruncated: answer.result.contentTruncated,
-          durationMs: elapsed(),
-          error: `execution timed out after ${timeoutMs}ms; ${TIMED_OUT_INTERRUPTED}`,
-          errorCode: 'REPL_ERR_CELL_TIMEOUT',
-          interrupted: true,
-        };
+        return stopped(worker, content, elapsed(), 'REPL_ERR_CELL_TIMEOUT', `execution timed out after ${timeoutMs}ms; ${TIMED_OUT_INTERRUPTED}`, answer.result);
       }
       // Do not wait for the thread to exit: a worker stuck in native code must not delay the answer.
       void this.#discardWorker();
       if (outcome === 'aborted') throw abortError(signal!);
-      return {
-        success: false,
-        replId: worker.replId,
-        content,
-        contentTruncated: false,
-        durationMs: elapsed(),
-        // Contract §4's wording first, then what it means for the caller's next call.
-        error: `execution timed out after ${timeoutMs}ms; ${TIMED_OUT_REPL_GONE}`,
-        errorCode: 'REPL_ERR_CELL_TIMEOUT',
-        replTerminated: true,
-      };
-    }
-    if (outcome.kind === 'result') {
-      const { result } = outcome;
-      const cell: CellResult = {
-        success: result.success,
-        replId: worker.replId,
-        content,
-        contentTruncated: result.contentTruncated,
-        durationMs: result.durationMs,
-      };
-      if (result.error !== undefined) cell.error = result.error.message;
-      if (result.error?.stack !== undefined) cell.stack = result.error.stack;
-      if (result.error?.code !== undefined) cell.errorCode = result.error.code;
-      return cell;
+      // Contract §4's wording first, then what it means for the caller's next call.
+      return stopped(worker, content, elapsed(), 'REPL_ERR_CELL_TIMEOUT', `execution timed out after ${timeoutMs}ms; ${TIMED_OUT_REPL_GONE}`);
     }
     void this.#discardWorker();
+    // Run again on a fresh worker (see #run): the turn, and an interrupt of it, carry over.
     if (outcome.kind === 'not-started') return NOT_STARTED;
+    turn.finish(false);
     const death = outcome.kind === 'died'
       ? outcome.death
       : { code: 'REPL_ERR_PROTOCOL' as const, message: outcome.message, stack: undefined };
@@ -484,6 +612,30 @@ export class Repl {
       replTerminated: true,
     };
     if (death.stack !== undefined) cell.stack = death.stack;
+    return cell;
+  }
+
+  /**
+   * Asks the running cell to stop (the checks' flag and the `interrupt` message) and waits up to
+   * the grace period for its answer; undefined when none came (the caller ends the worker).
+   */
+  #stopCell(worker: ReplWorker, execution: Promise<ExecutionOutcome>): Promise<ExecutionOutcome | undefined> {
+    worker.interrupt();
+    return valueWithin(execution, this.#interruptGraceMs);
+  }
+
+  /** A cell's answer as the library returns it. */
+  #cellResult(worker: ReplWorker, result: ResultMessage, content: CellContent[]): CellResult {
+    const cell: CellResult = {
+      success: result.success,
+      replId: worker.replId,
+      content,
+      contentTruncated: result.contentTruncated,
+      durationMs: result.durationMs,
+    };
+    if (result.error !== undefined) cell.error = result.error.message;
+    if (result.error?.stack !== undefined) cell.stack = result.error.stack;
+    if (result.error?.code !== undefined) cell.errorCode = result.error.code;
     return cell;
   }
 
@@ -542,4 +694,18 @@ export class Repl {
     if (this.#state === 'ready' || this.#state === 'busy') this.#state = 'idle';
     await worker?.destroy();
   }
+}
+
+/**
+ * The answer of a cell stopped past its deadline or by an interrupt: with the worker's answer
+ * (`kept`) the REPL lives on (`interrupted`); without it the worker was ended (`replTerminated`).
+ */
+function stopped(
+  worker: ReplWorker, content: CellContent[], durationMs: number, errorCode: 'REPL_ERR_CELL_TIMEOUT' | 'REPL_ERR_CELL_INTERRUPTED', error: string,
+  kept?: ResultMessage,
+): CellResult {
+  const result: CellResult = { success: false, replId: worker.replId, content, contentTruncated: kept?.contentTruncated ?? false, durationMs, error, errorCode };
+  if (kept === undefined) result.replTerminated = true;
+  else result.interrupted = true;
+  return result;
 }

@@ -47,3 +47,21 @@ t.test('a cell that retries a helper past its timeout is interrupted; the page a
   t.same(textsOf(after), ['true Basic fixture'], 'the bindings, the page and the connection are all still there');
   t.equal(after.replId, before.replId);
 });
+
+t.test('issue 27: a cell waiting on waitForElement is interrupted on demand; the page and the REPL go on', async (t) => {
+  const before = await run(t, 'let waitedBefore = "kept"');
+  let started;
+  const ready = new Promise((resolve) => { started = resolve; });
+  const waiting = repl.run('repl.write("waiting"); await waitForElement("#never-there", { timeoutSec: 120 }); repl.write("found")', {
+    timeoutSec: 150,
+    onOutput: (item) => { if (item.type === 'text' && item.text === 'waiting') started(); },
+  });
+  await ready;
+  t.same(await repl.interrupt(), { interrupted: true });
+  const result = await waiting;
+  t.match(result, { success: false, interrupted: true, replId: before.replId, errorCode: 'REPL_ERR_CELL_INTERRUPTED' });
+  t.same(textsOf(result), ['waiting']);
+  const after = await run(t, 'repl.write(waitedBefore + " " + (await pageInfo()).title)');
+  t.same(textsOf(after), ['kept Basic fixture'], 'the binding, the page and the connection are all still there');
+  t.equal(after.replId, before.replId);
+});

@@ -7,6 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { BrowserManager, PlaywrightExecutors, liveExecutorThreads } from '../../dist/lib/index.js';
 import { apiServer } from '../helpers/api-server.mjs';
 import { startFixtureServer } from '../helpers/fixture-server.mjs';
+import { openStream } from '../helpers/sse.mjs';
 
 // Some twenty executor workers start here, each importing Playwright (CPU-bound): on a busy
 // two-core CI machine the file can approach the default 300 s, so it asks for more.
@@ -15,6 +16,9 @@ t.setTimeout(600_000);
 const fixtures = await startFixtureServer();
 t.teardown(() => fixtures.close());
 const FIXTURE = fixtures.url('playwright-executor.html');
+// A loop in an imported module: no liveness check reaches it.
+const SPIN_MODULE = new URL('../fixtures/modules/spin.mjs', import.meta.url).href;
+
 
 // The browser is launched, never attached: a CDP_ENDPOINT in the developer's shell must not leak in.
 const hostOptions = { defaultHost: { browser: { cdpEndpoint: null } } };
@@ -232,9 +236,9 @@ t.test('execute API on a real Chromium', async (t) => {
     t.same(json.executors.map((executor) => executor.name), ['default']);
   });
 
-  t.test('a timed-out call drops the browser connection; the same executor then works', async (t) => {
+  t.test('a timed-out call is stopped with its worker and browser connection kept; its code never reaches the page', async (t) => {
     const setup = await execute(api, {
-      code: `await page.goto(${JSON.stringify(FIXTURE)}); return await page.evaluate(() => document.body.dataset.mark = 'initial');`,
+      code: `globalThis.connectionOfSetup = browser; await page.goto(${JSON.stringify(FIXTURE)}); return await page.evaluate(() => document.body.dataset.mark = 'initial');`,
       executor: 'slow',
     });
     t.equal(setup.result, 'initial');
@@ -245,12 +249,12 @@ t.test('execute API on a real Chromium', async (t) => {
       timeout_sec: 1,
     });
     t.equal(timedOut.success, false);
-    t.match(timedOut.error, /timed out/);
-    t.notMatch(timedOut.error, /i\/o timeout/);
+    t.equal(timedOut.error, 'execution timed out after 1000ms; the code was stopped (the Playwright calls it waited for were aborted), '
+      + 'and the executor kept its worker and its browser connection');
     t.same(timedOut.tab, { target_id: setup.tab.target_id, created: false });
-    const next = await execute(api, { code: 'return await page.evaluate(() => document.body.dataset.mark)', executor: 'slow' });
+    const next = await execute(api, { code: 'return [globalThis.connectionOfSetup === browser, browser.isConnected(), await page.evaluate(() => document.body.dataset.mark)]', executor: 'slow' });
     t.equal(next.success, true, next.error);
-    t.equal(next.result, 'initial');
+    t.same(next.result, [true, true, 'initial'], 'the same Playwright connection, still connected');
     t.same(next.tab, { target_id: setup.tab.target_id, created: false });
     t.equal(executors.get('slow').workerId, worker, 'the worker was kept');
     await sleep(2000);
@@ -258,10 +262,39 @@ t.test('execute API on a real Chromium', async (t) => {
     t.equal(later.result, 'initial', 'the abandoned code never reached the page');
   });
 
-  t.test('a blocked event loop gets the worker replaced', async (t) => {
+  t.test('POST /playwright/interrupt stops a waiting call and a busy one; the next call reuses the connection', async (t) => {
+    const setup = await execute(api, { code: `globalThis.connectionBefore = browser; await page.goto(${JSON.stringify(FIXTURE)}); return 1`, executor: 'stoppable' });
+    const worker = executors.get('stoppable').workerId;
+    // Streamed, so the test knows the code runs: its first console line has arrived.
+    const waiting = await openStream(api.url, '/playwright/execute', { code: 'console.log("waiting"); await page.waitForSelector("#never-there", { timeout: 0 }); return "found"', executor: 'stoppable' });
+    t.match(await waiting.next(), { event: 'stdout', data: { text: 'waiting\n' } });
+    const stopped = await api.call('POST', '/playwright/interrupt', { executor: 'stoppable' });
+    t.same(stopped.json, { interrupted: true, executor: 'stoppable' });
+    const { data: answer } = (await waiting.rest()).at(-1);
+    t.equal(answer.success, false);
+    t.match(answer.error, /^execution interrupted after \d+ms; the code was stopped .*kept its worker and its browser connection$/);
+    t.same(answer.tab, { target_id: setup.tab.target_id, created: false });
+
+    const busy = await openStream(api.url, '/playwright/execute', { code: 'console.log("spinning"); let spins = 0; while (true) spins++', executor: 'stoppable' });
+    t.match(await busy.next(), { event: 'stdout', data: { text: 'spinning\n' } });
+    t.same((await api.call('POST', '/playwright/interrupt', { executor: 'stoppable' })).json, { interrupted: true, executor: 'stoppable' });
+    t.match((await busy.rest()).at(-1).data.error, /^execution interrupted after/);
+
+    const next = await execute(api, { code: 'return [globalThis.connectionBefore === browser, browser.isConnected(), await page.title()]', executor: 'stoppable' });
+    t.same(next.result, [true, true, 'Executor fixture'], 'the next call reuses the same Playwright connection');
+    t.equal(executors.get('stoppable').workerId, worker, 'and the same worker');
+    t.same((await api.call('POST', '/playwright/interrupt', { executor: 'stoppable' })).json, { interrupted: false, executor: 'stoppable' }, 'nothing running');
+    const missing = await api.call('POST', '/playwright/interrupt', { executor: 'never-made' });
+    t.equal(missing.status, 404);
+    const invalid = await api.call('POST', '/playwright/interrupt', { executor: 'no spaces' });
+    t.equal(invalid.status, 400);
+    t.match(invalid.json.message, /executor name must match/);
+  });
+
+  t.test('a loop no check reaches gets the worker replaced', async (t) => {
     const first = await execute(api, { code: 'return 1', executor: 'spin' });
     const worker = executors.get('spin').workerId;
-    const blocked = await execute(api, { code: 'while (true) {}', executor: 'spin', timeout_sec: 1 });
+    const blocked = await execute(api, { code: `(await import(${JSON.stringify(SPIN_MODULE)})).spin()`, executor: 'spin', timeout_sec: 1 });
     t.equal(blocked.success, false);
     t.match(blocked.error, /^execution failed: no answer within 6s .*event loop is blocked/);
     t.same(blocked.tab, { target_id: first.tab.target_id, created: false });
@@ -269,6 +302,16 @@ t.test('execute API on a real Chromium', async (t) => {
     t.equal(next.result, 'fresh');
     t.same(next.tab, { target_id: first.tab.target_id, created: false }, 'the fresh worker gets the same tab');
     t.not(executors.get('spin').workerId, worker, 'a new worker');
+  });
+
+  t.test('while (true) {} is stopped by the checks at its timeout: the worker is kept', async (t) => {
+    await execute(api, { code: 'return 1', executor: 'loop' });
+    const worker = executors.get('loop').workerId;
+    const stopped = await execute(api, { code: 'while (true) {}', executor: 'loop', timeout_sec: 1 });
+    t.match(stopped.error, /^execution timed out after 1000ms; the code was stopped/);
+    t.equal((await execute(api, { code: 'return (() => { while (true) break; }).toString().includes("__pw_")', executor: 'loop' })).result, false,
+      'a function\'s source is as written, without the checks');
+    t.equal(executors.get('loop').workerId, worker);
   });
 
   t.test('a worker that exits mid-call is replaced by the next call', async (t) => {
@@ -324,6 +367,11 @@ t.test('patchright engine', async (t) => {
   });
   t.equal(answer.success, true, answer.error);
   t.same(answer.result, { title: 'Executor fixture', patchright: true });
+  const setup = await execute(api, { code: 'globalThis.patchrightConnection = browser; return 1' });
+  t.equal(setup.success, true);
+  const timedOut = await execute(api, { code: 'await page.waitForTimeout(5000)', timeout_sec: 1 });
+  t.match(timedOut.error, /kept its worker and its browser connection$/, 'patchright\'s calls are aborted too');
+  t.equal((await execute(api, { code: 'return globalThis.patchrightConnection === browser && browser.isConnected()' })).result, true);
 });
 
 t.test('shutdown ends every executor worker and closes their tabs', async (t) => {

@@ -32,3 +32,17 @@ test('the REPL id is stable until a reset', async () => {
   assert.notEqual(reset.replId, first.replId);
   assert.equal(reset.content[0].text, reset.replId);
 });
+
+test('a failing cell names its line, and its stack starts in this file', async () => {
+  const code = 'const ready = true;\nif (ready) throw new RangeError("third line of the cell")\nrepl.write("never")';
+  const error = await repl.run(code).then(() => assert.fail('the cell should fail'), (failure) => failure);
+  assert.equal(error.message, 'cell failed: third line of the cell\n  cell line 2: if (ready) throw new RangeError("third line of the cell")');
+  assert.equal(error.cellLine, 2);
+  const frames = error.stack.split('\n');
+  assert.match(frames.find((line) => line.startsWith('    at ')), /example\.test\.mjs:\d+:\d+/, 'the first frame is the caller in this test file');
+  assert.match(error.stack, /--- cell stack ---\nRangeError: third line of the cell\n\s+at browser-repl-cell-\d+\.mjs:2:/);
+  const syntax = await repl.text('const fine = 1;\nconst broken = ;').catch((failure) => failure);
+  assert.equal(syntax.code, 'REPL_ERR_CELL_SYNTAX');
+  assert.match(syntax.message, /\n {2}cell line 2: const broken = ;$/);
+  assert.match(syntax.stack.split('\n').find((line) => line.startsWith('    at ')), /example\.test\.mjs/, 'text() too');
+});

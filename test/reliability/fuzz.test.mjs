@@ -177,6 +177,9 @@ const BASE_BODIES = {
   BrowserReplRequest: { code: '1+1', timeout_sec: 10, reset: false, repl: 'fuzz-a' },
   ReplEnvRequest: { env: { FUZZ_A: 'x' } },
   ExecutePlaywrightRequest: { code: 'return 1', executor: 'fuzz-a', timeout_sec: 10 },
+  // An interrupt stops at most a fuzz cell; bindings survive interrupts, so a bystander's too.
+  ReplInterruptRequest: { repl: 'fuzz-a', cell_id: knownCellId },
+  PlaywrightInterruptRequest: { executor: 'fuzz-a' },
   WebMcpInvokeRequest: { tool_ref: 'no-such-tool', input: {}, timeout_sec: 5 },
   BrowserCreateRequest: { name: 'fuzz-new', headless: true, timeout_seconds: 60, viewport: { width: 800, height: 600 }, tags: { a: 'b' } },
   BrowserUpdateRequest: { name: 'fuzz-renamed', tags: { a: 'b' } },
@@ -203,6 +206,7 @@ const SAME_TYPE = {
   env: fc.dictionary(fc.constantFrom('', '1A', 'A-B', 'A B', '\u0000', 'CDP_ENDPOINT', 'NODE_OPTIONS', 'BROWSER_REPL_X', 'a'.repeat(300), '__proto__', 'FUZZ_B'), oddString, { maxKeys: 3 }),
   timeout_sec: oddNumber, timeout_seconds: oddNumber,
   tool_ref: oddString,
+  cell_id: oddString,
   as_user: fc.constantFrom('', 'root', 'nobody', '0', '0:0', '65534', 'a:b:c', '\u0000'),
   start_url: oddString,
 };

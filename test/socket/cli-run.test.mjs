@@ -74,6 +74,45 @@ t.test('chromium-repl run', async (t) => {
     t.match(ended.stderr, /the REPL was terminated/);
   });
 
+  t.test('the value of the last expression is printed as node -p prints it; --no-print turns it off', async (t) => {
+    for (const [cell, printed] of [
+      ['1+1', '2\n'],
+      ['"abc"', 'abc\n'],
+      ['repl.write("a"); const x = 3; ({ list: [1, 2], twice: x * 2 });', 'a\n{ list: [ 1, 2 ], twice: 6 }\n'],
+      ['await Promise.resolve(undefined)', ''],
+    ]) {
+      const { code, stdout, stderr } = await cli(['run', '--url', api.url, '--repl', 'values', cell]);
+      t.equal(code, 0, `${cell}: ${stderr}`);
+      t.equal(stdout, printed, cell);
+    }
+    const help = await cli(['run', '--url', api.url, 'repl.help("repl.write")']);
+    t.equal(help.stdout.split('repl.write(value: unknown): void').length, 2, 'repl.help writes its text once; its value is not printed again');
+    t.equal((await cli(['run', '--url', api.url, '--no-print', '1+1'])).stdout, '');
+    const failing = await cli(['run', '--url', api.url, '1 +\n  undefinedName']);
+    t.equal(failing.code, 1);
+    t.match(failing.stderr, /ReferenceError: undefinedName is not defined\n\s+at browser-repl-cell-\d+\.mjs:2:/, 'the line of the error is the line as written');
+  });
+
+  t.test('SIGINT interrupts the cell on the server (exit 130); the REPL and its bindings are kept', async (t) => {
+    t.equal((await cli(['run', '--url', api.url, '--repl', 'stopped', 'var keptAcrossSigint = "kept"'])).code, 0);
+    const child = spawn(process.execPath, [MAIN, 'run', '--url', api.url, '--repl', 'stopped', 'console.log("started"); while (true) {}'], { env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk) => { stderr += chunk; });
+    await new Promise((resolve) => {
+      child.stdout.setEncoding('utf8').on('data', (chunk) => {
+        stdout += chunk;
+        if (stdout.includes('started')) resolve();
+      });
+    });
+    child.kill('SIGINT');
+    const [code] = await once(child, 'close');
+    t.equal(code, 130);
+    t.equal(stderr, '(interrupted: the REPL and its bindings are kept)\n');
+    const after = await cli(['run', '--url', api.url, '--repl', 'stopped', 'keptAcrossSigint']);
+    t.equal(after.stdout, 'kept\n');
+  });
+
   t.test('- reads the cell from stdin; BROWSER_REPL_URL names the server', async (t) => {
     const { code, stdout } = await cli(['run', '-'], { env: { BROWSER_REPL_URL: api.url }, input: 'const answer = 6 * 7;\nrepl.write(answer)\n' });
     t.equal(code, 0);

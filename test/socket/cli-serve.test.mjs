@@ -26,6 +26,14 @@ t.test('serveOptions', async (t) => {
     });
   });
 
+  t.test('--trust-proxy takes Express\'s trust proxy values', async (t) => {
+    t.equal(serveOptions(['--trust-proxy', 'loopback'], {}).trustProxy, 'loopback');
+    t.equal(serveOptions(['--trust-proxy', 'true'], {}).trustProxy, true);
+    t.equal(serveOptions(['--trust-proxy', '2'], {}).trustProxy, 2);
+    t.equal(serveOptions(['--trust-proxy', 'off'], {}).trustProxy, false);
+    t.throws(() => serveOptions(['--trust-proxy', ''], {}), { name: 'UsageError', message: /--trust-proxy must not be empty/ });
+  });
+
   t.test('attaches with --cdp-endpoint; takes the token from BROWSER_REPL_TOKEN', async (t) => {
     t.same(serveOptions(['--cdp-endpoint', 'http://127.0.0.1:9222'], { BROWSER_REPL_TOKEN: 'env-token' }), {
       token: 'env-token',
@@ -71,6 +79,19 @@ t.test('chromium-repl serve', async (t) => {
       t.equal(code, 2, args.join(' '));
       t.equal(stdout, '');
       t.match(stderr, /^chromium-repl: --(port|max-browsers) must be an integer.* \(see chromium-repl help serve\)\n$/);
+    }
+  });
+
+  t.test('a port that is taken: exit 1 with a message naming --port and PORT', async (t) => {
+    const { port } = await spawnServe(t);
+    for (const [args, env] of [[['serve', '--port', String(port)], serveEnv()], [['serve'], serveEnv({ PORT: String(port) })]]) {
+      const child = spawn(process.execPath, [MAIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stderr.setEncoding('utf8').on('data', (chunk) => { stderr += chunk; });
+      const [code] = await once(child, 'close');
+      t.equal(code, 1);
+      t.equal(stderr, `chromium-repl: cannot listen on 127.0.0.1:${port}: the port is already in use (another chromium-repl serve, or another program). `
+        + "Stop that one, or choose another port: --port N or PORT=N (the library's port option); 0 picks a free one\n");
     }
   });
 

@@ -90,12 +90,13 @@ t.test('output through the library', async (t) => {
       await repl.emitImage({ bytes: new Uint8Array([1, 2, 3]), mimeType: "image/x-custom" });
       await repl.emitImage({ bytes: new Uint8Array([1, 2, 3]), mime_type: "image/avif" });
       await repl.emitImage({ path: ${JSON.stringify(path)} });
+      await repl.emitImage(${JSON.stringify(path)});
     `);
     t.equal(result.success, true, result.error);
     t.same(result.content.map((item) => item.mimeType), [
       'image/gif', 'image/png', 'image/png', 'image/png', 'image/png', 'image/jpeg', 'image/webp', 'image/png',
-      'image/x-custom', 'image/avif', 'image/png',
-    ]);
+      'image/x-custom', 'image/avif', 'image/png', 'image/png',
+    ], 'a path string (what captureScreenshot resolves) is read as a file');
     t.same(result.content[1].data, PNG);
     t.ok(Buffer.isBuffer(result.content[1].data));
   });
@@ -184,7 +185,7 @@ t.test('output through the library', async (t) => {
     t.equal(Buffer.byteLength(result.stack), 256 * 1024);
   });
 
-  t.test('thrown non-errors become their string; the error code is kept', async (t) => {
+  t.test('thrown non-errors: primitives become their string, objects util.inspect; the error code is kept', async (t) => {
     t.equal((await run('throw "plain"')).error, 'plain');
     t.equal((await run('throw 42')).error, '42');
     t.equal((await run('throw null')).error, 'null');
@@ -193,7 +194,13 @@ t.test('output through the library', async (t) => {
     t.equal(coded.errorCode, 'E_CUSTOM');
     const hostile = await run('throw { get message() { throw new Error("nope") } }');
     t.equal(hostile.success, false);
-    t.equal(hostile.error, '[object Object]');
+    t.equal(hostile.error, '{ message: [Getter] }', 'shown as Node\'s REPL shows it, without running the getter');
+    const plainObject = await run('throw { code: "E_X", detail: [1, 2] }');
+    t.equal(plainObject.error, "{ code: 'E_X', detail: [ 1, 2 ] }", 'a plain object as util.inspect shows it, not [object Object]');
+    t.equal(plainObject.errorCode, 'E_X');
+    t.equal((await run('throw [1, "two"]')).error, "[ 1, 'two' ]");
+    t.equal((await run('throw new Map([["k", 1]])')).error, "Map(1) { 'k' => 1 }");
+    t.equal((await run('throw { message: "own words" }')).error, 'own words', 'a string message still wins');
   });
 
   t.test('a cell that pollutes serialisers cannot corrupt responses', async (t) => {

@@ -39,7 +39,7 @@ t.test('the first item arrives while the cell still runs', async (t) => {
   const cell = await stream.next();
   t.equal(cell.event, 'cell');
   t.match(cell.data, { cell_id: UUID, repl: 'default' });
-  t.same(Object.keys(cell.data).sort(), ['cell_id', 'repl']);
+  t.same(Object.keys(cell.data).sort(), ['cell_id', 'repl', 'result_url']);
   t.equal(stream.headers['x-cell-id'], cell.data.cell_id);
 
   const first = await stream.next();
@@ -90,7 +90,7 @@ t.test('a client that disconnects mid-cell does not stop it, and loses nothing',
 
   const running = await api.call('GET', `/repl/results/${cellId}`);
   t.equal(running.status, 202);
-  t.same(running.json, { status: 'running', cell_id: cellId });
+  t.same(running.json, { status: 'running', cell_id: cellId, result_url: `${api.url}/repl/results/${cellId}` });
 
   // The server must have seen the disconnect before the cell may finish.
   const closed = sockets.closed(stream.localPort);

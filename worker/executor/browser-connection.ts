@@ -5,8 +5,11 @@
  * asked for Playwright would change the browser for its other users.
  *
  * The connection is forgotten on `disconnected` (for example after a Chromium restart) and
- * reopened on the next call. `drop()` closes it on purpose (after a timeout), so code abandoned by
- * that call can no longer drive the browser: its pending Playwright calls reject.
+ * reopened on the next call. Every Playwright call made from a call's code carries that call's
+ * AbortSignal (`callSignal`, through the connection's send: Playwright's own `__abort__`), so a
+ * stopped call's pending Playwright calls reject and later ones fail at once, while the
+ * connection is kept (`cooperative`). Where the engine offers no such hook, `drop()` closes the
+ * connection instead, as before issue 27.
  *
  * Dialogs: `connectOverCDP` attaches Playwright to every tab of the browser, and Playwright answers
  * every dialog nobody listens for (dismiss; accept for `beforeunload`). Left alone, an executor
@@ -36,6 +39,31 @@ export interface BrowserConnectionOptions {
   endpoint: () => Promise<string>;
   /** Parent of Playwright's temporary folders, which the host removes (lib/executor/executor-worker.ts). */
   artifactsDir?: string | undefined;
+  /** The AbortSignal of the call whose code runs now (call-interrupts.ts), given to its Playwright calls. */
+  callSignal?: (() => AbortSignal | undefined) | undefined;
+}
+
+/** What the send of Playwright's client connection looks like (playwright-core and patchright 1.6x). */
+type SendToServer = (object: unknown, method: string, params: unknown, options?: { signal?: AbortSignal } & Record<string, unknown>) => Promise<unknown>;
+
+/**
+ * Gives each Playwright call made in a call's code that call's signal, unless it has one of its
+ * own: the client's `sendMessageToServer(object, method, params, options)` sends `__abort__` for a
+ * call whose `options.signal` aborts, and refuses one whose signal already did. An internal of
+ * Playwright, pinned by package.json; returns false when it is not there (the caller then drops
+ * the connection on a stop). Guarded by test/browser/playwright-execute.test.mjs.
+ */
+function attachCallSignals(browser: Browser, callSignal: () => AbortSignal | undefined): boolean {
+  const connection = (browser as unknown as { _connection?: { sendMessageToServer?: unknown } })._connection;
+  const send = connection?.sendMessageToServer;
+  if (connection === undefined || typeof send !== 'function') return false;
+  const original = send as SendToServer;
+  const wrapped: SendToServer = function (this: unknown, object, method, params, options) {
+    const signal = method === '__waitInfo__' || options?.signal !== undefined ? undefined : callSignal();
+    return Reflect.apply(original, this, [object, method, params, signal === undefined ? options : { ...options, signal }]) as Promise<unknown>;
+  };
+  connection.sendMessageToServer = wrapped;
+  return true;
 }
 
 export class BrowserConnection {
@@ -52,11 +80,20 @@ export class BrowserConnection {
   #ownPages = new WeakSet<Page>();
   #contextsWatched = new WeakSet<BrowserContext>();
   #callRunning = false;
+  readonly #callSignal: (() => AbortSignal | undefined) | undefined;
+  /** The connection passes each call's signal to its Playwright calls (see attachCallSignals). */
+  #cooperative = false;
 
   constructor(options: BrowserConnectionOptions) {
     this.#engineName = options.engine;
     this.#endpoint = options.endpoint;
     this.#artifactsDir = options.artifactsDir;
+    this.#callSignal = options.callSignal;
+  }
+
+  /** A stopped call's Playwright calls are aborted on this connection, so it can be kept. */
+  get cooperative(): boolean {
+    return this.#cooperative && this.#browser !== null;
   }
 
   /** Starts importing the engine without attaching to the browser. */
@@ -154,6 +191,8 @@ export class BrowserConnection {
           this.targetIds.reset();
         });
         this.#browser = browser;
+        this.#cooperative = this.#callSignal !== undefined && attachCallSignals(browser, this.#callSignal);
+        if (!this.#cooperative) debug('this engine offers no way to abort a call\'s Playwright calls: a stopped call drops the connection');
         this.targetIds.reset();
         for (const context of browser.contexts()) this.#watch(context);
         debug('CDP connection established (%s)', this.#engineName);

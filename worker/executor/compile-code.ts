@@ -29,6 +29,15 @@ export interface CompiledCode {
   mapStack(stack: string): string;
 }
 
+/**
+ * Liveness checks for the compiled code (call-interrupts.ts): `instrument` inserts them (or says
+ * it cannot), `strip` removes them from a line of the checked code.
+ */
+export interface CompileChecks {
+  instrument(js: string): string | undefined;
+  strip(text: string): string;
+}
+
 /** The code does not parse. `stack` carries a code frame pointing at the problem. */
 export class CodeSyntaxError extends Error {
   constructor(message: string, frame: string) {
@@ -61,7 +70,7 @@ const CACHE_MAX_CODE_LENGTH = 64 * 1024;
  * Strips types and compiles. Throws {@link CodeSyntaxError} for code that does not parse. The
  * result is a factory: every call binds a new function, so no state is shared between calls.
  */
-export async function compileCode(code: string): Promise<CompiledCode> {
+export async function compileCode(code: string, checks?: CompileChecks): Promise<CompiledCode> {
   const cached = cache.get(code);
   if (cached !== undefined) {
     // Map iteration order is insertion order: re-inserting keeps recently used entries last.
@@ -69,7 +78,7 @@ export async function compileCode(code: string): Promise<CompiledCode> {
     cache.set(code, cached);
     return cached;
   }
-  const compiled = await compile(code);
+  const compiled = await compile(code, checks);
   if (code.length <= CACHE_MAX_CODE_LENGTH) {
     cache.set(code, compiled);
     if (cache.size > CACHE_ENTRIES) cache.delete(cache.keys().next().value as string);
@@ -77,7 +86,7 @@ export async function compileCode(code: string): Promise<CompiledCode> {
   return compiled;
 }
 
-async function compile(code: string): Promise<CompiledCode> {
+async function compile(code: string, checks: CompileChecks | undefined): Promise<CompiledCode> {
   const source = HEADER + code + FOOTER;
   const transform = await loadTransformer();
   let js = source;
@@ -94,6 +103,15 @@ async function compile(code: string): Promise<CompiledCode> {
     js = output.code;
     rawMap = output.map;
   }
+  // The checks keep every line where it was; on the lines they are on, a column of the checked
+  // code is mapped back by leaving them out of what precedes it.
+  const checked = checks?.instrument(js);
+  const lines = checked === undefined ? undefined : checked.split('\n');
+  const unchecked = (line: number, column: number): number => {
+    const text = lines?.[line - 1];
+    return text === undefined || checks === undefined ? column : checks.strip(text.slice(0, column - 1)).length + 1;
+  };
+  if (checked !== undefined) js = checked;
   let factory: unknown;
   try {
     const script = new Script(js, { filename: GENERATED_FILE, importModuleDynamically: vmConstants.USE_MAIN_CONTEXT_DEFAULT_LOADER });
@@ -112,7 +130,8 @@ async function compile(code: string): Promise<CompiledCode> {
     bind: (webmcp, console) => (factory as (webmcp: unknown, console: Console) => UserFunction)(webmcp, console),
     mapStack: (stack) => {
       if (map === undefined && rawMap !== undefined) map = new SourceMap(rawMap as SourceMapPayload);
-      return mapStack(stack, map);
+      const mapped = mapStack(stack, map, unchecked);
+      return checks === undefined || checked === undefined ? mapped : checks.strip(mapped);
     },
   };
 }
@@ -139,11 +158,11 @@ function codeFrame(code: string, line: number, column: number): string {
 const FRAME = new RegExp(`${GENERATED_FILE.replace('.', '\\.')}:(\\d+):(\\d+)`, 'g');
 const EXECUTOR_FRAME = /\n\s+at [^\n]*[/\\]worker[/\\]executor[/\\][^\n]*/g;
 
-function mapStack(stack: string, map: SourceMap | undefined): string {
+function mapStack(stack: string, map: SourceMap | undefined, unchecked: (line: number, column: number) => number): string {
   return stack
     .replace(FRAME, (_match, lineText: string, columnText: string) => {
       const line = Number(lineText);
-      const column = Number(columnText);
+      const column = unchecked(line, Number(columnText));
       if (map === undefined) return `${USER_FILE}:${line - 1}:${column}`;
       const entry = map.findEntry(line - 1, column - 1) as { originalLine?: number; originalColumn?: number };
       if (entry.originalLine === undefined || entry.originalColumn === undefined) return `${USER_FILE}:?:?`;

@@ -16,4 +16,4 @@ parentPort?.close();
 
 const startup = workerData as ExecutorStartup;
 if (startup.port === undefined) throw new Error('executor worker started without a MessagePort');
-serveExecutor({ workerId: startup.workerId, engine: startup.engine, port: startup.port, artifactsDir: startup.artifactsDir });
+serveExecutor({ workerId: startup.workerId, engine: startup.engine, port: startup.port, artifactsDir: startup.artifactsDir, interrupts: startup.interrupts });

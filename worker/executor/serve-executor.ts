@@ -3,11 +3,14 @@
  * `ready` → warm up module loading in the background → serve `run` messages one at a time until
  * the host ends the thread.
  *
- * A call runs in this order, all of it raced against the call's timeout: compile (strip types)
- * → connect (once per connection) → bind `page` → run the code → encode the result. On timeout
- * the browser connection is dropped and the worker stays. Uncaught exceptions are deliberately not
- * handled: they end the worker, and the host replaces it on the next call. Every message from the
- * host is validated first; a malformed one is a host bug and ends this worker (uncaught).
+ * A call runs in this order, all of it raced against the call's timeout: compile (strip types,
+ * insert the liveness checks) → connect (once per connection) → bind `page` → run the code →
+ * encode the result. A call past its timeout, or interrupted (the host's `interrupt` message, or
+ * the checks reading the slots the host set), is stopped and answered at once; its Playwright
+ * calls are aborted and the worker and its browser connection are kept (call-interrupts.ts).
+ * Uncaught exceptions are deliberately not handled (but what a check threw): they end the worker,
+ * and the host replaces it on the next call. Every message from the host is validated first; a
+ * malformed one is a host bug and ends this worker (uncaught).
  */
 import { debuglog } from 'node:util';
 import type { SerializedError } from '../../common/errors.js';
@@ -15,7 +18,7 @@ import { LIMITS } from '../../common/limits.js';
 import { EXECUTOR_PROTOCOL_VERSION } from '../../common/protocol/executor-messages.js';
 import type {
   ExecutorOutputMessage, ExecutorReadyMessage, ExecutorReplyMessage, ExecutorRunMessage, ExecutorTab, ExecutorToMainMessage,
-  PlaywrightEngine,
+  PlaywrightEngine, StopReason,
 } from '../../common/protocol/executor-messages.js';
 import { validateExecutorHostMessage } from '../../common/protocol/validate.js';
 import { ScopedEndpoint } from '../../common/cdp/scoped-endpoint.js';
@@ -27,6 +30,7 @@ import { CodeSyntaxError, compileCode, loadTransformer } from './compile-code.js
 import type { CompiledCode } from './compile-code.js';
 import { TabMissingError, TabNotAttachedError, bindDefaultPage, bindExecutorPage } from './page-binding.js';
 import { CellScope, currentCellScope, runInCellScope } from '../webmcp/cell-scope.js';
+import { CallInterrupts, currentCallSignal } from './call-interrupts.js';
 import { createWebMcpClient } from '../webmcp/webmcp-client.js';
 
 const debug = debuglog('browser-repl:executor');
@@ -45,7 +49,9 @@ interface CallState {
 }
 
 /** Runs the executor loop on `port` until the thread (or process) ends. */
-export function serveExecutor(startup: { workerId: string; engine: PlaywrightEngine; port: ExecutorPort; artifactsDir?: string | undefined }): void {
+export function serveExecutor(startup: {
+  workerId: string; engine: PlaywrightEngine; port: ExecutorPort; artifactsDir?: string | undefined; interrupts?: SharedArrayBuffer | undefined;
+}): void {
   const { port } = startup;
   const post = (message: ExecutorToMainMessage) => port.postMessage(message);
   const endpoints = new EndpointBridge({ post, available: true });
@@ -71,7 +77,8 @@ export function serveExecutor(startup: { workerId: string; engine: PlaywrightEng
       };
     },
   });
-  const connection = new BrowserConnection({ engine: startup.engine, endpoint: () => scoped.url(), artifactsDir: startup.artifactsDir });
+  const interrupts = new CallInterrupts(startup.interrupts);
+  const connection = new BrowserConnection({ engine: startup.engine, endpoint: () => scoped.url(), artifactsDir: startup.artifactsDir, callSignal: currentCallSignal });
   const router = new OutputRouter();
   globalThis.console = router.console;
   // The code's `webmcp`: the same client as a REPL cell's, its calls scoped to the call that made them.
@@ -80,14 +87,24 @@ export function serveExecutor(startup: { workerId: string; engine: PlaywrightEng
   // Abandoned code (after a timeout) rejects a lot: its connection was closed under it. Such
   // rejections must not end the worker; they are reported to the running call, if any.
   process.on('unhandledRejection', (reason) => {
+    // A promise chain of a stopped call that ended at its next check: nothing to report.
+    if (CallInterrupts.isStop(reason)) return;
     const text = reason instanceof Error ? reason.stack ?? reason.message : String(reason);
     if (router.current !== undefined) router.current.write('stderr', `browser-repl: unhandled promise rejection: ${text}\n`);
     else debug('unhandled rejection between calls: %s', text);
   });
 
+  // A check that threw in a callback Node called (a timer the stopped call left) has no code to
+  // catch it: no fault of the worker. Anything else uncaught still ends it, as it was.
+  process.on('uncaughtException', function passStops(error) {
+    if (CallInterrupts.isStop(error)) return;
+    process.removeListener('uncaughtException', passStops);
+    throw error;
+  });
+
   async function execute(message: ExecutorRunMessage, output: CallOutput, state: CallState, signal: AbortSignal): Promise<unknown> {
     const started = performance.now();
-    state.compiled = await compileCode(message.code);
+    state.compiled = await compileCode(message.code, interrupts);
     const compiled = performance.now();
     // A session's executor keeps one connection for its context: a call for another context is a new connection.
     if (message.browserContextId !== ownership.browserContextId) connection.drop();
@@ -116,11 +133,22 @@ export function serveExecutor(startup: { workerId: string; engine: PlaywrightEng
       ? (channel, text) => post({ type: 'output', requestId: message.requestId, channel, text } satisfies ExecutorOutputMessage)
       : undefined);
     router.current = output;
+    const started = performance.now();
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(new Error('timeout')), message.timeoutMs);
     const state: CallState = {};
     // Ended when the call answers, a timeout included: code the call abandoned can start no webmcp call.
     const scope = new CellScope();
+    let stopped: StopReason | undefined;
+    const stop = (reason: StopReason): void => {
+      if (stopped !== undefined) return;
+      stopped = reason;
+      interrupts.stopped();
+      // Aborts its webmcp calls; then its Playwright calls (their signal) and the wait below.
+      scope.interrupt();
+      controller.abort(new Error(reason));
+    };
+    const timer = setTimeout(() => stop('timeout'), message.timeoutMs);
+    interrupts.begin({ requestId: message.requestId, scope, stop }, controller.signal);
     // Failures are described as text first (`describeThrown`), then sent as a SerializedError.
     let fields: Omit<ExecutorReplyMessage, 'type' | 'requestId' | 'stdout' | 'stderr' | 'error'> & { error?: string; stack?: string };
     let name = 'Error';
@@ -131,15 +159,20 @@ export function serveExecutor(startup: { workerId: string; engine: PlaywrightEng
       fields = encodeResult(await abortable(work, controller.signal));
     } catch (thrown) {
       if (thrown instanceof Error && typeof thrown.name === 'string') name = thrown.name;
-      if (controller.signal.aborted) {
-        name = 'TimeoutError';
-        connection.drop();
-        fields = {
-          success: false,
-          timedOut: true,
-          error: `execution timed out after ${message.timeoutMs}ms; the executor dropped its browser connection, `
-            + 'so code still running from this call can no longer drive the browser',
-        };
+      if (stopped !== undefined) {
+        // Kept when its Playwright calls could be aborted; otherwise closing it is what stops them.
+        const kept = connection.cooperative;
+        if (!kept) connection.drop();
+        const outcome = kept
+          ? 'the code was stopped (the Playwright calls it waited for were aborted), and the executor kept its worker and its browser connection'
+          : 'the executor dropped its browser connection, so code still running from this call can no longer drive the browser';
+        if (stopped === 'timeout') {
+          name = 'TimeoutError';
+          fields = { success: false, timedOut: true, error: `execution timed out after ${message.timeoutMs}ms; ${outcome}` };
+        } else {
+          name = 'AbortError';
+          fields = { success: false, interrupted: true, error: `execution interrupted after ${Math.round(performance.now() - started)}ms; ${outcome}` };
+        }
       } else if (thrown instanceof TabMissingError) {
         fields = { success: false, tabMissing: true, error: thrown.message };
       } else {
@@ -152,6 +185,7 @@ export function serveExecutor(startup: { workerId: string; engine: PlaywrightEng
     } finally {
       scope.end();
       clearTimeout(timer);
+      interrupts.end();
       connection.callEnded();
       router.current = undefined;
     }
@@ -176,6 +210,10 @@ export function serveExecutor(startup: { workerId: string; engine: PlaywrightEng
     switch (message.type) {
       case 'run':
         queue = queue.then(() => run(message));
+        break;
+      case 'interrupt':
+        // Not queued: the call it stops is what the queue is running.
+        interrupts.requested(message.requestId, message.reason);
         break;
       case 'endpoint-reply':
         endpoints.receive(message);

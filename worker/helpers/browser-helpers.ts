@@ -130,7 +130,7 @@ const GROUPS: readonly HelperGroup[] = [
       // So is the viewport each tab was given: setViewport writes it, switchTab sets it again.
       const viewports = new viewport.ViewportMemory();
       return {
-        ...navigation.createNavigationHelpers(context, tracker),
+        ...navigation.createNavigationHelpers(context, tracker, (helper, state, seconds, committed) => load('waits').waitForDocument(context, tracker, helper, state, seconds, committed)),
         ...load('pageInfo').createPageInfoHelpers(context),
         ...load('screenshot').createScreenshotHelpers(context),
         ...load('tabs').createTabHelpers(context, tracker, viewports),

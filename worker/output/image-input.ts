@@ -76,8 +76,18 @@ function sniffed(bytes: Uint8Array, message: string): NormalizedImage {
   return { mimeType, bytes };
 }
 
+/**
+ * A string that names a file rather than holding data: absolute, or relative with `./`/`../`.
+ * `captureScreenshot()` resolves such a path, so `repl.emitImage(await captureScreenshot())`
+ * works as written (the hosted product takes only data URLs as strings).
+ */
+const FILE_PATH = /^(?:\/|\.\.?\/)/;
+
 async function normalize(input: unknown): Promise<NormalizedImage> {
-  if (typeof input === 'string') return fromDataUrl(input);
+  if (typeof input === 'string') {
+    if (!RegExpPrototypeTest(FILE_PATH, input)) return fromDataUrl(input);
+    return fromFile(input, undefined);
+  }
   const direct = asBytes(input);
   if (direct !== null) return sniffed(direct, 'repl.emitImage: unrecognized image data (expected PNG, JPEG, or WebP)');
   if (input === null || typeof input !== 'object') throw new EmitImageError(UNSUPPORTED);
@@ -93,13 +103,16 @@ async function normalize(input: unknown): Promise<NormalizedImage> {
   if (ObjectHasOwn(record, 'path')) {
     const path = record['path'];
     if (typeof path !== 'string' || path === '') throw new EmitImageError('repl.emitImage: path must be a non-empty string');
-    const mimeType = explicitMime(record);
-    const bytes = await readFile(path);
-    return mimeType === undefined
-      ? sniffed(bytes, `repl.emitImage: ${path} is not a recognized image (expected PNG, JPEG, or WebP)`)
-      : { mimeType, bytes };
+    return fromFile(path, explicitMime(record));
   }
   throw new EmitImageError(UNSUPPORTED);
+}
+
+async function fromFile(path: string, mimeType: string | undefined): Promise<NormalizedImage> {
+  const bytes = await readFile(path);
+  return mimeType === undefined
+    ? sniffed(bytes, `repl.emitImage: ${path} is not a recognized image (expected PNG, JPEG, or WebP)`)
+    : { mimeType, bytes };
 }
 
 /** Normalises and size-checks one `repl.emitImage` input. */

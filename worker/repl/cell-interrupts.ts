@@ -27,9 +27,9 @@ import type { InterruptToken } from '../analyzer/interrupt-checks.js';
 import type { CellScope } from '../webmcp/cell-scope.js';
 
 /** Message of the error a check throws into an interrupted cell. */
-export const INTERRUPTED_MESSAGE = 'the cell was interrupted: it ran past its timeout';
+export const INTERRUPTED_MESSAGE = 'the cell was interrupted: it ran past its timeout, or an interrupt was asked for';
 
-/** `code` of that error (the response says `REPL_ERR_CELL_TIMEOUT`; this one only reaches cell code). */
+/** `code` of that error (at a timeout the response says `REPL_ERR_CELL_TIMEOUT`). */
 export const INTERRUPTED_CODE = 'REPL_ERR_CELL_INTERRUPTED' satisfies ErrorCode;
 
 interface RunningCell {
@@ -73,6 +73,8 @@ export class CellInterrupts {
   #running: RunningCell | undefined;
   /** The request id of the last cell that began: ids only grow, so a larger one has not begun. */
   #lastBegun = 0;
+  /** An `interrupt` message for a cell that had not begun when it came. */
+  #early: number | undefined;
   /** Thrown by the checks of the cell being interrupted, and of the work interrupted cells left. */
   #error: Error | undefined;
 
@@ -83,26 +85,28 @@ export class CellInterrupts {
     const { context } = options;
     // The cell's own Error: `catch (e) { e instanceof Error }` holds in cell code.
     this.#ContextError = vm.runInContext('Error', context) as ErrorConstructorLike;
-    // Global lexical bindings of the context: constants V8 folds into optimised cell code, and
-    // neither assignable nor deletable by a cell. The flag view is read directly (see
-    // interrupt-checks.ts); `T_s` is the way back into this worker, taken only when it is set.
-    const { token } = this.names;
-    const carrier = `${token}_install`;
-    (context as Record<string, unknown>)[carrier] = { view: this.#view, slow: (afterAwait?: boolean) => this.#slow(afterAwait === true) };
-    vm.runInContext(
-      `const ${token} = globalThis.${carrier}.view, ${slowName(this.names)} = globalThis.${carrier}.slow;`
-      + ` const ${afterAwaitName(this.names)} = function (value) { if ((${token}[${INTERRUPT_REQUESTED}] | ${token}[${INTERRUPT_ABANDONED}]) !== 0) ${slowName(this.names)}(true); return value; };`
-      + ` delete globalThis.${carrier};`,
-      context,
-    );
-    this.#hideChecksFromToString(context);
+    installChecks(context, this.names, this.#view, (afterAwait) => this.#slow(afterAwait));
+    // A top-level function declaration also shows its own name, not the lowering's alias.
+    hideChecksFromToString(vm.runInContext('Function.prototype', context) as FunctionPrototype, (source) => sourceAsWritten(source, this.names));
   }
 
-  /** A cell starts: an interrupt left over for an earlier one is void. */
+  /**
+   * A cell starts: an interrupt left over for an earlier one is void, but one the host sent for
+   * this very cell before it began (its `execute` waited in this worker's queue) stops it at once:
+   * the flag it set names this request, or its `interrupt` message came first.
+   */
   begin(requestId: number, scope: CellScope, onInterrupt: () => void): void {
-    Atomics.store(this.#view, INTERRUPT_REQUESTED, 0);
-    this.#running = { requestId, scope, onInterrupt };
+    const running: RunningCell = { requestId, scope, onInterrupt };
+    this.#running = running;
     this.#lastBegun = requestId;
+    const early = this.#early === requestId || Atomics.load(this.#view, INTERRUPT_REQUESTED) === requestId;
+    // Kept for a later request only: ids grow, so one at or below this is used or void.
+    if (this.#early !== undefined && this.#early <= requestId) this.#early = undefined;
+    if (early) {
+      this.#stop(running);
+      return;
+    }
+    Atomics.store(this.#view, INTERRUPT_REQUESTED, 0);
   }
 
   /** The cell answered. */
@@ -111,10 +115,14 @@ export class CellInterrupts {
     Atomics.store(this.#view, INTERRUPT_REQUESTED, 0);
   }
 
-  /** The host's `interrupt` message: stops the cell if it is still the one running. */
+  /**
+   * The host's `interrupt` message: stops the cell if it is still the one running, and is kept
+   * for a cell that has not begun yet (see {@link begin}).
+   */
   requested(requestId: number): void {
     const running = this.#running;
     if (running !== undefined && running.requestId === requestId) this.#stop(running);
+    else if (requestId > this.#lastBegun) this.#early = requestId;
   }
 
   /**
@@ -166,23 +174,42 @@ export class CellInterrupts {
     interruptErrors.add(error);
     return error;
   }
+}
 
-  /**
-   * `fn.toString()` of a cell's function is its source as written: a page function given to
-   * `js()` or to Playwright's `evaluate` is sent by its source text, and the page has no checks;
-   * a top-level function declaration shows its own name, not the lowering's alias. A Proxy keeps
-   * `Function.prototype.toString` looking native (`[native code]`).
-   */
-  #hideChecksFromToString(context: vm.Context): void {
-    const prototype = vm.runInContext('Function.prototype', context) as { toString: (...args: unknown[]) => string };
-    const original = prototype.toString;
-    Object.defineProperty(prototype, 'toString', {
-      value: new Proxy(original, {
-        apply: (target, self, args) => sourceAsWritten(Reflect.apply(target, self, args) as string, this.names),
-      }),
-      writable: true,
-      enumerable: false,
-      configurable: true,
-    });
-  }
+/**
+ * Defines the checks' names as global lexical bindings of `context` (this realm when undefined):
+ * constants V8 folds into optimised code, neither assignable nor deletable by the code. The flag
+ * view (slots `INTERRUPT_REQUESTED` and `INTERRUPT_ABANDONED`) is read directly (see
+ * interrupt-checks.ts); `T_s` is the way back into the worker, taken only when a slot is set. The
+ * executor's checks (worker/executor/call-interrupts.ts) use the same slots.
+ */
+export function installChecks(context: vm.Context | undefined, names: InterruptToken, view: Int32Array, slow: (afterAwait: boolean) => void): void {
+  const { token } = names;
+  const carrier = `${token}_install`;
+  const global = (context ?? globalThis) as Record<string, unknown>;
+  global[carrier] = { view, slow: (afterAwait?: boolean) => slow(afterAwait === true) };
+  const source = `const ${token} = globalThis.${carrier}.view, ${slowName(names)} = globalThis.${carrier}.slow;`
+    + ` const ${afterAwaitName(names)} = function (value) { if ((${token}[${INTERRUPT_REQUESTED}] | ${token}[${INTERRUPT_ABANDONED}]) !== 0) ${slowName(names)}(true); return value; };`
+    + ` delete globalThis.${carrier};`;
+  if (context === undefined) vm.runInThisContext(source);
+  else vm.runInContext(source, context);
+}
+
+type FunctionPrototype = { toString: (...args: unknown[]) => string };
+
+/**
+ * `fn.toString()` of code with checks is its source as written (`asWritten`): a page function
+ * given to `js()` or to Playwright's `evaluate` is sent by its source text, and the page has no
+ * checks. A Proxy keeps `Function.prototype.toString` looking native (`[native code]`).
+ */
+export function hideChecksFromToString(prototype: FunctionPrototype, asWritten: (source: string) => string): void {
+  const original = prototype.toString;
+  Object.defineProperty(prototype, 'toString', {
+    value: new Proxy(original, {
+      apply: (target, self, args) => asWritten(Reflect.apply(target, self, args) as string),
+    }),
+    writable: true,
+    enumerable: false,
+    configurable: true,
+  });
 }

@@ -48,7 +48,21 @@ function stringify(value: unknown): string {
   }
 }
 
+/**
+ * How a thrown object without a string `message` reads: as Node's REPL shows it
+ * (`throw { code: "E_X" }` → `{ code: 'E_X' }`), never `[object Object]`. `util.inspect` reads
+ * no getter, so a hostile one cannot throw here.
+ */
+function inspectThrown(value: object): string {
+  try {
+    return utilInspect(value, { depth: 2, breakLength: Infinity });
+  } catch {
+    return stringify(value);
+  }
+}
+
 export function describeError(thrown: unknown): DescribedError {
+  // Primitives keep their string form, as in the hosted product (`throw "boom"` → `boom`).
   if (thrown === null || (typeof thrown !== 'object' && typeof thrown !== 'function')) {
     return { error: cutUtf8(stringify(thrown), LIMITS.errorBytes) };
   }
@@ -56,7 +70,7 @@ export function describeError(thrown: unknown): DescribedError {
   const stack = read(thrown, 'stack');
   const code = read(thrown, 'code');
   const described: DescribedError = {
-    error: cutUtf8(typeof message === 'string' ? message : stringify(thrown), LIMITS.errorBytes),
+    error: cutUtf8(typeof message === 'string' ? message : inspectThrown(thrown), LIMITS.errorBytes),
   };
   if (typeof stack === 'string') described.stack = cutUtf8(trimRuntimeFrames(stack), LIMITS.stackBytes);
   if (typeof code === 'string' && code.length <= 128) described.errorCode = code;

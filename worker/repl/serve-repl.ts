@@ -247,8 +247,11 @@ export function serveRepl(startup: ReplStartup): void {
     });
     let failed: { thrown: unknown } | undefined;
     try {
-      await prepareEndpoint(message.code);
-      await runInCellScope(scope, () => evaluator.evaluate(message.code, { stop }));
+      // Interrupted before it began (begin() above): none of it runs.
+      if (!scope.interrupted) {
+        await prepareEndpoint(message.code);
+        await runInCellScope(scope, () => evaluator.evaluate(message.code, { stop }));
+      }
     } catch (thrown) {
       failed = { thrown };
     }

@@ -17,6 +17,7 @@ import type { Viewport } from '../../browser/viewport.js';
 import { cdpCapability } from '../cdp-proxy.js';
 import { HOST_LOCAL, jsonBody } from '../middleware.js';
 import { validateBody } from '../schema-validator.js';
+import { publicUrl } from '../public-url.js';
 
 /** Size limit of a create or update body: a few fields and at most 50 tags. */
 const BODY_LIMIT_BYTES = 64 * 1024;
@@ -93,10 +94,10 @@ export function browsersRoutes(options: BrowsersRoutesOptions): Router {
     startUrl: undefined,
   };
 
-  const wire = (req: Request, session: DescribedBrowser): WireBrowser => {
+  const wire = (req: Request, res: Response, session: DescribedBrowser): WireBrowser => {
     const browser: WireBrowser = {
       session_id: session.id,
-      cdp_ws_url: cdpUrl(req, session.id, options.token),
+      cdp_ws_url: cdpUrl(req, res, session.id, options.token),
       webdriver_ws_url: '',
       created_at: session.createdAt.toISOString(),
       headless: session.headless,
@@ -133,7 +134,7 @@ export function browsersRoutes(options: BrowsersRoutesOptions): Router {
       await sessions.delete(session.id).catch(() => undefined);
       return;
     }
-    res.json(wire(req, session));
+    res.json(wire(req, res, session));
   });
 
   router.get('/browsers', (req: Request, res: Response) => {
@@ -158,18 +159,18 @@ export function browsersRoutes(options: BrowsersRoutesOptions): Router {
     res.setHeader('X-Has-More', String(hasMore));
     // The SDK's pager reads the absolute start of the next page, and 0 as "no more".
     res.setHeader('X-Next-Offset', String(hasMore ? offset + page.length : 0));
-    res.json(page.map((session) => wire(req, session)));
+    res.json(page.map((session) => wire(req, res, session)));
   });
 
   router.get('/browsers/:id_or_name', (req: Request, res: Response) => {
     const idOrName = String(req.params['id_or_name']);
     if (idOrName === DEFAULT_BROWSER_ID) {
-      res.json(wire(req, defaultBrowser));
+      res.json(wire(req, res, defaultBrowser));
       return;
     }
     const session = sessions.get(idOrName);
     holdFor(session, res);
-    res.json(wire(req, session));
+    res.json(wire(req, res, session));
   });
 
   router.patch('/browsers/:id_or_name', jsonBody(BODY_LIMIT_BYTES), (req: Request, res: Response) => {
@@ -190,7 +191,7 @@ export function browsersRoutes(options: BrowsersRoutesOptions): Router {
       tags: body['tags'] as Tags | null | undefined,
     });
     holdFor(session, res);
-    res.json(wire(req, session));
+    res.json(wire(req, res, session));
   });
 
   router.delete('/browsers/:id_or_name', async (req: Request, res: Response) => {
@@ -231,9 +232,9 @@ function holdFor(session: BrowserSession, res: Response): void {
 }
 
 /** `ws://<the Host the client used>/browsers/<id>/cdp`, with the browser's capability when a token is set. */
-export function cdpUrl(req: Request, sessionId: string, token: string | undefined): string {
-  const scheme = req.protocol === 'https' ? 'wss' : 'ws';
-  const url = new URL(`${scheme}://${req.get('host') ?? '127.0.0.1'}/browsers/${encodeURIComponent(sessionId)}/cdp`);
+export function cdpUrl(req: Request, res: Response, sessionId: string, token: string | undefined): string {
+  // With the app's mount path (and, behind a trusted proxy, the forwarded origin and prefix).
+  const url = publicUrl(req, res, `/browsers/${encodeURIComponent(sessionId)}/cdp`, { websocket: true });
   if (token !== undefined && token !== '') url.searchParams.set('jwt', cdpCapability(token, sessionId));
   return url.href;
 }

@@ -1,6 +1,6 @@
 /**
- * `POST /playwright/execute`, `GET /playwright/executors`, `DELETE /playwright/executors/{name}`
- * for one browser host. `POST /playwright/execute` answers JSON, or streams the call's console
+ * `POST /playwright/execute`, `POST /playwright/interrupt`, `GET /playwright/executors`,
+ * `DELETE /playwright/executors/{name}` for one browser host. `POST /playwright/execute` answers JSON, or streams the call's console
  * output as Server-Sent Events when the request accepts `text/event-stream` (docs/playwright.md#streaming).
  */
 import { Router } from 'express';
@@ -14,6 +14,9 @@ import { browserPart, jsonBody, noRetry, requestSignal, requireBody } from '../m
 import type { HostOf } from '../middleware.js';
 import { validateBody } from '../schema-validator.js';
 import { EventStream, wantsEventStream } from '../sse.js';
+
+/** Size limit of an interrupt body: one short field. */
+const INTERRUPT_BODY_BYTES = 4 * 1024;
 
 interface ExecuteRequestBody {
   code: string;
@@ -55,6 +58,16 @@ export function playwrightRoutes(hostOf: HostOf): Router {
         executors: (listed as PlaywrightExecutorInfo[]).map(toWireExecutor),
       });
     }
+  });
+
+  router.post('/playwright/interrupt', jsonBody(INTERRUPT_BODY_BYTES), async (req: Request, res: Response) => {
+    const body = (req.body ?? {}) as { executor?: string };
+    validateBody('PlaywrightInterruptRequest', body);
+    const name = body.executor ?? 'default';
+    const outcome = await executors(req, res).interrupt(name);
+    res.json(outcome.workerTerminated === true
+      ? { interrupted: outcome.interrupted, executor: name, worker_terminated: true }
+      : { interrupted: outcome.interrupted, executor: name });
   });
 
   router.get('/playwright/executors', async (req: Request, res: Response) => {

@@ -1,7 +1,8 @@
 /**
- * `POST /repl`, `GET /repl/results/{cell_id}`, `/repl/env`, `GET /repls` and `DELETE /repls/{name}`
- * for one browser host (contract §1, §2, §9.1). `POST /repl` answers JSON, or streams the cell as
- * Server-Sent Events when the request accepts `text/event-stream` (docs/repl.md#streaming).
+ * `POST /repl`, `POST /repl/interrupt`, `GET /repl/results/{cell_id}`, `/repl/env`, `GET /repls`
+ * and `DELETE /repls/{name}` for one browser host (contract §1, §2, §9.1). `POST /repl` answers
+ * JSON, or streams the cell as Server-Sent Events when the request accepts `text/event-stream`
+ * (docs/repl.md#streaming).
  */
 import { randomUUID } from 'node:crypto';
 import { Router } from 'express';
@@ -19,6 +20,7 @@ import { jsonBody, noRetry, requestSignal, requireBody } from '../middleware.js'
 import type { HostOf } from '../middleware.js';
 import { validateBody } from '../schema-validator.js';
 import { EventStream, wantsEventStream } from '../sse.js';
+import { appBasePath, publicUrl } from '../public-url.js';
 
 interface ReplRequestBody {
   code?: string;
@@ -26,6 +28,22 @@ interface ReplRequestBody {
   reset?: boolean;
   repl?: string;
 }
+
+interface InterruptRequestBody {
+  repl?: string;
+  cell_id?: string;
+}
+
+/** `ReplInterruptResult` of openapi.json. */
+export interface WireInterrupt {
+  interrupted: boolean;
+  repl: string;
+  cell_id?: string;
+  repl_terminated?: true;
+}
+
+/** Size limit of an interrupt body: two short fields. */
+const INTERRUPT_BODY_BYTES = 4 * 1024;
 
 /** `ReplInfo` of openapi.json: the fields of an executor's entry, plus the REPL's `repl_id`. */
 export type WireRepl = WireExecutor & { repl_id: string | null };
@@ -71,13 +89,13 @@ export function replRoutes(hostOf: HostOf): Router {
     const cellId = randomUUID();
     results.start(cellId);
     if (wantsEventStream(req)) {
-      await streamCell(res, repl, cellId, results, code, { timeoutSec, reset });
+      await streamCell(res, repl, cellId, resultUrl(req, res, cellId), results, code, { timeoutSec, reset, cellId });
       return;
     }
     res.setHeader('x-cell-id', cellId);
     let result: CellResult;
     try {
-      result = await repl.run(code, { timeoutSec, reset, signal: requestSignal(req, res) });
+      result = await repl.run(code, { timeoutSec, reset, cellId, signal: requestSignal(req, res) });
     } catch (error) {
       results.fail(cellId, error);
       throw error;
@@ -85,6 +103,18 @@ export function replRoutes(hostOf: HostOf): Router {
     results.finish(cellId, result);
     if (result.success) res.removeHeader('x-should-retry');
     res.json(toWireResult(result));
+  });
+
+  router.post('/repl/interrupt', jsonBody(INTERRUPT_BODY_BYTES), async (req: Request, res: Response) => {
+    const host = hostOf(req, res);
+    const body = (req.body ?? {}) as InterruptRequestBody;
+    validateBody('ReplInterruptRequest', body);
+    const name = body.repl ?? 'default';
+    const outcome = await host.interruptRepl(name, body.cell_id === undefined ? {} : { cellId: body.cell_id });
+    const answer: WireInterrupt = { interrupted: outcome.interrupted, repl: name };
+    if (outcome.cellId !== undefined) answer.cell_id = outcome.cellId;
+    if (outcome.replTerminated === true) answer.repl_terminated = true;
+    res.json(answer);
   });
 
   router.get('/repl/results/:cell_id', (req: Request, res: Response) => {
@@ -96,7 +126,7 @@ export function replRoutes(hostOf: HostOf): Router {
     }
     switch (record.state) {
       case 'running':
-        res.status(202).json({ status: 'running', cell_id: cellId });
+        res.status(202).json({ status: 'running', cell_id: cellId, result_url: resultUrl(req, res, cellId) });
         return;
       case 'failed':
         // The same answer as the call itself gave (or would have given) on the JSON path.
@@ -143,6 +173,14 @@ export function replRoutes(hostOf: HostOf): Router {
 }
 
 /**
+ * Where `GET /repl/results/{cell_id}` answers for this cell, as the client reaches it: below the
+ * same browser (`/browsers/{id}/…`) and the app's mount path (lib/http/public-url.ts).
+ */
+function resultUrl(req: Request, res: Response, cellId: string): string {
+  return publicUrl(req, res, `${appBasePath(req, res)}/repl/results/${encodeURIComponent(cellId)}`).href;
+}
+
+/**
  * The results store of each host. Keyed by the host object, so a deleted browser's results go
  * with it, and both mounts of one host (`/repl`, `/browsers/{id}/repl`) share one store.
  */
@@ -164,10 +202,11 @@ function cellResults(host: BrowserHost): CellResults {
  * lands in the store like every other.
  */
 async function streamCell(
-  res: Response, repl: Repl, cellId: string, results: CellResults, code: string, options: Pick<RunOptions, 'timeoutSec' | 'reset'>,
+  res: Response, repl: Repl, cellId: string, resultUrl: string, results: CellResults, code: string,
+  options: Pick<RunOptions, 'timeoutSec' | 'reset' | 'cellId'>,
 ): Promise<void> {
   const stream = new EventStream(res, { headers: { 'x-cell-id': cellId } });
-  stream.send('cell', { cell_id: cellId, repl: repl.name });
+  stream.send('cell', { cell_id: cellId, repl: repl.name, result_url: resultUrl });
   try {
     const result = await repl.run(code, {
       ...options,

@@ -9,7 +9,8 @@
  * `loaderId`) and failed ones (`errorText`) leave no record: there is no new document to wait for.
  */
 import { errorCode } from '../../../common/cdp/cdp-errors.js';
-import { invalidArgument } from '../helper-options.js';
+import { ReplError } from '../../../common/errors.js';
+import { invalidArgument, nonNegativeSeconds, readOptions } from '../helper-options.js';
 import { dialogError, raceDialog } from './page-guard.js';
 
 import type { Protocol } from 'devtools-protocol';
@@ -131,11 +132,40 @@ async function navigateThroughDialogs(context: HelperContext, helper: string, se
   return navigation;
 }
 
-export function createNavigationHelpers(context: HelperContext, tracker: NavigationTracker) {
-  /** Navigates the attached page; returns the raw `Page.navigate` result without waiting for load. */
-  async function gotoUrl(url: unknown): Promise<Protocol.Page.NavigateResponse> {
+/** What `gotoUrl` waits for after the commit (Playwright's names). */
+const WAIT_UNTIL = { commit: undefined, domcontentloaded: 'interactive', load: 'complete' } as const;
+type WaitUntil = keyof typeof WAIT_UNTIL;
+
+/** Default of `gotoUrl`'s `timeoutSec` when it waits for more than the commit. */
+const GOTO_WAIT_SEC = 30;
+
+/** How gotoUrl waits for a document state: `waitForDocument` of waits.ts, loaded with the wait helpers. */
+export type DocumentWaiter = (helper: string, state: 'interactive' | 'complete', seconds: number, committedLoaderId: string) => Promise<boolean>;
+
+export function createNavigationHelpers(context: HelperContext, tracker: NavigationTracker, waitForDocument: DocumentWaiter) {
+  /**
+   * Navigates the attached page; returns the raw `Page.navigate` result. By default it resolves at
+   * the commit, as the hosted helper does; `waitUntil` waits for the new document's
+   * DOMContentLoaded or load as well.
+   */
+  // `options` has a default so that gotoUrl.length stays 1, the hosted helper's.
+  async function gotoUrl(url: unknown, options: unknown = undefined): Promise<Protocol.Page.NavigateResponse> {
     if (typeof url !== 'string' || url.trim() === '') throw invalidArgument('gotoUrl: url must be a non-empty string');
-    return navigateAttached(context, tracker, 'gotoUrl', url);
+    const { waitUntil = 'commit', timeoutSec } = readOptions('gotoUrl', options, ['waitUntil', 'timeoutSec']);
+    if (typeof waitUntil !== 'string' || !Object.hasOwn(WAIT_UNTIL, waitUntil)) {
+      throw invalidArgument('gotoUrl: waitUntil must be "commit", "domcontentloaded" or "load"');
+    }
+    const seconds = nonNegativeSeconds('gotoUrl', timeoutSec, GOTO_WAIT_SEC);
+    const result = await navigateAttached(context, tracker, 'gotoUrl', url);
+    const state = WAIT_UNTIL[waitUntil as WaitUntil];
+    // A failed navigation (errorText) or one within the document (no loaderId) has no new document to wait for.
+    if (state === undefined || (result.errorText !== undefined && result.errorText !== '') || result.loaderId === undefined) return result;
+    if (!(await waitForDocument('gotoUrl', state, seconds, result.loaderId))) {
+      throw new ReplError('REPL_ERR_LOAD_TIMEOUT',
+        `gotoUrl: ${url} committed, but its document did not reach "${waitUntil}" within ${seconds}s; the page may still be loading (raise timeoutSec, or wait for what you need with waitForElement)`,
+        { data: { url, waitUntil, timeoutSec: seconds } });
+    }
+    return result;
   }
   return { gotoUrl };
 }

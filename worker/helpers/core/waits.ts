@@ -30,6 +30,103 @@ const LOAD_PROGRESS = new Set(['Page.loadEventFired', 'Page.frameStoppedLoading'
 /** What Chromium answers an evaluation whose document a navigation replaced meanwhile: not loaded yet, look again. */
 const DOCUMENT_REPLACED = /Inspected target navigated or closed|Execution context was destroyed|Cannot find context with specified id/i;
 
+/** What a document's `readyState` must have reached: `interactive` (DOMContentLoaded) or `complete` (load). */
+export type DocumentState = 'interactive' | 'complete';
+
+/**
+ * Resolves `true` once the attached page's current document has reached `state` (after a
+ * `gotoUrl`/`newTab`, the *new* document: the page being replaced never counts), `false` at the
+ * deadline (`seconds`, clamped before the cell's). `helper` names the caller in its errors.
+ * `committedLoaderId` (gotoUrl's own navigation) lets `interactive` count while that document
+ * still loads its subresources: without it, a loading main frame may be the one being replaced.
+ */
+export async function waitForDocument(
+  context: HelperContext, tracker: NavigationTracker, helper: string, state: DocumentState, seconds: number,
+  committedLoaderId?: string,
+): Promise<boolean> {
+  const { client } = context;
+  const deadline = context.waitDeadline(seconds * 1000);
+  const { signal } = context;
+
+  /** One check: has the attached page's current document (not the one a navigation replaced) reached `state`? */
+  async function reached(): Promise<boolean> {
+    const sessionId = await client.ensureAttached(context.callOptions());
+    // Input sent since the last check (a click on a submit button, Enter in a form, a handler that
+    // sets location in a zero-delay timer) may have scheduled a navigation that Chromium has not
+    // been asked for yet: one turn of the page's task queue lets it be requested first.
+    if (client.inputPending) {
+      client.inputSettled();
+      let settle: Awaited<ReturnType<typeof client.evaluate>>;
+      try {
+        settle = await guardDialog(helper, context, sessionId, () =>
+          client.evaluate(sessionId, 'new Promise((resolve) => setTimeout(resolve, 0))', context.callOptions()));
+      } catch (error) {
+        // The document went away under the evaluation: the navigation the input started has begun.
+        if (DOCUMENT_REPLACED.test((error as Error).message)) return false;
+        throw error;
+      }
+      if (settle.exceptionDetails !== undefined) throw pageEvaluationError(settle.exceptionDetails);
+    }
+    const pending = tracker.pendingFor(client.targetId);
+    if (client.mainFrameNavigating) {
+      // A navigation under way, whoever started it (a click, page code): the document that still
+      // answers may be the one being replaced, unless it is the very one gotoUrl committed.
+      if (state !== 'interactive' || committedLoaderId === undefined) return false;
+      const loaderId = await guardDialog(helper, context, sessionId, () => mainFrameLoaderId(context));
+      if (loaderId !== committedLoaderId) return false;
+    } else if (pending?.previousLoaderId !== undefined) {
+      const loaderId = await guardDialog(helper, context, sessionId, () => mainFrameLoaderId(context));
+      if (loaderId === pending.previousLoaderId) return false;
+    }
+    let response: Awaited<ReturnType<typeof client.evaluate>>;
+    try {
+      response = await guardDialog(helper, context, sessionId, () => client.evaluate(sessionId, 'document.readyState', context.callOptions()));
+    } catch (error) {
+      if (DOCUMENT_REPLACED.test((error as Error).message)) return false;
+      throw error;
+    }
+    if (response.exceptionDetails !== undefined) throw pageEvaluationError(response.exceptionDetails);
+    const readyState: unknown = response.result.value;
+    const done = readyState === 'complete' || (state === 'interactive' && readyState === 'interactive');
+    // Checked again: a navigation that started while the evaluation ran was reported before its answer.
+    // (An interactive document gotoUrl committed is still loading: that is what it waits for.)
+    if (!done || (client.mainFrameNavigating && (readyState === 'complete' || committedLoaderId === undefined))) return false;
+    // A loaded document ends the record; one only interactive keeps it for a later waitForLoad.
+    if (pending !== undefined && readyState === 'complete') tracker.set(undefined);
+    return true;
+  }
+
+  /**
+   * Sleeps until the next poll, or less: the page's load event, a frame that stopped loading or a
+   * committed navigation wake it at once, so the answer follows the load by a round trip instead
+   * of by up to a poll interval. Resolves false when `signal` aborts.
+   */
+  function untilLoadProgress(ms: number): Promise<boolean> {
+    let unsubscribe: (() => void) | undefined;
+    const woken = new Promise<boolean>((resolve) => {
+      unsubscribe = client.onPageEvent((event) => {
+        if (LOAD_PROGRESS.has(event.method)) resolve(true);
+      });
+    });
+    return Promise.race([delay(ms, signal), woken]).finally(() => unsubscribe?.());
+  }
+
+  await client.ensureAttached(context.callOptions());
+  await assertPageResponsive(helper, context);
+  for (;;) {
+    try {
+      if (await retryIfDisconnected(reached)) return true;
+    } catch (error) {
+      // Commands end 500 ms before the cell deadline, exactly where a clamped wait ends: a
+      // check that runs into that bound means the wait timed out.
+      if (Date.now() >= deadline && isDeadlineError(error)) return false;
+      throw error;
+    }
+    const left = remainingMs(deadline);
+    if (left <= 0 || !(await untilLoadProgress(Math.min(LOAD_POLL_MS, left)))) return false;
+  }
+}
+
 export function createWaitHelpers(context: HelperContext, tracker: NavigationTracker) {
   const { client } = context;
 
@@ -50,84 +147,13 @@ export function createWaitHelpers(context: HelperContext, tracker: NavigationTra
     await delay(milliseconds, context.signal);
   }
 
-  /** One check: has the attached page's current document (not the one a navigation replaced) loaded? */
-  async function loaded(): Promise<boolean> {
-    const sessionId = await client.ensureAttached(context.callOptions());
-    // Input sent since the last check (a click on a submit button, Enter in a form, a handler that
-    // sets location in a zero-delay timer) may have scheduled a navigation that Chromium has not
-    // been asked for yet: one turn of the page's task queue lets it be requested first.
-    if (client.inputPending) {
-      client.inputSettled();
-      let settle: Awaited<ReturnType<typeof client.evaluate>>;
-      try {
-        settle = await guardDialog('waitForLoad', context, sessionId, () =>
-          client.evaluate(sessionId, 'new Promise((resolve) => setTimeout(resolve, 0))', context.callOptions()));
-      } catch (error) {
-        // The document went away under the evaluation: the navigation the input started has begun.
-        if (DOCUMENT_REPLACED.test((error as Error).message)) return false;
-        throw error;
-      }
-      if (settle.exceptionDetails !== undefined) throw pageEvaluationError(settle.exceptionDetails);
-    }
-    // A navigation under way, whoever started it (a click, page code): the document that still
-    // answers is the one being replaced.
-    if (client.mainFrameNavigating) return false;
-    const pending = tracker.pendingFor(client.targetId);
-    if (pending?.previousLoaderId !== undefined) {
-      const loaderId = await guardDialog('waitForLoad', context, sessionId, () => mainFrameLoaderId(context));
-      if (loaderId === pending.previousLoaderId) return false;
-    }
-    let response: Awaited<ReturnType<typeof client.evaluate>>;
-    try {
-      response = await guardDialog('waitForLoad', context, sessionId, () => client.evaluate(sessionId, 'document.readyState', context.callOptions()));
-    } catch (error) {
-      if (DOCUMENT_REPLACED.test((error as Error).message)) return false;
-      throw error;
-    }
-    if (response.exceptionDetails !== undefined) throw pageEvaluationError(response.exceptionDetails);
-    // Checked again: a navigation that started while the evaluation ran was reported before its answer.
-    if (response.result.value !== 'complete' || client.mainFrameNavigating) return false;
-    if (pending !== undefined) tracker.set(undefined);
-    return true;
-  }
-
   /**
    * Resolves `true` once the attached page's document has `readyState === "complete"` — after a
    * `gotoUrl`/`newTab`, the *new* document — or `false` at the timeout (default 15 s).
    */
   async function waitForLoad(timeoutSec?: unknown): Promise<boolean> {
     const seconds = nonNegativeSeconds('waitForLoad', timeoutSec, 15);
-    const deadline = context.waitDeadline(seconds * 1000);
-    const { signal } = context;
-    await client.ensureAttached(context.callOptions());
-    await assertPageResponsive('waitForLoad', context);
-    for (;;) {
-      try {
-        if (await retryIfDisconnected(loaded)) return true;
-      } catch (error) {
-        // Commands end 500 ms before the cell deadline, exactly where a clamped wait ends: a
-        // check that runs into that bound means the wait timed out.
-        if (Date.now() >= deadline && isDeadlineError(error)) return false;
-        throw error;
-      }
-      const left = remainingMs(deadline);
-      if (left <= 0 || !(await untilLoadProgress(Math.min(LOAD_POLL_MS, left), signal))) return false;
-    }
-  }
-
-  /**
-   * Sleeps until the next poll, or less: the page's load event, a frame that stopped loading or a
-   * committed navigation wake it at once, so the answer follows the load by a round trip instead
-   * of by up to a poll interval. Resolves false when `signal` aborts.
-   */
-  function untilLoadProgress(ms: number, signal: AbortSignal): Promise<boolean> {
-    let unsubscribe: (() => void) | undefined;
-    const woken = new Promise<boolean>((resolve) => {
-      unsubscribe = client.onPageEvent((event) => {
-        if (LOAD_PROGRESS.has(event.method)) resolve(true);
-      });
-    });
-    return Promise.race([delay(ms, signal), woken]).finally(() => unsubscribe?.());
+    return waitForDocument(context, tracker, 'waitForLoad', 'complete', seconds);
   }
 
   /**
