@@ -1,21 +1,21 @@
 /**
  * Inserts the liveness checks that let a timed-out cell be stopped without ending its worker
- * (issue 15, docs/lifecycle.md "Interrupted"). The inspector cannot interrupt a busy thread from
- * outside (its messages queue behind the busy loop), so cells interrupt themselves: code a cell
- * defines checks a flag at every loop back-edge, at every function entry and after every
- * `await`, and throws once the host has flagged the running cell.
+ * (issue 15, docs/lifecycle.md "Interrupted"). Cells interrupt themselves: code a cell defines
+ * checks a flag at every loop back-edge, at every function entry and after every `await`, and
+ * throws once the host has flagged the running cell.
  *
- *   while (c) s              →  while (c) {/*T*\/T[0]&&T_s();s/*T*\/}
- *   for (…) { … }            →  for (…) {T[0]&&T_s(); … }
- *   function f() { … }       →  function f() {T[0]&&T_s(); … }    (after a directive prologue)
- *   (x) => e                 →  (x) => (T[0]&&T_s(), e/*T*\/)
+ *   while (c) s              →  while (c) {/*T*\/T&&T_s();s/*T*\/}
+ *   for (…) { … }            →  for (…) {T&&T_s(); … }
+ *   function f() { … }       →  function f() {T&&T_s(); … }    (after a directive prologue)
+ *   (x) => e                 →  (x) => (T&&T_s(), e/*T*\/)
  *   await e                  →  T_a(await e/*T*\/)
  *
- * `T` is the worker's token ({@link InterruptToken}), and the name of an Int32Array over memory
- * the host shares (worker/repl/cell-interrupts.ts defines `T`, `T_s` and `T_a`). The check is
- * written out rather than called: a read of a constant typed array is all a hot loop pays, where
- * a call (even an inlined one) or `Atomics.load` cost several times the loop body (measured in
- * docs/benchmarks.md). Every inserted fragment contains the token, and a cell whose source
+ * `T` is the worker's token ({@link InterruptToken}), and the name of the flag: a global property
+ * of the cell's context (worker/repl/cell-interrupts.ts defines it, `T_s` and `T_a`, and says how
+ * the flag is raised so that V8 folds the check away). The check is written out rather than
+ * called: a global read V8 can fold is all a hot loop pays, where a call (even an inlined one) or
+ * `Atomics.load` costs several times the loop body (measured in docs/benchmarks.md). Every
+ * inserted fragment contains the token, and a cell whose source
  * contains it is left without checks, so {@link stripChecks} removes exactly what was inserted
  * from a function's source text (`fn.toString()`: a page function given to `js()` or to
  * Playwright's `evaluate` must arrive as the user wrote it). No fragment holds a line break:
@@ -37,9 +37,9 @@ export interface InterruptToken {
   readonly token: string;
 }
 
-/** The statement a back-edge or a function entry gets: `T[0]&&T_s();`. */
+/** The statement a back-edge or a function entry gets: `T&&T_s();`. */
 export function tickStatement({ token }: InterruptToken): string {
-  return `${token}[0]&&${slowName({ token })}();`;
+  return `${token}&&${slowName({ token })}();`;
 }
 
 /** What a set flag calls into the worker: throws for the running cell, clears a stale flag. */

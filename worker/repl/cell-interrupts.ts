@@ -2,15 +2,30 @@
  * The worker's side of stopping a cell past its deadline without ending the worker (issue 15,
  * docs/lifecycle.md "Interrupted"). The lowering inserts checks into cell code
  * (worker/analyzer/interrupt-checks.ts); what they read and call is defined here, in the cell's
- * own realm, as global lexical bindings no cell can reassign or delete.
+ * own realm.
  *
- * The fast path of a check is one read of a slot the host writes from the main thread
- * (`INTERRUPT_REQUESTED`): a busy cell sees the flag at its next back-edge, function entry or
- * await, with no message in between. Only when the slot is set does the check call back into the
- * worker, which throws an interrupt for the running cell and ignores a stale one (a cell that
- * answered just before the host wrote). A check after an `await` also stops what an interrupted
- * cell left behind (a detached async function resuming during a later cell): once any cell was
- * interrupted (`INTERRUPT_ABANDONED`), it asks which cell the resuming code belongs to.
+ * A check reads one flag: the context's global property named by the worker's token, `T`
+ * (non-enumerable, internal). How the flag gets set decides what a check costs (issue 26;
+ * docs/architecture.md "Cells"):
+ *
+ * - Raised by the host (`raisedByHost`): `T` is a plain data property holding 0 that nothing writes
+ *   until an interrupt, so V8 treats it as a constant and folds every check out of optimised code,
+ *   which then costs nothing. To interrupt a busy cell, the host has the inspector define a binding
+ *   of that name in this thread's contexts (lib/threads/thread-interrupter.ts): V8 runs it at the
+ *   busy loop's own stack check, natively (it needs no JavaScript stack, so even a recursion that
+ *   catches its own stack overflow sees it), the property's new value makes V8 discard the code
+ *   that assumed it constant, and the next check sees it. Once the interrupt is dealt with, the
+ *   property is defined anew, as a constant 0 again.
+ * - Otherwise (unit tests, test262, a Node without the inspector), `T` is a getter reading the slot
+ *   the host writes from the main thread (`INTERRUPT_REQUESTED`): a call and one read of shared
+ *   memory per check, seen at the next back-edge, function entry or await with no message at all.
+ *
+ * Only when the flag is set does the check call back into the worker (`T_s`), which throws an
+ * interrupt for the running cell and ignores a stale one (a cell that answered just before the
+ * host wrote). A check after an `await` (`T_a`) also stops what an interrupted cell left behind (a
+ * detached async function resuming during a later cell): once any cell was interrupted
+ * (`INTERRUPT_ABANDONED`), it asks which cell the resuming code belongs to. `T_s` and `T_a` are
+ * global lexical bindings of the context, which no cell can reassign or delete.
  *
  * The check after an `await` is defined in the context, so that V8 may inline it: calls across
  * realms are never inlined. A cell that waits (on a page, a timer) reaches no check: the host's
@@ -20,7 +35,7 @@ import { randomBytes } from 'node:crypto';
 import vm from 'node:vm';
 
 import type { ErrorCode } from '../../common/errors.js';
-import { INTERRUPT_ABANDONED, INTERRUPT_BUFFER_BYTES, INTERRUPT_REQUESTED } from '../../common/protocol/repl-messages.js';
+import { CELL_STARTED, INTERRUPT_ABANDONED, INTERRUPT_BUFFER_BYTES, INTERRUPT_REQUESTED } from '../../common/protocol/repl-messages.js';
 import { afterAwaitName, slowName, stripChecks } from '../analyzer/interrupt-checks.js';
 import { restoreFunctionNames } from '../analyzer/lower-cell.js';
 import type { InterruptToken } from '../analyzer/interrupt-checks.js';
@@ -50,6 +65,12 @@ export interface CellInterruptsOptions {
   readonly buffer?: SharedArrayBuffer | undefined;
   /** The scope of the code running now (cell-scope.ts). */
   readonly currentScope: () => CellScope | undefined;
+  /**
+   * The host raises the flag through the inspector (`WorkerStartup.interruptFlag`, whose name
+   * `names` then holds): the flag is a constant V8 folds away. Otherwise the checks read the
+   * shared memory (see the module comment).
+   */
+  readonly raisedByHost?: boolean | undefined;
 }
 
 type ErrorConstructorLike = new (message: string) => Error;
@@ -69,6 +90,11 @@ export class CellInterrupts {
   readonly names: InterruptToken;
   readonly #view: Int32Array;
   readonly #currentScope: () => CellScope | undefined;
+  /** The context's global object, which holds the flag. */
+  readonly #global: object;
+  /** The flag's getter when the host does not raise it (a function of the context). */
+  readonly #readShared: () => number;
+  readonly #raisedByHost: boolean;
   readonly #ContextError: ErrorConstructorLike;
   #running: RunningCell | undefined;
   /** The request id of the last cell that began: ids only grow, so a larger one has not begun. */
@@ -80,27 +106,49 @@ export class CellInterrupts {
     this.names = options.names ?? newInterruptToken();
     this.#view = new Int32Array(options.buffer ?? new SharedArrayBuffer(INTERRUPT_BUFFER_BYTES));
     this.#currentScope = options.currentScope;
+    this.#raisedByHost = options.raisedByHost === true;
     const { context } = options;
     // The cell's own Error: `catch (e) { e instanceof Error }` holds in cell code.
     this.#ContextError = vm.runInContext('Error', context) as ErrorConstructorLike;
-    // Global lexical bindings of the context: constants V8 folds into optimised cell code, and
-    // neither assignable nor deletable by a cell. The flag view is read directly (see
-    // interrupt-checks.ts); `T_s` is the way back into this worker, taken only when it is set.
     const { token } = this.names;
     const carrier = `${token}_install`;
     (context as Record<string, unknown>)[carrier] = { view: this.#view, slow: (afterAwait?: boolean) => this.#slow(afterAwait === true) };
-    vm.runInContext(
-      `const ${token} = globalThis.${carrier}.view, ${slowName(this.names)} = globalThis.${carrier}.slow;`
-      + ` const ${afterAwaitName(this.names)} = function (value) { if ((${token}[${INTERRUPT_REQUESTED}] | ${token}[${INTERRUPT_ABANDONED}]) !== 0) ${slowName(this.names)}(true); return value; };`
-      + ` delete globalThis.${carrier};`,
+    // `T_s` is the way back into this worker, taken only when the flag is set; `T_a` reads the flag
+    // too, and the abandoned slot, through a constant view of the shared memory.
+    // The getter of the flag that reads the shared memory is made in the context too (inlinable).
+    const installed = vm.runInContext(
+      `const ${slowName(this.names)} = globalThis.${carrier}.slow, ${token}_view = globalThis.${carrier}.view;`
+      + ` const ${afterAwaitName(this.names)} = function (value) { if (${token} || ${token}_view[${INTERRUPT_ABANDONED}] !== 0) ${slowName(this.names)}(true); return value; };`
+      + ` delete globalThis.${carrier};`
+      + ` [globalThis, { get() { return ${token}_view[${INTERRUPT_REQUESTED}] } }.get]`,
       context,
-    );
+    ) as [object, () => number];
+    [this.#global, this.#readShared] = installed;
+    this.#defineFlag();
     this.#hideChecksFromToString(context);
   }
 
-  /** A cell starts: an interrupt left over for an earlier one is void. */
+  /**
+   * Defines the flag as it is between interrupts: a constant 0 (raised by the host), or a getter
+   * of the slot the host writes. Non-enumerable; configurable, so that the host's binding can
+   * replace it and a new one can be defined after an interrupt.
+   */
+  #defineFlag(): void {
+    const { token } = this.names;
+    Reflect.deleteProperty(this.#global, token);
+    Reflect.defineProperty(this.#global, token, this.#raisedByHost
+      ? { value: 0, writable: true, enumerable: false, configurable: true }
+      : { get: this.#readShared, enumerable: false, configurable: true });
+  }
+
+  /**
+   * A cell starts: an interrupt left over for an earlier one is void, and the host is told that
+   * this one began (`CELL_STARTED`). Call before any of the cell runs.
+   */
   begin(requestId: number, scope: CellScope, onInterrupt: () => void): void {
+    Atomics.store(this.#view, CELL_STARTED, requestId);
     Atomics.store(this.#view, INTERRUPT_REQUESTED, 0);
+    this.#lower();
     this.#running = { requestId, scope, onInterrupt };
     this.#lastBegun = requestId;
   }
@@ -109,12 +157,16 @@ export class CellInterrupts {
   end(): void {
     this.#running = undefined;
     Atomics.store(this.#view, INTERRUPT_REQUESTED, 0);
+    this.#lower();
   }
 
   /** The host's `interrupt` message: stops the cell if it is still the one running. */
   requested(requestId: number): void {
     const running = this.#running;
-    if (running !== undefined && running.requestId === requestId) this.#stop(running);
+    if (running === undefined || running.requestId !== requestId) return;
+    this.#stop(running);
+    // What the cell still runs (a loop after the await it waited in) stops at its next check.
+    if (this.#raisedByHost) Reflect.set(this.#global, this.names.token, 1);
   }
 
   /**
@@ -143,6 +195,20 @@ export class CellInterrupts {
     running.onInterrupt();
   }
 
+  /**
+   * A raised flag goes back to 0 once nothing is requested: defined anew, since V8 no longer deems
+   * a property that was written a constant, and code optimised from now on may fold it again.
+   * Also removes the host's binding from this worker's own global object.
+   */
+  #lower(): void {
+    if (!this.#raisedByHost || Atomics.load(this.#view, INTERRUPT_REQUESTED) !== 0) return;
+    const { token } = this.names;
+    const flag = Reflect.getOwnPropertyDescriptor(this.#global, token);
+    if (flag !== undefined && 'value' in flag && flag.value === 0 && flag.writable === true) return;
+    this.#defineFlag();
+    Reflect.deleteProperty(globalThis, token);
+  }
+
   #slow(afterAwait: boolean): void {
     const requested = Atomics.load(this.#view, INTERRUPT_REQUESTED);
     if (requested !== 0) {
@@ -158,6 +224,8 @@ export class CellInterrupts {
       Atomics.compareExchange(this.#view, INTERRUPT_REQUESTED, requested, 0);
     }
     if (afterAwait && this.#currentScope()?.interrupted === true) throw (this.#error ??= this.#interruptError());
+    // A flag raised with nothing requested (an interrupt that reached the thread after its cell answered).
+    this.#lower();
   }
 
   #interruptError(): Error {

@@ -17,7 +17,7 @@ import { ReplError } from '../../common/errors.js';
 import type { SerializedError } from '../../common/errors.js';
 import { PROTOCOL_VERSION } from '../../common/protocol/repl-messages.js';
 import type {
-  EnvAppliedMessage, EnvMessage, WarmedMessage, ExecuteMessage, OutputMessage, ReadyMessage, ResultMessage, StartedMessage,
+  EnvAppliedMessage, EnvMessage, WarmedMessage, ExecuteMessage, OutputMessage, ReadyMessage, ResultMessage,
   WorkerToMainMessage,
 } from '../../common/protocol/repl-messages.js';
 import { validateReplHostMessage } from '../../common/protocol/validate.js';
@@ -60,6 +60,8 @@ export interface ReplStartup {
   interrupts?: SharedArrayBuffer | undefined;
   /** Insert the liveness checks into cells (default true). */
   interruptChecks?: boolean | undefined;
+  /** `WorkerStartup.interruptFlag`: the flag the host raises on this busy thread. */
+  interruptFlag?: string | undefined;
 }
 
 /** Exit code of a worker whose built-ins a cell damaged beyond repair (it ends itself after answering). */
@@ -78,13 +80,30 @@ export function serveRepl(startup: ReplStartup): void {
   const reallyExit = (process as { reallyExit?: (code: number) => never }).reallyExit?.bind(process);
   /** Built-ins a cell made impossible to put back; the worker ends after its current answer. */
   let damaged: string[] = [];
+  /**
+   * Code of a cell may have run since the built-ins were last put back: a timer it started fired,
+   * a host message resolved something it awaits, a rejection of its went unhandled. The next
+   * request then puts them back before it runs anything (see realm-integrity.ts).
+   */
+  let realmTouched = false;
   /** Puts the built-ins back (see realm-integrity.ts); a failure is reported on stderr once. */
   function restoreRealm(): void {
     if (damaged.length > 0) return;
     damaged = realm.restore();
+    realmTouched = false;
     if (damaged.length > 0) {
       collector.text('stderr', `browser-repl: a cell changed built-ins of the REPL runtime that cannot be put back (${damaged.join(', ')}); this REPL worker ends after this answer and the next call gets a fresh REPL`);
     }
+  }
+  /**
+   * Before a request: after the previous one the built-ins were put back already, so only what
+   * ran since can have changed them. A full restore reads a few hundred descriptors, a good part
+   * of a trivial cell's cost (issue 26); what runs between requests without marking itself (a
+   * continuation of a cell's I/O) is caught by the quick look at the most used ones, and by the
+   * full restore after the cell in any case.
+   */
+  function restoreRealmIfTouched(): void {
+    if (realmTouched || !realm.looksIntact()) restoreRealm();
   }
   /** After an answer was posted: a damaged worker ends itself instead of running more cells wrongly. */
   function endIfDamaged(): void {
@@ -144,7 +163,7 @@ export function serveRepl(startup: ReplStartup): void {
   });
   let knownDownloadFolders: { incoming: string; folder: string } | undefined;
   // The token of this worker's interrupt checks: page functions are sent without them.
-  const interruptNames = newInterruptToken();
+  const interruptNames = startup.interruptFlag === undefined ? newInterruptToken() : { token: startup.interruptFlag };
   const helperContext = new HelperContext({
     client,
     sourceAsWritten: (source) => sourceAsWritten(source, interruptNames),
@@ -168,8 +187,13 @@ export function serveRepl(startup: ReplStartup): void {
     webmcp: webmcp.client,
     // An interrupt clears the timers the cell started (cell-scope.ts).
     onTimer: (timer) => currentCellScope()?.trackTimer(timer),
+    onTimerCallback: () => {
+      realmTouched = true;
+    },
   });
-  const interrupts = new CellInterrupts({ context, names: interruptNames, buffer: startup.interrupts, currentScope: currentCellScope });
+  const interrupts = new CellInterrupts({
+    context, names: interruptNames, buffer: startup.interrupts, currentScope: currentCellScope, raisedByHost: startup.interruptFlag !== undefined,
+  });
   const evaluator = new CellEvaluator({ context, interruptChecks: startup.interruptChecks === false ? undefined : interruptNames });
 
   /**
@@ -211,11 +235,13 @@ export function serveRepl(startup: ReplStartup): void {
   // fault of the worker. Any other uncaught exception still ends it, with the error as it was
   // (rethrown once this listener is gone, it reaches the host as the worker's 'error').
   process.on('uncaughtException', function passInterrupts(error) {
+    realmTouched = true;
     if (CellInterrupts.isInterrupt(error)) return;
     process.removeListener('uncaughtException', passInterrupts);
     throw error;
   });
   process.on('unhandledRejection', (reason) => {
+    realmTouched = true;
     // A promise chain of an interrupted cell that ended at its next check: nothing to report.
     if (CellInterrupts.isInterrupt(reason)) return;
     const stack = reason !== null && typeof reason === 'object' ? (reason as { stack?: unknown }).stack : undefined;
@@ -227,8 +253,7 @@ export function serveRepl(startup: ReplStartup): void {
   async function execute(message: ExecuteMessage): Promise<void> {
     const { requestId } = message;
     const started = performance.now();
-    restoreRealm();
-    post({ type: 'started', requestId } satisfies StartedMessage);
+    restoreRealmIfTouched();
     collector.begin((item, transfer) => post({ type: 'output', requestId, item } satisfies OutputMessage, transfer));
     helperContext.beginCell(message.deadline);
     // Everything the cell starts, timers and promises it leaves behind included, carries this
@@ -308,7 +333,7 @@ export function serveRepl(startup: ReplStartup): void {
   let toolRunner: ToolRunner | undefined;
   async function runTool(message: ToolMessage): Promise<void> {
     const { requestId } = message;
-    restoreRealm();
+    restoreRealmIfTouched();
     const notes: string[] = [];
     collector.begin((item) => {
       if (item.type === 'text') notes.push(item.text.trimEnd());
@@ -360,6 +385,9 @@ export function serveRepl(startup: ReplStartup): void {
     const checked = validateReplHostMessage(raw);
     if (!checked.ok) throw new TypeError(`browser REPL received a malformed message from the host (${checked.error})`);
     const message = checked.message;
+    // An answer the host sends (to an endpoint request, a webmcp call) settles a promise that code
+    // of a cell may await, between requests too.
+    if (message.type === 'endpoint-reply' || message.type === 'webmcp-reply') realmTouched = true;
     switch (message.type) {
       case 'execute':
         enqueue(() => execute(message));
