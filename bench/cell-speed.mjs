@@ -1,9 +1,10 @@
 #!/usr/bin/env node
-// Issue 26: the same source timed as REPL cells and as a plain ES module, on the Node binary that
-// runs this file. bench/suites/cell-speed.mjs runs it for this Node and, in a child process, for
-// Node 24; run on its own it prints one Node's figures:
+// Issue 26: the same source timed as REPL cells and as a plain ES module, and the fixed cost of a
+// trivial cell, on the Node binary that runs this file. bench/suites/cell-speed.mjs runs it for
+// this Node and, in a child process, for the other of Node 20 and 24; run on its own it prints
+// one Node's figures:
 //
-//   node bench/cell-speed.mjs [--quick] [--json] [--only <row name substring>]
+//   node bench/cell-speed.mjs [--quick] [--json] [--only <row name substring>] [--no-fixed-cost]
 //
 // Cell side: a fresh REPL (`createRepl({ browser: false, warmSpare: false })`, interrupt checks
 // on, as served), its setup cells run untimed, then the timed cells, each timed as the host sees
@@ -17,6 +18,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import vm from 'node:vm';
+import { MessageChannel, Worker } from 'node:worker_threads';
+import { Pool } from 'undici';
+import { sample } from './stats.mjs';
 
 /** A deterministic PRNG both sides define identically (a setup cell, the module's preamble). */
 const PRNG = 'let seed = 42; const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;';
@@ -109,7 +114,8 @@ export const ROWS = [
   },
   {
     name: 'a taught function called 10⁵ times across 100 later cells',
-    setup: ['let total = 0; function taught(n) { let h = n | 0; for (let k = 0; k < 300; k++) h = (h * 31 + k) | 0; return h & 1023 }'],
+    // Heavy enough (about 3 µs a call) that the row times the calls, not the hundred cells' fixed cost (its own rows below).
+    setup: ['let total = 0; function taught(n) { let h = n | 0; for (let k = 0; k < 2000; k++) h = (h * 31 + k) | 0; return h & 1023 }'],
     cells: Array.from({ length: 100 }, (_, cell) => `{ let local = 0; for (let i = 0; i < 1000; i++) local += taught(i + ${cell * 1000}); total += local }${cell === 99 ? '\nrepl.write(String(total))' : ''}`),
   },
 ];
@@ -186,10 +192,98 @@ export async function measureRows({ quick = false, only, log = () => {} } = {}) 
   return rows;
 }
 
+/** A bare message round trip to a worker thread that echoes: what no cell can beat. */
+async function workerRoundTrip(iterations) {
+  const { port1, port2 } = new MessageChannel();
+  const worker = new Worker('require("node:worker_threads").workerData.port.on("message", function (m) { this.postMessage(m) })', {
+    eval: true, workerData: { port: port2 }, transferList: [port2],
+  });
+  try {
+    return await sample(iterations, () => new Promise((resolve) => {
+      port1.once('message', resolve);
+      port1.postMessage({ type: 'execute', requestId: 1, code: '1' });
+    }), { warmup: 500 });
+  } finally {
+    port1.close();
+    await worker.terminate();
+  }
+}
+
+/**
+ * The fixed cost of a trivial cell `1` (p50 of many): in process (`repl.run`) against a bare
+ * worker round trip, and over HTTP (keep-alive, one connection) against `GET /healthz` of the same
+ * server, with the parts measured on their own for the breakdown.
+ */
+export async function measureFixedCost({ quick = false } = {}) {
+  const { createRepl, startServer } = await import('../dist/lib/index.js');
+  const { CellEvaluator } = await import('../dist/worker/repl/cell-evaluator.js');
+  const { RealmSnapshot } = await import('../dist/worker/threads/realm-integrity.js');
+  const iterations = quick ? 1000 : 5000;
+  const roundTrip = await workerRoundTrip(iterations);
+  const repl = createRepl({ browser: false, warmSpare: false });
+  let inProcess;
+  try {
+    inProcess = await sample(iterations, () => repl.run('1'), { warmup: 500 });
+  } finally {
+    await repl.close();
+  }
+  const server = await startServer({ port: 0, host: '127.0.0.1', token: undefined, defaultHost: { browser: false } });
+  const pool = new Pool(server.url, { connections: 1 });
+  const body = JSON.stringify({ code: '1' });
+  let healthz;
+  let http;
+  try {
+    const get = async () => (await pool.request({ path: '/healthz', method: 'GET' })).body.text();
+    const post = async () => (await pool.request({ path: '/repl', method: 'POST', headers: { 'content-type': 'application/json' }, body })).body.text();
+    // Alternating blocks, so that drift of the machine falls on both.
+    const gets = [];
+    const posts = [];
+    for (let block = 0; block < 4; block++) {
+      gets.push(await sample(iterations / 4, get, { warmup: 200 }));
+      posts.push(await sample(iterations / 4, post, { warmup: 200 }));
+    }
+    healthz = median(gets.map((stats) => stats.p50));
+    http = median(posts.map((stats) => stats.p50));
+  } finally {
+    await pool.close();
+    await server.close();
+  }
+  // The worker's own parts, timed in this thread: a cell through the evaluator (lowering, compiling,
+  // linking, evaluating), and one full restore of the built-ins.
+  const context = vm.createContext(vm.constants.DONT_CONTEXTIFY);
+  const evaluator = new CellEvaluator({ context, interruptChecks: { token: '__repl_0123456789abcdef' } });
+  const evaluate = await sample(iterations, () => evaluator.evaluate('1'), { warmup: 500 });
+  const snapshot = RealmSnapshot.capture();
+  const restore = await sample(iterations, () => snapshot.restore(), { warmup: 500 });
+  return {
+    roundTripMs: roundTrip.p50,
+    inProcessMs: inProcess.p50,
+    healthzMs: healthz,
+    httpMs: http,
+    evaluateMs: evaluate.p50,
+    restoreMs: restore.p50,
+  };
+}
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
 if (process.argv[1] !== undefined && pathToFileURL(process.argv[1]).href === import.meta.url) {
-  const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false }, json: { type: 'boolean', default: false }, only: { type: 'string' } } });
-  const rows = await measureRows({ quick: values.quick, only: values.only, log: values.json ? () => {} : (line) => process.stderr.write(`${line}\n`) });
-  if (values.json) process.stdout.write(JSON.stringify({ node: process.version, rows }));
+  const { values } = parseArgs({
+    options: {
+      quick: { type: 'boolean', default: false },
+      json: { type: 'boolean', default: false },
+      only: { type: 'string' },
+      'no-fixed-cost': { type: 'boolean', default: false },
+    },
+  });
+  const log = values.json ? () => {} : (line) => process.stderr.write(`${line}\n`);
+  const rows = await measureRows({ quick: values.quick, only: values.only, log });
+  const fixedCost = values['no-fixed-cost'] ? undefined : await measureFixedCost({ quick: values.quick });
+  if (values.json) process.stdout.write(JSON.stringify({ node: process.version, rows, fixedCost }));
+  else if (fixedCost !== undefined) log(`${process.version} fixed cost: ${JSON.stringify(fixedCost)}`);
 }
 
 export const CELL_SPEED_SCRIPT = fileURLToPath(import.meta.url);

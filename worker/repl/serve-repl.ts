@@ -25,6 +25,7 @@ import type { ToolMessage, ToolResultMessage } from '../../common/protocol/tool-
 import type { ToolRunner } from '../tools/tool-runner.js';
 import type { ScopedEndpoint } from '../../common/cdp/scoped-endpoint.js';
 import { EndpointBridge } from '../threads/endpoint-bridge.js';
+import { ModuleReclaimer } from '../threads/module-reclaimer.js';
 import { RealmSnapshot, lockPromiseSpecies } from '../threads/realm-integrity.js';
 import type { CdpClient } from '../cdp/cdp-client.js';
 import { HelperContext } from '../helpers/helper-context.js';
@@ -194,6 +195,8 @@ export function serveRepl(startup: ReplStartup): void {
   const interrupts = new CellInterrupts({
     context, names: interruptNames, buffer: startup.interrupts, currentScope: currentCellScope, raisedByHost: startup.interruptFlag !== undefined,
   });
+  // Every cell is a module V8 keeps until asked for all the garbage it can find.
+  const reclaimer = new ModuleReclaimer();
   const evaluator = new CellEvaluator({ context, interruptChecks: startup.interruptChecks === false ? undefined : interruptNames });
 
   /**
@@ -302,6 +305,7 @@ export function serveRepl(startup: ReplStartup): void {
       } satisfies ResultMessage);
     }
     endIfDamaged();
+    reclaimer.afterCell();
   }
 
   async function finishCell(
