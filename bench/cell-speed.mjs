@@ -19,7 +19,8 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import vm from 'node:vm';
-import { MessageChannel, Worker } from 'node:worker_threads';
+import { once } from 'node:events';
+import { MessageChannel, Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { Pool } from 'undici';
 import { sample } from './stats.mjs';
 
@@ -216,8 +217,6 @@ async function workerRoundTrip(iterations) {
  */
 export async function measureFixedCost({ quick = false } = {}) {
   const { createRepl, startServer } = await import('../dist/lib/index.js');
-  const { CellEvaluator } = await import('../dist/worker/repl/cell-evaluator.js');
-  const { RealmSnapshot } = await import('../dist/worker/threads/realm-integrity.js');
   const iterations = quick ? 1000 : 5000;
   const roundTrip = await workerRoundTrip(iterations);
   const repl = createRepl({ browser: false, warmSpare: false });
@@ -248,22 +247,43 @@ export async function measureFixedCost({ quick = false } = {}) {
     await pool.close();
     await server.close();
   }
-  // The worker's own parts, timed in this thread: a cell through the evaluator (lowering, compiling,
-  // linking, evaluating), and one full restore of the built-ins.
-  const context = vm.createContext(vm.constants.DONT_CONTEXTIFY);
-  const evaluator = new CellEvaluator({ context, interruptChecks: { token: '__repl_0123456789abcdef' } });
-  const evaluate = await sample(iterations, () => evaluator.evaluate('1'), { warmup: 500 });
-  const snapshot = RealmSnapshot.capture();
-  const restore = await sample(iterations, () => snapshot.restore(), { warmup: 500 });
+  const parts = await workerParts(iterations);
   return {
     roundTripMs: roundTrip.p50,
     inProcessMs: inProcess.p50,
     healthzMs: healthz,
     httpMs: http,
-    evaluateMs: evaluate.p50,
-    restoreMs: restore.p50,
+    ...parts,
   };
 }
+
+/**
+ * The worker's own parts of a trivial cell, timed in a worker thread of their own (cells need
+ * `--experimental-vm-modules`): the cell through the evaluator (lowering, compiling, linking,
+ * evaluating), and one full restore of the built-ins.
+ */
+async function workerParts(iterations) {
+  const worker = new Worker(new URL(import.meta.url), { workerData: { cellSpeedParts: iterations }, execArgv: ['--experimental-vm-modules', '--no-warnings'] });
+  try {
+    const [parts] = await once(worker, 'message');
+    return parts;
+  } finally {
+    await worker.terminate();
+  }
+}
+
+async function timeWorkerParts(iterations) {
+  const { CellEvaluator } = await import('../dist/worker/repl/cell-evaluator.js');
+  const { RealmSnapshot } = await import('../dist/worker/threads/realm-integrity.js');
+  const context = vm.createContext(vm.constants.DONT_CONTEXTIFY);
+  const evaluator = new CellEvaluator({ context, interruptChecks: { token: '__repl_0123456789abcdef' } });
+  const evaluate = await sample(iterations, () => evaluator.evaluate('1'), { warmup: 500 });
+  const snapshot = RealmSnapshot.capture();
+  const restore = await sample(iterations, () => snapshot.restore(), { warmup: 500 });
+  return { evaluateMs: evaluate.p50, restoreMs: restore.p50 };
+}
+
+if (!isMainThread && workerData?.cellSpeedParts !== undefined) parentPort.postMessage(await timeWorkerParts(workerData.cellSpeedParts));
 
 function median(values) {
   const sorted = [...values].sort((a, b) => a - b);

@@ -67,11 +67,11 @@ type HeapStatisticsWorker = Worker & { getHeapStatistics?: () => Promise<{ exter
 export const perWorkerMeasureAvailable = typeof (Worker.prototype as HeapStatisticsWorker).getHeapStatistics === 'function';
 
 /**
- * A request's baseline may be a reading this much older than the request: reading the resident set
- * is a read of /proc on Linux, a tenth of the host's own cost of a trivial cell (issue 26), and
- * growth that old counts for nothing next to a cap of hundreds of MiB.
+ * A request's baseline may be a reading up to one poll older than the request: reading the
+ * resident set is a read of /proc on Linux, a sizeable part of the host's own cost of a trivial
+ * cell (issue 26), and growth that recent counts for nothing next to a cap of hundreds of MiB.
  */
-const BASELINE_REUSE_MS = 10;
+const BASELINE_REUSE_MS = BUSY_POLL_MS;
 
 let lastReading = { at: -Infinity, bytes: 0 };
 

@@ -4,6 +4,7 @@ import t from 'tap';
 import vm from 'node:vm';
 import { format } from 'node:util';
 import { CellEvaluator } from '../../dist/worker/repl/cell-evaluator.js';
+import { CellInterrupts } from '../../dist/worker/repl/cell-interrupts.js';
 
 const REDECLARED = (name) => `Identifier '${name}' has already been declared; use a new name or reset the REPL to retry, or wrap the cell in { … } so its let, const and class are scoped to the block and it can be re-run`;
 const TDZ = (name) => `Cannot access '${name}' before initialization`;
@@ -539,6 +540,38 @@ t.test('CellEvaluator', async (t) => {
       t.same(await repl.written('let keptOnAccessor = 1; Object.freeze(globalThis); repl.write(keptOnAccessor); keptOnAccessor = 2; repl.write(keptOnAccessor)'), [1, 2]);
       t.same(await repl.written('repl.write(keptOnAccessor)'), [2]);
       t.equal(vm.runInContext('typeof keptOnAccessor', repl.context), 'number');
+    });
+
+    t.test('stack positions are those of the cell as written, on lines the lowering and the checks edited too', async (t) => {
+      const names = { token: '__repl_00c0ffee00c0ffee' };
+      const output = [];
+      const context = Object.assign(vm.createContext(vm.constants.DONT_CONTEXTIFY), { repl: { write: (value) => output.push(value) } });
+      const interrupts = new CellInterrupts({ context, names, currentScope: () => undefined, raisedByHost: true });
+      const evaluator = new CellEvaluator({ context, interruptChecks: interrupts.names });
+      const code = [
+        'let first = 1, second = 2; const boom = (n) => { for (let i = 0; ; i++) { if (i > n) return null.x } }',
+        'function outer() { while (true) { return boom(first + second) } } var kept = 3; outer()',
+      ].join('\n');
+      let thrown;
+      try {
+        await evaluator.evaluate(code);
+      } catch (error) {
+        thrown = error;
+      }
+      // The same source as a plain module: the positions V8 gives without any lowering.
+      const plain = new vm.SourceTextModule(code, { identifier: 'plain.mjs', context: vm.createContext(vm.constants.DONT_CONTEXTIFY) });
+      await plain.link(() => {});
+      let expected;
+      try {
+        await plain.evaluate();
+      } catch (error) {
+        expected = error;
+      }
+      const positions = (stack, file) => [...stack.matchAll(new RegExp(`${file.replaceAll('.', '\\.')}:(\\d+):(\\d+)`, 'g'))].map((match) => `${match[1]}:${match[2]}`);
+      const want = positions(expected.stack, 'plain.mjs');
+      t.equal(want.length, 3, 'three frames in the cell');
+      t.notSame(positions(thrown.stack, 'browser-repl-cell-1.mjs'), want, 'V8 reports the compiled columns');
+      t.same(positions(evaluator.writtenPositions(thrown.stack), 'browser-repl-cell-1.mjs'), want);
     });
 
     t.test('a contextified global works too', async (t) => {

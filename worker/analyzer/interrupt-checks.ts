@@ -30,6 +30,7 @@ import { parseModule } from 'meriyah';
 import { range } from './parse-cell.js';
 
 import type { ESTree } from 'meriyah';
+import type { SourceEdit } from './source-positions.js';
 
 /** The names a worker's checks use, all derived from one token. */
 export interface InterruptToken {
@@ -73,10 +74,15 @@ const FUNCTIONS = new Set(['FunctionDeclaration', 'FunctionExpression', 'ArrowFu
  * as a module: it is a lowered cell.
  */
 export function insertChecks(source: string, names: InterruptToken): string | undefined {
+  return insertChecksWithEdits(source, names)?.source;
+}
+
+/** {@link insertChecks}, with the insertions made, in order (source-positions.ts maps columns back). */
+export function insertChecksWithEdits(source: string, names: InterruptToken): { source: string; edits: SourceEdit[] } | undefined {
   if (source.includes(names.token)) return undefined;
   // Most cells are one-liners without a loop, a function or an await: every function has a `{`
   // or an `=>`, every loop and await its keyword, so such a cell is not parsed a second time.
-  if (!MAY_NEED_CHECKS.test(source)) return source;
+  if (!MAY_NEED_CHECKS.test(source)) return { source, edits: [] };
   const program = parseModule(source, { next: true, ranges: true });
   const tick = tickStatement(names);
   const marker = `/*${names.token}*/`;
@@ -132,7 +138,7 @@ export function insertChecks(source: string, names: InterruptToken): string | un
     output += source.slice(position, insert.at) + insert.text;
     position = insert.at;
   }
-  return output + source.slice(position);
+  return { source: output + source.slice(position), edits: inserts.map(({ at, text }) => ({ start: at, end: at, length: text.length })) };
 }
 
 /**

@@ -7,13 +7,15 @@
 import { randomUUID } from 'node:crypto';
 import vm from 'node:vm';
 
-import { insertChecks } from '../analyzer/interrupt-checks.js';
+import { insertChecksWithEdits } from '../analyzer/interrupt-checks.js';
 import { lowerCell } from '../analyzer/lower-cell.js';
 import { CELL_SYNTAX_ERROR_CODE } from '../analyzer/parse-cell.js';
+import { CellPositions } from '../analyzer/source-positions.js';
 import { BindingStore } from './binding-store.js';
 
 import type { CellBinding } from '../analyzer/collect-bindings.js';
 import type { InterruptToken } from '../analyzer/interrupt-checks.js';
+import type { SourceEdit } from '../analyzer/source-positions.js';
 import type { ImportAttributes, ImportModule } from './dynamic-import.js';
 import type { RealmErrors } from './binding-store.js';
 
@@ -60,12 +62,20 @@ export interface EvaluateOptions {
 const PREPARED_CELLS = 64;
 const MAX_PREPARED_CODE_LENGTH = 4096;
 
+/** How many cells' position maps {@link CellEvaluator.writtenPositions} keeps. */
+const KEPT_POSITIONS = 1000;
+
+/** `browser-repl-cell-<n>.mjs:<line>:<column>` in a stack. */
+const CELL_POSITION = /browser-repl-cell-(\d+)\.mjs:(\d+):(\d+)/g;
+
 /** A cell lowered and instrumented, ready to compile. */
 interface PreparedCell {
   readonly source: string;
   readonly bindings: readonly CellBinding[];
   /** Named by the source only when the cell declares a lexical binding or a function. */
   readonly initTargetName: string;
+  /** How its columns map back; undefined when nothing edited it. */
+  readonly positions: CellPositions | undefined;
 }
 
 function isObject(value: unknown): value is object {
@@ -83,6 +93,8 @@ export class CellEvaluator {
   readonly #importModule: ImportModule;
   readonly #store: BindingStore;
   readonly #interruptChecks: InterruptToken | undefined;
+  /** How the last cells' columns map back to the code as written, by cell number. */
+  readonly #positions = new Map<number, CellPositions>();
   /** Recent cells that lower the same whatever their number, by code (see {@link CellEvaluator.#prepare}). */
   readonly #prepared = new Map<string, PreparedCell>();
   /** One synthetic wrapper per imported namespace, so repeated imports yield the same namespace. */
@@ -130,6 +142,10 @@ export class CellEvaluator {
     const identifier = `browser-repl-cell-${sequence}.mjs`;
     const lowered = this.#prepare(code, sequence, identifier);
     const { initTargetName } = lowered;
+    if (lowered.positions !== undefined) {
+      this.#positions.set(sequence, lowered.positions);
+      if (this.#positions.size > KEPT_POSITIONS) this.#positions.delete(this.#positions.keys().next().value!);
+    }
     const module = this.#compile(lowered.source, identifier);
     await module.link(rejectStaticImport);
     // Checked after the await so no other cell can declare in between; still before any side effect.
@@ -160,7 +176,7 @@ export class CellEvaluator {
    */
   warm(): void {
     const lowered = lowerCell(WARM_UP_CELL, { cellSeq: 0, initTargetName: '__browser_repl_warm_up', fileName: 'browser-repl-warm-up.mjs' });
-    this.#compile(this.#instrument(lowered.source), 'browser-repl-warm-up.mjs');
+    this.#compile(this.#instrument(lowered.source).source, 'browser-repl-warm-up.mjs');
   }
 
   /**
@@ -181,7 +197,11 @@ export class CellEvaluator {
     // pre-filled entropy cache: far cheaper than randomBytes on every cell.
     const initTargetName = `__browser_repl_init_${sequence}_${randomUUID().replaceAll('-', '')}`;
     const lowered = lowerCell(code, { cellSeq: sequence, initTargetName, fileName });
-    const cell: PreparedCell = { source: this.#instrument(lowered.source), bindings: lowered.bindings, initTargetName };
+    const checked = this.#instrument(lowered.source);
+    const positions = lowered.edits.length === 0 && checked.edits.length === 0
+      ? undefined
+      : new CellPositions(code, checked.source, lowered.preludeLength, lowered.edits, checked.edits);
+    const cell: PreparedCell = { source: checked.source, bindings: lowered.bindings, initTargetName, positions };
     if (code.length <= MAX_PREPARED_CODE_LENGTH && lowered.bindings.every((binding) => binding.kind === 'var')) {
       prepared.set(code, cell);
       if (prepared.size > PREPARED_CELLS) prepared.delete(prepared.keys().next().value!);
@@ -189,10 +209,25 @@ export class CellEvaluator {
     return cell;
   }
 
-  /** The lowered source with the liveness checks, when this evaluator inserts them. */
-  #instrument(source: string): string {
-    if (this.#interruptChecks === undefined) return source;
-    return insertChecks(source, this.#interruptChecks) ?? source;
+  /** The lowered source with the liveness checks, when this evaluator inserts them, and their insertions. */
+  #instrument(source: string): { source: string; edits: readonly SourceEdit[] } {
+    const unchanged = { source, edits: [] };
+    if (this.#interruptChecks === undefined) return unchanged;
+    return insertChecksWithEdits(source, this.#interruptChecks) ?? unchanged;
+  }
+
+  /**
+   * `stack` with the positions in cells (`browser-repl-cell-<n>.mjs:<line>:<column>`) as the
+   * user wrote them: the lowering and the checks move the columns of the lines they edit
+   * (source-positions.ts). Positions in the last {@link KEPT_POSITIONS} cells are mapped; older
+   * ones, and those of cells nothing edited, stay as they are.
+   */
+  writtenPositions(stack: string): string {
+    if (!stack.includes('browser-repl-cell-')) return stack;
+    return stack.replace(CELL_POSITION, (match: string, cell: string, line: string, column: string) => {
+      const written = this.#positions.get(Number(cell))?.writtenColumn(Number(line), Number(column));
+      return written === undefined ? match : `browser-repl-cell-${cell}.mjs:${line}:${written}`;
+    });
   }
 
   #compile(source: string, identifier: string): vm.SourceTextModule {

@@ -201,10 +201,11 @@ export function serveRepl(startup: ReplStartup): void {
 
   /**
    * A cell that reads CDP_ENDPOINT (to connect Playwright) needs a running browser before it
-   * starts: the browser is launched lazily, so make sure it is up and the variable is current.
+   * starts (`needsEndpoint`): the browser is launched lazily, so make sure it is up and the
+   * variable is current.
    */
-  async function prepareEndpoint(code: string): Promise<void> {
-    if (!startup.browserAvailable || !code.includes('CDP_ENDPOINT')) return;
+  const needsEndpoint = (code: string): boolean => startup.browserAvailable && code.includes('CDP_ENDPOINT');
+  async function prepareEndpoint(): Promise<void> {
     try {
       await endpoints.request();
       process.env['CDP_ENDPOINT'] = await scopedEndpoint().url();
@@ -274,7 +275,9 @@ export function serveRepl(startup: ReplStartup): void {
     });
     let failed: { thrown: unknown } | undefined;
     try {
-      await prepareEndpoint(message.code);
+      // Awaited only when needed: every await is a promise, which on Node 20 the scope's
+      // AsyncLocalStorage tracks at a cost.
+      if (needsEndpoint(message.code)) await prepareEndpoint();
       await runInCellScope(scope, () => evaluator.evaluate(message.code, { stop }));
     } catch (thrown) {
       failed = { thrown };
@@ -289,8 +292,10 @@ export function serveRepl(startup: ReplStartup): void {
       let outcome: CellOutcome;
       if (interrupted) outcome = { success: false, interrupted: true, error: { name: 'Error', message: INTERRUPTED_MESSAGE, code: 'REPL_ERR_CELL_TIMEOUT' } };
       else if (failed === undefined) outcome = { success: true };
-      else outcome = { success: false, error: serializeThrown(failed.thrown, interrupts) };
-      await finishCell(requestId, started, outcome, scope);
+      else outcome = { success: false, error: serializeThrown(failed.thrown, interrupts, evaluator) };
+      // An unfinished webmcp call makes the answer wait one turn (see finishCell).
+      if (scope.end() > 0) await new Promise((resolve) => setImmediate(resolve));
+      finishCell(requestId, started, outcome);
     } catch (failure) {
       // The runtime itself failed after the cell (a built-in the cell broke and we do not
       // restore): the host still gets its answer, never a silent worker.
@@ -308,16 +313,13 @@ export function serveRepl(startup: ReplStartup): void {
     reclaimer.afterCell();
   }
 
-  async function finishCell(
-    requestId: number,
-    started: number,
-    outcome: CellOutcome,
-    scope: CellScope,
-  ): Promise<void> {
-    // A promise chain of the cell's own that awaited an aborted call (`(async () => { await
-    // webmcp.invokeTool(…) })()`) now rejects; Node reports it unhandled once the microtasks have
-    // run. One turn of the event loop lets that report land in this cell's output, not the next's.
-    if (scope.end() > 0) await new Promise((resolve) => setImmediate(resolve));
+  /**
+   * Posts a cell's answer. Its scope has ended before: when that aborted webmcp calls, a promise
+   * chain of the cell's own that awaited one (`(async () => { await webmcp.invokeTool(…) })()`)
+   * rejects, and Node reports it unhandled once the microtasks have run; the caller lets one turn
+   * of the event loop pass first, so that the report lands in this cell's output, not the next's.
+   */
+  function finishCell(requestId: number, started: number, outcome: CellOutcome): void {
     helperContext.endCell();
     const { contentTruncated } = collector.end();
     post({
@@ -349,7 +351,7 @@ export function serveRepl(startup: ReplStartup): void {
       if (notes.length > 0) outcome.notes = notes;
       post({ type: 'tool-result', requestId, outcome } satisfies ToolResultMessage, transfer);
     } catch (thrown) {
-      post({ type: 'tool-result', requestId, error: serializeThrown(thrown, interrupts) } satisfies ToolResultMessage);
+      post({ type: 'tool-result', requestId, error: serializeThrown(thrown, interrupts, evaluator) } satisfies ToolResultMessage);
     } finally {
       helperContext.endCell();
       collector.end();
@@ -447,11 +449,11 @@ type CellOutcome = { success: true } | { success: false; error: SerializedError;
  * What a cell threw, as it crosses the port: `describeError`'s guarded reads, plus the name. V8's
  * words for an expression the liveness checks wrapped are put back as the user wrote it.
  */
-function serializeThrown(thrown: unknown, interrupts: CellInterrupts): SerializedError {
+function serializeThrown(thrown: unknown, interrupts: CellInterrupts, evaluator: CellEvaluator): SerializedError {
   const described = describeError(thrown);
   const { errorCode } = described;
   const error = interrupts.cleanMessage(described.error);
-  const stack = described.stack === undefined ? undefined : interrupts.cleanMessage(described.stack);
+  const stack = described.stack === undefined ? undefined : evaluator.writtenPositions(interrupts.cleanMessage(described.stack));
   let name: unknown;
   try {
     name = thrown !== null && typeof thrown === 'object' ? (thrown as { name?: unknown }).name : undefined;
