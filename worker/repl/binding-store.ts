@@ -8,8 +8,9 @@
  *   non-configurable, as a script's top-level `var` and `function` make it. A `var` of a name
  *   the global already has leaves that property as it is (`var setTimeout;`), as a script does.
  * - `let`, `const`, `class`: an accessor on the global while the binding has no value (it throws
- *   the TDZ ReferenceError), then, from its first value on, a lexical binding of the context's
- *   script scope (script-bindings.ts) that every later read and write resolves to directly; the
+ *   the TDZ ReferenceError), then, once it has its value (moved at its first read or write, or
+ *   when its cell ends), a lexical binding of the context's script scope (script-bindings.ts)
+ *   that every later read and write resolves to directly; the
  *   global keeps a non-configurable enumerable accessor reaching it, so `globalThis.name` stays
  *   the binding. A binding that never got its value (its initializer threw) stays in its TDZ.
  * - a lexical name the global already has as a non-configurable property (`let undefined`): that
@@ -18,13 +19,12 @@
  * Without a context to declare script-scope bindings in (a plain object as the global, in unit
  * tests), lexical bindings stay accessors on the global, with the same semantics.
  */
-import vm from 'node:vm';
-
 import { isLexicalKind } from '../analyzer/collect-bindings.js';
 import { DEFAULT_CELL_FILE_NAME, createCellSyntaxError } from '../analyzer/parse-cell.js';
 import { ScriptBindings } from './script-bindings.js';
 import type { ScriptBindingAccess } from './script-bindings.js';
 
+import type { Context } from 'node:vm';
 import type { BindingKind, CellBinding } from '../analyzer/collect-bindings.js';
 import type { ErrorCode } from '../../common/errors.js';
 
@@ -62,7 +62,7 @@ export interface BindingStoreOptions {
    * The context `global` belongs to: lexical bindings move into its script scope once
    * initialized. Without it they stay accessors on `global`.
    */
-  readonly context?: vm.Context;
+  readonly context?: Context;
   /** Defaults to this realm's constructors. */
   readonly errors?: RealmErrors;
   /**

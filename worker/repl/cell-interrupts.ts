@@ -114,8 +114,8 @@ export class CellInterrupts {
     const carrier = `${token}_install`;
     (context as Record<string, unknown>)[carrier] = { view: this.#view, slow: (afterAwait?: boolean) => this.#slow(afterAwait === true) };
     // `T_s` is the way back into this worker, taken only when the flag is set; `T_a` reads the flag
-    // too, and the abandoned slot, through a constant view of the shared memory.
-    // The getter of the flag that reads the shared memory is made in the context too (inlinable).
+    // too, and the abandoned slot, through a constant view of the shared memory. The getter of the
+    // flag that reads the shared memory is made in the context too, so that V8 may inline it.
     const installed = vm.runInContext(
       `const ${slowName(this.names)} = globalThis.${carrier}.slow, ${token}_view = globalThis.${carrier}.view;`
       + ` const ${afterAwaitName(this.names)} = function (value) { if (${token} || ${token}_view[${INTERRUPT_ABANDONED}] !== 0) ${slowName(this.names)}(true); return value; };`

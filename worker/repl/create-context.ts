@@ -119,8 +119,9 @@ function defineLazy(target: object, key: PropertyKey, enumerable: boolean, resol
  * A function of this REPL's own (a new object each time) calling `target`, with `target`'s name
  * and length; its frames are hidden from cell stacks like all of worker/repl/ (describe-error.ts).
  * `self` fixes the receiver (the methods of a view act on the worker's object); without it the
- * caller's `this` is passed on. Symbol-keyed properties (`util.promisify.custom` of the timers)
- * are copied lazily, wrapped the same way.
+ * caller's `this` is passed on; `prepare` may replace arguments before the call, `after` sees
+ * the result. Symbol-keyed properties (`util.promisify.custom` of the timers) are copied lazily,
+ * wrapped the same way.
  */
 function wrapFunction(name: string, target: AnyFunction, self?: object, after?: (result: unknown) => void, prepare?: (args: unknown[]) => void): AnyFunction {
   const wrapper = {
@@ -243,8 +244,8 @@ function cellGlobal(name: string, value: unknown, timers: TimerHooks): unknown {
 }
 
 /**
- * Installs Node's globals on the context's global object: every own string-keyed property of this worker's global
- * object that the new context does not have by itself (its own `Object`, `Promise`, `Intl`…),
+ * Installs Node's globals on the context's global object: every own string-keyed property of
+ * this worker's global object that the new context does not have by itself (its own `Object`, `Promise`, `Intl`…),
  * with the enumerability Node gave it. Reading the descriptors or values here would load what
  * Node loads lazily (undici, web streams: tens of ms on a worker's start); `propertyIsEnumerable`
  * does not.
@@ -275,7 +276,7 @@ let contextBuiltins: ReadonlySet<string> | undefined;
  * instead of calling Node's interceptors on every read (about 200 ns each; docs/architecture.md,
  * "Cells", has the figures). The returned object is the context's `globalThis` itself.
  */
-export function createOrdinaryContext(options: { name: string }): Context {
+function createOrdinaryContext(options: { name: string }): Context {
   return createContext(constants.DONT_CONTEXTIFY, { name: options.name, codeGeneration: { strings: true, wasm: true } });
 }
 
