@@ -346,12 +346,12 @@ export class WorkerHandle<ToWorker extends WorkerMessage, FromWorker extends Wor
     return this.#state;
   }
 
-  /** `starting` or `ready`: neither ended nor asked to end. */
   /** The worker's `threadId`. */
   get threadId(): number {
     return this.#worker.threadId;
   }
 
+  /** `starting` or `ready`: neither ended nor asked to end. */
   get alive(): boolean {
     return this.#state === 'starting' || this.#state === 'ready';
   }
