@@ -35,6 +35,10 @@ export const LIMITS = {
   fsWriteFileBytes: 64 * 1024 * 1024,
   /** JSON bodies of the other fs routes (paths and a mode). */
   fsBodyBytes: 64 * 1024,
+  /** Files an agent tool hands the page inline (`browser_file_upload`'s `files`), decoded, all of one call together. */
+  inlineUploadBytes: 5 * 1024 * 1024,
+  /** One file put into an MCP session's workspace over REST (`PUT /mcp/files/{path}`). */
+  workspaceFileBytes: 64 * 1024 * 1024,
   /** `webmcp.invokeTool`'s input: its JSON, as UTF-8 (Kernel's limit). */
   webmcpInputBytes: 1024 * 1024,
   /** A `tool_ref`'s length in characters (code points), as Kernel checks it. */

@@ -58,20 +58,21 @@ export { BrowserTools, ToolPage, TOOL_DEFAULTS, createBrowserTools } from './too
 export { UrlPolicy } from './tools/policy.js';
 export { renderAction, renderElement, renderFind, renderSnapshot } from './tools/render.js';
 export type {
-  ActionOptions, ActionResult, BrowserToolsOptions, DownloadInfo, ElementState, FindMatch, Isolation, OpenApprovalRequest, OpenApprover,
-  OpenDialog, PageSnapshot, Ref, ScreenshotOptions, ScreenshotResult, SessionStatus, SnapshotDiff, SnapshotElement, SnapshotMode, ToolPageApi,
-  ToolSnapshot, ToolTab,
+  ActionEffects, ActionOptions, ActionResult, BrowserToolsOptions, DownloadInfo, ElementState, FindMatch, InlineFile, Isolation, OpenApprovalRequest,
+  OpenApprover, OpenDialog, PageOverlay, PageSnapshot, Ref, ScreenshotOptions, ScreenshotResult, SessionStatus, SnapshotDiff, SnapshotElement,
+  SnapshotMode, StartedDownload, ToolPageApi, ToolSnapshot, ToolTab, UploadSource,
 } from './tools/types.js';
 
 // ----- MCP server (lib/mcp; docs/mcp.md) -----------------------------------------------------
 export { createMcpServer, MCP_SERVER_NAME, MCP_SERVER_VERSION } from './mcp/mcp-server.js';
-export type { BrowserResolver, CreateMcpServerOptions, McpToolService } from './mcp/mcp-server.js';
+export type { CreateMcpServerOptions, McpToolService } from './mcp/mcp-server.js';
 export { McpHttpSessions } from './mcp/http-sessions.js';
 export type { McpHttpSessionsOptions } from './mcp/http-sessions.js';
 export { mcpRoutes } from './http/routes/mcp-routes.js';
 export type { McpRoutesOptions } from './http/routes/mcp-routes.js';
 export { TOOLS as MCP_TOOLS } from './mcp/tools.js';
 export type { McpTool, ToolContext as McpToolContext, ToolKind as McpToolKind } from './mcp/tools.js';
+export type { McpCapability } from './mcp/capabilities.js';
 export { WORKSPACE_URI_TEMPLATE } from './mcp/workspace-files.js';
 export { WebMcpMonitor } from './webmcp/webmcp-monitor.js';
 export type { WebMcpMonitorOptions } from './webmcp/webmcp-monitor.js';

@@ -17,10 +17,9 @@ import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { findChromium } from '../../dist/lib/index.js';
 import { summarize } from '../stats.mjs';
+import { connectStdio } from '../../test/helpers/mcp-agent-client.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.url));
@@ -46,7 +45,6 @@ const PAGES = [
 const TYPED = ['Ada Andersen', 'Ben Costa'];
 
 const normalize = (name) => name.toLowerCase().replace(/\s+/g, ' ').trim();
-const textOf = (result) => result.content.filter((item) => item.type === 'text').map((item) => item.text).join('');
 const quantile = (samples, q) => {
   const sorted = [...samples].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
@@ -122,36 +120,17 @@ async function serveFixtures() {
  */
 async function connect(label, args, { scratch }) {
   const tmp = mkdtempSync(join(scratch, 'tmp-'));
-  const transport = new StdioClientTransport({ command: process.execPath, args, cwd: scratch, env: { ...process.env, TMPDIR: tmp }, stderr: 'pipe' });
-  let stderr = '';
-  transport.stderr?.on('data', (chunk) => { stderr = (stderr + chunk).slice(-4000); });
-  const client = new Client({ name: 'chromium-repl-bench', version: '0' });
-  try {
-    await client.connect(transport);
-  } catch (error) {
-    await transport.close();
-    throw new Error(`${label}: could not connect (${error.message}); stderr: ${stderr}`);
-  }
-  const pid = transport.pid;
-  const schemas = new Map((await client.listTools()).tools.map((tool) => [tool.name, tool.inputSchema]));
+  const agent = await connectStdio(label, args, { cwd: scratch, env: { ...process.env, TMPDIR: tmp } });
+  const schemas = new Map((await agent.sdk.listTools()).tools.map((tool) => [tool.name, tool.inputSchema]));
   return {
     label,
     schemas,
     async call(name, args) {
-      const result = await client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 });
-      const text = textOf(result);
-      if (result.isError) throw new Error(`${label} ${name}(${JSON.stringify(args)}) failed: ${text.slice(0, 500)}`);
+      const { text, isError } = await agent.call(name, args, { wait: true, waitMs: 110_000 });
+      if (isError) throw new Error(`${label} ${name}(${JSON.stringify(args)}) failed: ${text.slice(0, 500)}`);
       return text;
     },
-    async close() {
-      await client.close();
-      // The server closes its browser on stdin's end (SIGTERM after 2 s); wait until it has exited.
-      for (let attempt = 0; pid !== undefined && attempt < 300; attempt++) {
-        try { process.kill(pid, 0); } catch { return; }
-        await sleep(50);
-      }
-      if (pid !== undefined) try { process.kill(pid, 'SIGKILL'); } catch { /* gone meanwhile */ }
-    },
+    close: () => agent.close(),
   };
 }
 

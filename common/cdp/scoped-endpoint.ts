@@ -40,6 +40,12 @@ export interface TargetScope {
   foreign: Readonly<Record<string, string>>;
   /** Folder the host has Chromium save downloads into (`allowAndName`), when it manages downloads. */
   downloadsFolder?: string | undefined;
+  /**
+   * The browser context the client sees as its default one (an agent-tool session's own): its
+   * browser-level commands that name no context (`Storage.getCookies`, `Target.createTarget`, …)
+   * go to this one, so a Playwright client reads the session's cookies and opens its pages there.
+   */
+  defaultContextId?: string | undefined;
 }
 
 export interface ScopedEndpointOptions {
@@ -57,6 +63,14 @@ export interface ScopedEndpointOptions {
 const TARGET_COMMANDS = new Set([
   'Target.attachToTarget', 'Target.activateTarget', 'Target.closeTarget', 'Target.getTargetInfo',
   'Target.exposeDevToolsProtocol', 'Target.setRemoteLocations',
+]);
+/**
+ * Browser-level commands that act on the default browser context when they name none: with a
+ * `defaultContextId` they are sent for that context instead.
+ */
+const CONTEXT_COMMANDS = new Set([
+  'Target.createTarget', 'Storage.getCookies', 'Storage.setCookies', 'Storage.clearCookies', 'Browser.grantPermissions',
+  'Browser.resetPermissions', 'Browser.setPermission', 'Browser.setDownloadBehavior',
 ]);
 /** How long an already open tab may take to answer before it counts as frozen by a dialog. */
 const FROZEN_PROBE_MS = 2_000;
@@ -150,6 +164,7 @@ class ScopedRelay {
   readonly #creatingDone = new Set<Promise<void>>();
   #downloads: ClientDownloads | undefined;
   #downloadsFolder: string | undefined;
+  #defaultContextId: string | undefined;
   /** Downloads reported to the client: guid → whether its completion was reported. */
   readonly #downloadGuids = new Map<string, { suggestedFilename: string; finished: boolean }>();
 
@@ -168,6 +183,7 @@ class ScopedRelay {
     try {
       const scope = await this.#options.scope();
       this.#downloadsFolder = scope.downloadsFolder;
+      this.#defaultContextId = scope.defaultContextId;
       const connect = this.#options.connect ?? connectWebSocket;
       const upstream = await connect(await this.#options.upstream(), { timeoutMs: this.#options.connectTimeoutMs ?? 10_000 });
       if (this.#closed) {
@@ -237,6 +253,14 @@ class ScopedRelay {
       this.#toClient({ id, error: { code: -32001, message: `Session with given id not found.` }, sessionId });
       return;
     }
+    if (sessionId === undefined && this.#defaultContextId !== undefined && CONTEXT_COMMANDS.has(method) && params['browserContextId'] === undefined) {
+      // The client's default context is the owner's own (see TargetScope.defaultContextId).
+      const withContext = { ...message, params: { ...params, browserContextId: this.#defaultContextId } };
+      if (method === 'Target.createTarget') this.#noteCreating(id);
+      this.#clientCalls.set(id, method);
+      this.#toUpstream(JSON.stringify(withContext));
+      return;
+    }
     if (sessionId === undefined) {
       const targetId = params['targetId'];
       if (TARGET_COMMANDS.has(method) && typeof targetId === 'string' && await this.#isHidden({ targetId, type: 'page' })) {
@@ -253,16 +277,19 @@ class ScopedRelay {
         this.#toClient({ id, result: {} });
         return;
       }
-      if (method === 'Target.createTarget') {
-        let finish!: () => void;
-        const done = new Promise<void>((resolve) => { finish = resolve; });
-        this.#creating.set(id, finish);
-        this.#creatingDone.add(done);
-        void done.then(() => this.#creatingDone.delete(done));
-      }
+      if (method === 'Target.createTarget') this.#noteCreating(id);
     }
     this.#clientCalls.set(id, method);
     this.#toUpstream(raw);
+  }
+
+  /** A `Target.createTarget` of the client is under way: the tab it makes is the client's own. */
+  #noteCreating(id: number): void {
+    let finish!: () => void;
+    const done = new Promise<void>((resolve) => { finish = resolve; });
+    this.#creating.set(id, finish);
+    this.#creatingDone.add(done);
+    void done.then(() => this.#creatingDone.delete(done));
   }
 
   #noteCreated(raw: string): void {

@@ -47,6 +47,16 @@ export interface ExecutorRunMessage {
   tabCreated?: boolean;
   /** The default executor: tabs that named REPLs and other executors own, never bound as `page`. */
   foreignTargetIds?: string[];
+  /**
+   * An agent-tool session's executor: every tab of its owner (its own tab and the popups it
+   * adopted), all visible to its Playwright besides `targetId`.
+   */
+  ownTargetIds?: string[];
+  /**
+   * An agent-tool session's executor: the session's browser context, which its Playwright sees as
+   * the default context (its cookies, its new pages; common/cdp/scoped-endpoint.ts).
+   */
+  browserContextId?: string;
   /** Post each accepted console write as an `output` message while the call runs (a streaming caller). */
   streamOutput?: boolean;
 }

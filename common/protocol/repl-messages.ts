@@ -97,6 +97,11 @@ export interface EndpointReplyMessage {
   targetId?: string;
   /** Tabs that others own (targetId → owner, e.g. `repl:search`): never attached automatically. */
   tabOwners?: Record<string, string>;
+  /**
+   * The browser context of the requesting worker's own tab, when it has one of its own (an
+   * agent-tool session): a cell's Playwright sees it as the default context.
+   */
+  browserContextId?: string;
   /** The host's download folders for the requesting worker (lib/browser/host-downloads.ts). */
   downloads?: { incoming: string; folder: string };
   error?: SerializedError;

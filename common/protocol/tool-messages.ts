@@ -34,6 +34,27 @@ export interface SnapshotElement {
   frame?: string;
 }
 
+/** How a snapshot line names an element's kind: its role, or what its tag (and type) make it. */
+export function elementKind(element: Pick<SnapshotElement, 'tag'> & Partial<Pick<SnapshotElement, 'role' | 'type'>>): string {
+  if (element.role !== undefined) return element.role;
+  switch (element.tag) {
+    case 'a': return 'link';
+    case 'input': {
+      const type = element.type ?? 'text';
+      if (type === 'checkbox' || type === 'radio') return type;
+      if (type === 'submit' || type === 'button' || type === 'reset' || type === 'image') return 'button';
+      return type === 'text' ? 'input' : `input:${type}`;
+    }
+    case 'button':
+    case 'select':
+    case 'textarea':
+    case 'summary':
+      return element.tag;
+    default:
+      return 'editable';
+  }
+}
+
 /** What the worker reads off the page for `read` (uncapped up to the hard limits). */
 export interface PageRead {
   title: string;
@@ -46,6 +67,11 @@ export interface PageRead {
   /** The session's tabs, its own first; `targetId` names each for the main thread (page-tool counts). */
   tabs: Array<{ targetId: string; title: string; url: string; active: boolean }>;
   dialog?: { type: string; message: string; defaultPrompt?: string };
+  /**
+   * A layer covering the viewport (a cookie banner with a backdrop, a modal dialog): how it reads
+   * and the refs of its controls, which come first in `elements`.
+   */
+  overlay?: { description: string; label: string; refs: number[] };
   /** Frames that could not be read (a frame that went away meanwhile), by URL. */
   unreadFrames?: string[];
 }
@@ -58,8 +84,8 @@ export type ToolOperation =
   | { op: 'read' }
   | { op: 'navigate'; url: string; timeoutMs: number; settleMs: number }
   | { op: 'back'; timeoutMs: number; settleMs: number }
-  | { op: 'click'; ref: number; doubleClick: boolean; timeoutMs: number; settleMs: number }
-  | { op: 'type'; ref: number; text: string; submit: boolean; timeoutMs: number; settleMs: number }
+  | { op: 'click'; ref: number; doubleClick: boolean; timeoutMs: number; settleMs: number; coveredMs: number }
+  | { op: 'type'; ref: number; text: string; submit: boolean; timeoutMs: number; settleMs: number; coveredMs: number }
   | { op: 'select'; ref: number; values: string[]; timeoutMs: number; settleMs: number }
   | { op: 'upload'; ref: number; paths: string[]; timeoutMs: number; settleMs: number }
   | { op: 'scroll'; pixels: number; ref?: number; settleMs: number }
@@ -71,14 +97,36 @@ export type ToolOperation =
   | { op: 'screenshot'; path: string; format: 'png' | 'jpeg'; quality?: number; fullPage: boolean; includeImage: boolean }
   | { op: 'downloads' };
 
+/** A download an action started: saved (its path and size) or still running when the action answered. */
+export interface StartedDownload {
+  suggestedFilename: string;
+  url: string;
+  state: 'completed' | 'in progress' | 'canceled';
+  /** Where it was saved, once completed. */
+  path?: string;
+  bytes?: number;
+}
+
+/**
+ * What an action set off besides its own effect (issue 25): tabs it opened (their index in the
+ * session's tab list; the first one became the active tab), downloads it started, and a dialog it
+ * opened, which now holds the page.
+ */
+export interface ActionEffects {
+  popups?: Array<{ index: number; title: string; url: string }>;
+  downloads?: StartedDownload[];
+  dialog?: { type: string; message: string };
+}
+
 /** What an operation answers: a line saying what happened, and for a screenshot its facts. */
 export interface ToolOutcome {
   message: string;
   screenshot?: { path: string; bytes: number; width: number; height: number; data?: ArrayBuffer };
   downloads?: Array<{ path: string; suggestedFilename: string; url: string; bytes: number }>;
+  /** Downloads of the session still running (the `downloads` operation). */
+  pendingDownloads?: StartedDownload[];
   read?: PageRead;
-  /** Notes the helpers left (a dialog the action opened, a download saved). */
-  notes?: string[];
+  effects?: ActionEffects;
 }
 
 export interface ToolMessage {

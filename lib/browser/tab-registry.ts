@@ -99,6 +99,11 @@ export class TabRegistry {
     return ids;
   }
 
+  /** The browser context of `owner`'s own tab when the owner is isolated ({@link isolate}) and its tab is open. */
+  contextOf(owner: TabOwner): string | undefined {
+    return this.#isolated.get(owner);
+  }
+
   /** The popups `owner` adopted so far, oldest first (see {@link TabRegistry.adoptPopups}). */
   popupsOf(owner: TabOwner): string[] {
     return [...(this.#popups.get(owner) ?? [])];

@@ -4,8 +4,9 @@
  * runs until stdin ends (the client closed it) or a signal arrives, then closes the tool session,
  * the browser and its profile, and exits.
  */
-import { ReplError } from '../../common/errors.js';
+import { capabilitiesFromEnv, readCapabilities } from '../mcp/capabilities.js';
 import type { BrowserManagerOptions } from '../browser/browser-manager.js';
+import type { McpCapability } from '../mcp/capabilities.js';
 import type { BrowserToolsOptions } from '../tools/types.js';
 import { integerFlag, parseFlags, UsageError } from './options.js';
 
@@ -13,9 +14,9 @@ export const MCP_USAGE = `Usage: chromium-repl mcp [options]
 
 Runs the MCP server over stdio (stdin and stdout carry MCP messages; logs go to stderr): browser
 tools (browser_open, browser_snapshot, browser_click, …) on one page of a Chromium it launches on
-first use, the tools that page declares (webmcp_list_tools, webmcp_invoke_tool), browser_repl and
-execute_playwright_code on the same browser, and the session's screenshots, downloads and
-snapshots as resources. The HTTP server serves the same at /mcp.
+first use, the tools that page declares (webmcp_list_tools, webmcp_invoke_tool), with --caps code
+browser_repl and execute_playwright_code on the same page, and the session's screenshots,
+downloads and snapshots as resources. The HTTP server serves the same at /mcp.
 
 Options:
   --executable PATH        the Chromium, Chrome or Edge to launch (BROWSER_REPL_CHROME; default: discovery)
@@ -32,14 +33,18 @@ Options:
   --max-elements N         interactive elements kept per snapshot (default 120)
   --isolation MODE         context (default: a browser context of the shared browser) or process (a browser of its own)
   --workspace DIR          where screenshots, downloads and full snapshots are saved (default: a temporary folder, removed on exit)
+  --caps LIST              capabilities beyond the page tools, comma separated (BROWSER_REPL_MCP_CAPS; default none):
+                           code lists browser_repl and execute_playwright_code, which run code with this process's
+                           rights on the session's page (docs/security.md)
 
 Exit codes: 2 for an invalid flag; 0 when the client closes stdin or on SIGINT/SIGTERM.
 `;
 
-/** What `mcp` starts: the tool service's options and the browser of the code tools. */
+/** What `mcp` starts: the tool service's options, its browser and the capabilities of the server. */
 export interface McpCommandOptions {
   tools: BrowserToolsOptions;
   browser: BrowserManagerOptions;
+  caps: McpCapability[];
 }
 
 const PERMISSIONS = ['ask', 'allow', 'deny'] as const;
@@ -70,6 +75,7 @@ export function mcpOptions(args: string[], env: NodeJS.ProcessEnv = process.env)
       'max-elements': { type: 'string' },
       isolation: { type: 'string' },
       workspace: { type: 'string' },
+      caps: { type: 'string' },
     },
   });
   if (values.headless === true && values['no-headless'] === true) throw new UsageError('--headless and --no-headless exclude each other', 'mcp');
@@ -106,7 +112,13 @@ export function mcpOptions(args: string[], env: NodeJS.ProcessEnv = process.env)
   }
   if (isolation !== undefined) tools.isolation = isolation;
   if (values.workspace !== undefined) tools.workspace = values.workspace;
-  return { tools, browser };
+  let caps: McpCapability[];
+  try {
+    caps = values.caps !== undefined ? readCapabilities(values.caps.split(','), '--caps') : capabilitiesFromEnv(env);
+  } catch (error) {
+    throw new UsageError((error as Error).message, 'mcp');
+  }
+  return { tools, browser, caps };
 }
 
 /** The one MCP session of a stdio server. */
@@ -128,14 +140,7 @@ export async function mcp(args: string[]): Promise<void> {
   ]);
   const host = new BrowserHost({ browser: options.browser });
   const tools = new BrowserTools({ ...options.tools, host });
-  const server = createMcpServer({
-    tools,
-    sessionId: STDIO_SESSION_ID,
-    browser: (idOrName) => {
-      if (idOrName === 'default') return host;
-      throw new ReplError('REPL_ERR_NOT_FOUND', `no browser "${idOrName}": the stdio MCP server has only the default browser (browser sessions are an HTTP server feature)`);
-    },
-  });
+  const server = createMcpServer({ tools, sessionId: STDIO_SESSION_ID, caps: options.caps });
   const transport = new StdioServerTransport();
 
   let stopping = false;

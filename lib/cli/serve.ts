@@ -10,6 +10,7 @@ import { DEFAULT_DRAIN_MS, isLoopback, startServer } from '../http/server.js';
 import { parseHostPattern, parseOrigin, splitList } from '../http/middleware.js';
 import type { ServerOptions } from '../http/server.js';
 import { integerFlag, parseFlags, UsageError } from './options.js';
+import { capabilitiesFromEnv, readCapabilities } from '../mcp/capabilities.js';
 
 export const SERVE_USAGE = `Usage: chromium-repl [serve] [options]
 
@@ -33,9 +34,13 @@ Options:
   --heap-mb N            heap cap of each REPL worker in MiB (BROWSER_REPL_HEAP_MB; default 512, or an
                          eighth of a smaller memory limit, at least 128)
   --viewport WxH         page size of the tabs it opens (BROWSER_REPL_VIEWPORT; default 1280x720)
+  --mcp-caps LIST        capabilities of /mcp beyond the page tools, comma separated (BROWSER_REPL_MCP_CAPS;
+                         default none): code lists browser_repl and execute_playwright_code
 
 The browser tools of /mcp (docs/mcp.md) approve navigations as BROWSER_REPL_TOOLS_PERMISSION says:
-ask (default: the MCP client asks the user), allow or deny.
+ask (default: the MCP client asks the user), allow or deny. Its code tools (browser_repl,
+execute_playwright_code) are listed only with --mcp-caps code (BROWSER_REPL_MCP_CAPS=code): they
+run code with this server's rights (docs/security.md).
 
 GET /healthz and GET /readyz answer without the token; GET /metrics (Prometheus) needs it unless
 BROWSER_REPL_METRICS_PUBLIC=1. SIGTERM drains (no new browsers, /readyz answers 503) for up to
@@ -63,6 +68,7 @@ export function serveOptions(args: string[], env: NodeJS.ProcessEnv = process.en
       'max-browsers': { type: 'string' },
       'heap-mb': { type: 'string' },
       viewport: { type: 'string' },
+      'mcp-caps': { type: 'string' },
     },
   });
   const port = integerFlag(values.port, '--port', 0, 65535, 'serve');
@@ -121,6 +127,13 @@ export function serveOptions(args: string[], env: NodeJS.ProcessEnv = process.en
   if (Object.keys(defaultHost).length > 0) options.defaultHost = defaultHost;
   if (browserPool !== undefined) options.browserPool = browserPool;
   if (maxBrowsers !== undefined) options.maxBrowsers = maxBrowsers;
+  try {
+    // Checked here so that a bad list is a usage error (exit 2); unset, the app reads the variable itself.
+    if (values['mcp-caps'] !== undefined) options.mcpCaps = readCapabilities(values['mcp-caps'].split(','), '--mcp-caps');
+    else if ((env['BROWSER_REPL_MCP_CAPS'] ?? '') !== '') options.mcpCaps = capabilitiesFromEnv(env);
+  } catch (error) {
+    throw new UsageError((error as Error).message, 'serve');
+  }
   const permission = env['BROWSER_REPL_TOOLS_PERMISSION'];
   if (permission !== undefined && permission !== '') {
     if (permission !== 'ask' && permission !== 'allow' && permission !== 'deny') {

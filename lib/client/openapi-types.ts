@@ -89,9 +89,9 @@ export interface paths {
          *     - `gotoUrl(url: string): Promise<{ frameId, loaderId?, errorText? }>`: Navigates the attached page (attaching one first) and resolves the raw Page.navigate result once Chromium has committed the navigation; it does not wait for the load event (use waitForLoad). A failed navigation does not throw: errorText is set and a browser-repl note goes to stderr. Never retried after a dropped connection. A beforeunload dialog that holds the navigation makes it fail with REPL_ERR_DIALOG_OPEN.
          *     - `pageInfo(): Promise<{ url, title, viewport: { width, height }, scroll: { x, y }, page: { width, height }, ready_state, dialog }>`: Describes the attached page with one evaluation: url, title, viewport (innerWidth/innerHeight), scroll offsets, page (document scroll size), ready_state and dialog (null, or { type, message } of an open alert/confirm/prompt/beforeunload). While a dialog is open nothing is evaluated (the page is frozen): it resolves { url, title, dialog } from the browser's target list instead, also when the dialog opens during the call. Close the dialog with cdp("Page.handleJavaScriptDialog", { accept: true }) (accept: false to cancel; promptText for a prompt).
          *     - `accessibilitySnapshot(options?): Promise<{ url, title, nodes, truncated?, totalNodes? }>`: options: { maxNodes = 2000, interactiveOnly = false }. A compact view of Chromium's accessibility tree of the attached page, same-origin iframes included. Each node is { backendNodeId, role, name, depth, value?, text?, checked?, pressed?, selected?, expanded?, disabled?, focused?, required?, readonly?, level?, fileInput?, multiple? }: only elements an action can target are listed (text is folded into its element's text, layout wrappers are dropped), in document order, depth giving the nesting. A file input has role "file input" and fileInput: true (multiple: true when it takes several files; value says the chosen files): set its files with uploadFile, do not click it. A <label> of a listed control is left out (the control's name is the label's text); a label of nothing or of a hidden control (a styled upload) stays, named by its text. Date and time inputs list their segments (spinbutton "Month", button "Show date picker") named once; fill the date input itself. Pass a node as is to click, fillInput, waitForElement or uploadFile, or use its role and name as a target: click({ role: node.role, name: node.name, exact: true }). backendNodeId is a stable handle while the element lives; after a navigation or re-render a node is stale and helpers fail at once telling you to take a new snapshot. maxNodes bounds the list (truncated and totalNodes then say so); interactiveOnly keeps only widgets and focusable elements. Cross-site iframes are separate targets: iframeTarget() + switchTab(). Call waitForLoad() first on a page you just opened.
-         *     - `click(target, options?): Promise<void>`: options: { button = "left" | "right" | "middle", clickCount = 1, timeoutSec = 10, modifiers, position: { x, y }, force = false, trial = false }. Clicks with physical mouse input (move, then press and release per click; clickCount 2 is a double click). target is a CSS selector (matched in the document, its open shadow roots and same-origin iframes; hidden matches are ignored, several visible matches fail at once), an accessibility-snapshot node / { backendNodeId }, or a semantic target searched the same way: { role, name?, exact? } (ARIA role and accessible name, as Playwright's getByRole; the role names a snapshot prints, such as "Date" or "file input", work too), { text, exact? } (the innermost elements whose whitespace-normalised text matches, as getByText) or { label, exact? } (the control a <label>, aria-labelledby or aria-label names, as getByLabel). A string name/text/label matches case-insensitively as a substring; exact: true asks for the whole string, case-sensitive; a RegExp works too. Several visible matches of a semantic target fail at once listing them: "click: {role: \"button\", name: \"Book\"} matched 2 elements: button \"Book now\", button \"Book later\"; …"; no match is waited for like a selector. Errors name a snapshot node by role and name: node 12 (button "Book"); {x, y} clicks viewport coordinates at once. An element target waits up to timeoutSec (default 10) until it is visible, enabled (not disabled, not aria-disabled), scrolled into view, stable over two animation frames and not covered (hit-tested through shadow roots and frames), then clicks the centre of its visible part, or another point of it when the centre is covered. On timeout it throws "click: selector \"<s>\" was not actionable within <t>s (<reason>)", e.g. (intercepted by <div id="overlay">). modifiers hold keys during the click (as pressKey takes them); position clicks at an offset from the element's top-left corner; force skips the enabled/stable/covered checks; trial runs the checks without clicking. It does not wait for what the click causes. A dialog the click opens is reported on stderr. A JavaScript dialog never makes it hang: with one open it fails at once with REPL_ERR_DIALOG_OPEN, naming cdp("Page.handleJavaScriptDialog", { accept: true }).
+         *     - `click(target, options?): Promise<void>`: options: { button = "left" | "right" | "middle", clickCount = 1, timeoutSec = 10, modifiers, position: { x, y }, force = false, trial = false, coveredTimeoutSec }. Clicks with physical mouse input (move, then press and release per click; clickCount 2 is a double click). target is a CSS selector (matched in the document, its open shadow roots and same-origin iframes; hidden matches are ignored, several visible matches fail at once), an accessibility-snapshot node / { backendNodeId }, or a semantic target searched the same way: { role, name?, exact? } (ARIA role and accessible name, as Playwright's getByRole; the role names a snapshot prints, such as "Date" or "file input", work too), { text, exact? } (the innermost elements whose whitespace-normalised text matches, as getByText) or { label, exact? } (the control a <label>, aria-labelledby or aria-label names, as getByLabel). A string name/text/label matches case-insensitively as a substring; exact: true asks for the whole string, case-sensitive; a RegExp works too. Several visible matches of a semantic target fail at once listing them: "click: {role: \"button\", name: \"Book\"} matched 2 elements: button \"Book now\", button \"Book later\"; …"; no match is waited for like a selector. Errors name a snapshot node by role and name: node 12 (button "Book"); {x, y} clicks viewport coordinates at once. An element target waits up to timeoutSec (default 10) until it is visible, enabled (not disabled, not aria-disabled), scrolled into view, stable over two animation frames and not covered (hit-tested through shadow roots and frames), then clicks the centre of its visible part, or another point of it when the centre is covered, and resolves only once the click's events reached the target: a click that something covered at the last moment is stopped before the page sees it and tried again, one that reaches nothing of the target's document throws. On timeout it throws "click: selector \"<s>\" was not actionable within <t>s (<reason>)", e.g. (intercepted by <div id="overlay">); with coveredTimeoutSec it throws as soon as the same element has covered the target that long. modifiers hold keys during the click (as pressKey takes them); position clicks at an offset from the element's top-left corner; force skips the enabled/stable/covered checks and the proof; trial runs the checks without clicking. It does not wait for what the click causes. A dialog the click opens is reported on stderr. A JavaScript dialog never makes it hang: with one open it fails at once with REPL_ERR_DIALOG_OPEN, naming cdp("Page.handleJavaScriptDialog", { accept: true }).
          *     - `typeText(text): Promise<void>`: Inserts text into whatever has focus with one Input.insertText (beforeinput and input fire, no key events), without focusing anything first. Use fillInput to focus, clear and type into a field, pressKey for single keys. A JavaScript dialog never makes it hang: with one open it fails at once with REPL_ERR_DIALOG_OPEN, naming cdp("Page.handleJavaScriptDialog", { accept: true }).
-         *     - `fillInput(target, text, options?): Promise<void>`: options: { clearFirst = true, timeoutSec = 10, force = false, insert = false }. Focuses an editable field and types text into it. target is a CSS selector (matched in the document, its open shadow roots and same-origin iframes; hidden matches are ignored, several visible matches fail at once), an accessibility-snapshot node / { backendNodeId }, or a semantic target searched the same way: { role, name?, exact? } (ARIA role and accessible name, as Playwright's getByRole; the role names a snapshot prints, such as "Date" or "file input", work too), { text, exact? } (the innermost elements whose whitespace-normalised text matches, as getByText) or { label, exact? } (the control a <label>, aria-labelledby or aria-label names, as getByLabel). A string name/text/label matches case-insensitively as a substring; exact: true asks for the whole string, case-sensitive; a RegExp works too. Several visible matches of a semantic target fail at once listing them: "click: {role: \"button\", name: \"Book\"} matched 2 elements: button \"Book now\", button \"Book later\"; …"; no match is waited for like a selector. Errors name a snapshot node by role and name: node 12 (button "Book"); a label stands for its control. It waits up to timeoutSec (default 10) until the target is visible, enabled, editable (text-like input, textarea or contenteditable, not read-only) and not covered (click's hit test: a point of the field, or of its label, must be on top), else throws "fillInput: selector \"<s>\" was not editable within <t>s (<reason>)", e.g. (intercepted by <div id="cookie-banner">) for a field under an overlay; force skips the hit test. With clearFirst (default true) the old content is selected and deleted with Backspace. Characters on the US layout are typed as real key presses (Shift for capitals and symbols); other characters and line breaks are inserted, so a newline never submits a form; text over 200 characters is inserted at once except its last character. insert: true types the whole text as one insertion instead (beforeinput and input fire, no key events; as Playwright's fill), much faster for long text. change fires when the value changed; pages that reformat on input keep their formatting. Date and time inputs get their value set directly. A JavaScript dialog never makes it hang: with one open it fails at once with REPL_ERR_DIALOG_OPEN, naming cdp("Page.handleJavaScriptDialog", { accept: true }).
+         *     - `fillInput(target, text, options?): Promise<void>`: options: { clearFirst = true, timeoutSec = 10, force = false, insert = false, coveredTimeoutSec }. coveredTimeoutSec: throw as soon as the same element has covered the field that long, instead of waiting out timeoutSec. Focuses an editable field and types text into it. target is a CSS selector (matched in the document, its open shadow roots and same-origin iframes; hidden matches are ignored, several visible matches fail at once), an accessibility-snapshot node / { backendNodeId }, or a semantic target searched the same way: { role, name?, exact? } (ARIA role and accessible name, as Playwright's getByRole; the role names a snapshot prints, such as "Date" or "file input", work too), { text, exact? } (the innermost elements whose whitespace-normalised text matches, as getByText) or { label, exact? } (the control a <label>, aria-labelledby or aria-label names, as getByLabel). A string name/text/label matches case-insensitively as a substring; exact: true asks for the whole string, case-sensitive; a RegExp works too. Several visible matches of a semantic target fail at once listing them: "click: {role: \"button\", name: \"Book\"} matched 2 elements: button \"Book now\", button \"Book later\"; …"; no match is waited for like a selector. Errors name a snapshot node by role and name: node 12 (button "Book"); a label stands for its control. It waits up to timeoutSec (default 10) until the target is visible, enabled, editable (text-like input, textarea or contenteditable, not read-only) and not covered (click's hit test: a point of the field, or of its label, must be on top), else throws "fillInput: selector \"<s>\" was not editable within <t>s (<reason>)", e.g. (intercepted by <div id="cookie-banner">) for a field under an overlay; force skips the hit test. With clearFirst (default true) the old content is selected and deleted with Backspace. Characters on the US layout are typed as real key presses (Shift for capitals and symbols); other characters and line breaks are inserted, so a newline never submits a form; text over 200 characters is inserted at once except its last character. insert: true types the whole text as one insertion instead (beforeinput and input fire, no key events; as Playwright's fill), much faster for long text. change fires when the value changed; pages that reformat on input keep their formatting. Date and time inputs get their value set directly. A JavaScript dialog never makes it hang: with one open it fails at once with REPL_ERR_DIALOG_OPEN, naming cdp("Page.handleJavaScriptDialog", { accept: true }).
          *     - `pressKey(key, modifiers?): Promise<void>`: modifiers: string[] | { alt, ctrl, meta, shift } | 0-15. Presses and releases one key in whatever has focus (keyDown, char for printable keys, keyUp) on a US layout. key is one character ("a", "!", "é") or a key name, case-insensitive ("Enter", "ArrowLeft", "KeyA", "Digit1", "F5", "Numpad1"), or an alias (esc, return, spacebar, del, cmd, command, ctrl). Modifiers: an array of Alt/Control/Ctrl/Meta/Shift names (any case), an object of flags ({ ctrl: true }) or a bitfield 0-15 (Alt 1, Control 2, Meta 4, Shift 8); Shift maps keys to their shifted form (Digit1 + Shift types "!"). Enter submits forms; Control+A selects all on any platform. Errors: "unknown key: <k> (…)", "pressKey: unknown modifier: <m> (…)", "pressKey: modifiers must be an array drawn from Alt, Control, Meta, Shift (or an object like {ctrl: true})". A dialog the key opens is reported on stderr. A JavaScript dialog never makes it hang: with one open it fails at once with REPL_ERR_DIALOG_OPEN, naming cdp("Page.handleJavaScriptDialog", { accept: true }).
          *     - `scroll(x, y, dy = -300, dx = 0): Promise<void>`: Sends exactly one mouse-wheel event at viewport point (x, y): dy (default -300, as in the hosted product; positive scrolls down, negative up) and dx (default 0) in CSS pixels, so the element under the point scrolls as for a person. The command has a 5 s timeout and is never retried or replaced by window.scrollBy; a timeout reports an unknown outcome. It returns when Chromium has taken the event; smooth scrolling may still be running. A JavaScript dialog never makes it hang: with one open it fails at once with REPL_ERR_DIALOG_OPEN, naming cdp("Page.handleJavaScriptDialog", { accept: true }).
          *     - `captureScreenshot(path?: string, fullPage?: boolean, maxDim?: number): Promise<string>; captureScreenshot(options: { path?, fullPage?, maxDim?, format?, quality?, clip?, selector? }): Promise<string>`: Captures the attached page, writes the image to path (default /tmp/shot.png, parent folders created, file overwritten) and resolves the path; show it with repl.emitImage({ path }). format is png (default), jpeg or webp, taken from the option or the path extension; quality 0-100 applies to jpeg and webp. fullPage: true captures the whole scroll height and width, not just the viewport. maxDim (positive integer) scales the image down, never up, so its longer side is at most maxDim device pixels (aspect ratio kept). clip { x, y, width, height } (CSS pixels, document coordinates) or selector (first match) capture a region. The second argument may also be an options object: captureScreenshot(path, { fullPage: true }). If a JavaScript dialog blocks the page it fails at once with REPL_ERR_DIALOG_OPEN instead of hanging; handle the dialog with cdp("Page.handleJavaScriptDialog", { accept: true }) (see pageInfo).
@@ -605,7 +605,7 @@ export interface paths {
          * @description The Model Context Protocol server (docs/mcp.md) over streamable HTTP. The body is one JSON-RPC message or a batch.
          *     An `initialize` request without `mcp-session-id` starts a session: the answer carries its id in the `mcp-session-id`
          *     header, which every later request must send. Each MCP session drives a page of its own (a browser context of the
-         *     default browser); `browser_repl` and `execute_playwright_code` take a `browser` argument for the other browsers.
+         *     default browser); with the `code` capability (`--mcp-caps code`) `browser_repl` and `execute_playwright_code` run on that page too.
          *     Requests answer JSON-RPC as `application/json` or as a `text/event-stream` (requests the server sends the client,
          *     such as elicitation, travel on that stream); notifications and responses answer 202. The client must accept both
          *     `application/json` and `text/event-stream`.
@@ -616,6 +616,48 @@ export interface paths {
          * @description Ends the MCP session and closes its page (its browser context, cookies and storage). Files it saved stay in the workspace until the server stops.
          */
         delete: operations["mcpEndSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mcp/workspace": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the files of an MCP session's workspace
+         * @description Screenshots, downloads, full-text snapshots and files put there with `PUT /mcp/workspace/file`, of the MCP session that `mcp-session-id` names (docs/mcp.md). For the client program: its model reads the same files as MCP resources.
+         */
+        get: operations["mcpWorkspaceList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mcp/workspace/file": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a file of an MCP session's workspace */
+        get: operations["mcpWorkspaceRead"];
+        /**
+         * Put a file into an MCP session's workspace
+         * @description The raw request body becomes the file (folders are created; written to a temporary file and renamed, so a failed upload leaves nothing half written). At most 64 MiB. The session's model then hands it to a page with `browser_file_upload` and `paths`.
+         */
+        put: operations["mcpWorkspaceWrite"];
+        post?: never;
+        /** Delete a file of an MCP session's workspace */
+        delete: operations["mcpWorkspaceDelete"];
         options?: never;
         head?: never;
         patch?: never;
@@ -649,9 +691,9 @@ export interface paths {
          *     - `gotoUrl(url: string): Promise<{ frameId, loaderId?, errorText? }>`: Navigates the attached page (attaching one first) and resolves the raw Page.navigate result once Chromium has committed the navigation; it does not wait for the load event (use waitForLoad). A failed navigation does not throw: errorText is set and a browser-repl note goes to stderr. Never retried after a dropped connection. A beforeunload dialog that holds the navigation makes it fail with REPL_ERR_DIALOG_OPEN.
          *     - `pageInfo(): Promise<{ url, title, viewport: { width, height }, scroll: { x, y }, page: { width, height }, ready_state, dialog }>`: Describes the attached page with one evaluation: url, title, viewport (innerWidth/innerHeight), scroll offsets, page (document scroll size), ready_state and dialog (null, or { type, message } of an open alert/confirm/prompt/beforeunload). While a dialog is open nothing is evaluated (the page is frozen): it resolves { url, title, dialog } from the browser's target list instead, also when the dialog opens during the call. Close the dialog with cdp("Page.handleJavaScriptDialog", { accept: true }) (accept: false to cancel; promptText for a prompt).
          *     - `accessibilitySnapshot(options?): Promise<{ url, title, nodes, truncated?, totalNodes? }>`: options: { maxNodes = 2000, interactiveOnly = false }. A compact view of Chromium's accessibility tree of the attached page, same-origin iframes included. Each node is { backendNodeId, role, name, depth, value?, text?, checked?, pressed?, selected?, expanded?, disabled?, focused?, required?, readonly?, level?, fileInput?, multiple? }: only elements an action can target are listed (text is folded into its element's text, layout wrappers are dropped), in document order, depth giving the nesting. A file input has role "file input" and fileInput: true (multiple: true when it takes several files; value says the chosen files): set its files with uploadFile, do not click it. A <label> of a listed control is left out (the control's name is the label's text); a label of nothing or of a hidden control (a styled upload) stays, named by its text. Date and time inputs list their segments (spinbutton "Month", button "Show date picker") named once; fill the date input itself. Pass a node as is to click, fillInput, waitForElement or uploadFile, or use its role and name as a target: click({ role: node.role, name: node.name, exact: true }). backendNodeId is a stable handle while the element lives; after a navigation or re-render a node is stale and helpers fail at once telling you to take a new snapshot. maxNodes bounds the list (truncated and totalNodes then say so); interactiveOnly keeps only widgets and focusable elements. Cross-site iframes are separate targets: iframeTarget() + switchTab(). Call waitForLoad() first on a page you just opened.
-         *     - `click(target, options?): Promise<void>`: options: { button = "left" | "right" | "middle", clickCount = 1, timeoutSec = 10, modifiers, position: { x, y }, force = false, trial = false }. Clicks with physical mouse input (move, then press and release per click; clickCount 2 is a double click). target is a CSS selector (matched in the document, its open shadow roots and same-origin iframes; hidden matches are ignored, several visible matches fail at once), an accessibility-snapshot node / { backendNodeId }, or a semantic target searched the same way: { role, name?, exact? } (ARIA role and accessible name, as Playwright's getByRole; the role names a snapshot prints, such as "Date" or "file input", work too), { text, exact? } (the innermost elements whose whitespace-normalised text matches, as getByText) or { label, exact? } (the control a <label>, aria-labelledby or aria-label names, as getByLabel). A string name/text/label matches case-insensitively as a substring; exact: true asks for the whole string, case-sensitive; a RegExp works too. Several visible matches of a semantic target fail at once listing them: "click: {role: \"button\", name: \"Book\"} matched 2 elements: button \"Book now\", button \"Book later\"; …"; no match is waited for like a selector. Errors name a snapshot node by role and name: node 12 (button "Book"); {x, y} clicks viewport coordinates at once. An element target waits up to timeoutSec (default 10) until it is visible, enabled (not disabled, not aria-disabled), scrolled into view, stable over two animation frames and not covered (hit-tested through shadow roots and frames), then clicks the centre of its visible part, or another point of it when the centre is covered. On timeout it throws "click: selector \"<s>\" was not actionable within <t>s (<reason>)", e.g. (intercepted by <div id="overlay">). modifiers hold keys during the click (as pressKey takes them); position clicks at an offset from the element's top-left corner; force skips the enabled/stable/covered checks; trial runs the checks without clicking. It does not wait for what the click causes. A dialog the click opens is reported on stderr. A JavaScript dialog never makes it hang: with one open it fails at once with REPL_ERR_DIALOG_OPEN, naming cdp("Page.handleJavaScriptDialog", { accept: true }).
+         *     - `click(target, options?): Promise<void>`: options: { button = "left" | "right" | "middle", clickCount = 1, timeoutSec = 10, modifiers, position: { x, y }, force = false, trial = false, coveredTimeoutSec }. Clicks with physical mouse input (move, then press and release per click; clickCount 2 is a double click). target is a CSS selector (matched in the document, its open shadow roots and same-origin iframes; hidden matches are ignored, several visible matches fail at once), an accessibility-snapshot node / { backendNodeId }, or a semantic target searched the same way: { role, name?, exact? } (ARIA role and accessible name, as Playwright's getByRole; the role names a snapshot prints, such as "Date" or "file input", work too), { text, exact? } (the innermost elements whose whitespace-normalised text matches, as getByText) or { label, exact? } (the control a <label>, aria-labelledby or aria-label names, as getByLabel). A string name/text/label matches case-insensitively as a substring; exact: true asks for the whole string, case-sensitive; a RegExp works too. Several visible matches of a semantic target fail at once listing them: "click: {role: \"button\", name: \"Book\"} matched 2 elements: button \"Book now\", button \"Book later\"; …"; no match is waited for like a selector. Errors name a snapshot node by role and name: node 12 (button "Book"); {x, y} clicks viewport coordinates at once. An element target waits up to timeoutSec (default 10) until it is visible, enabled (not disabled, not aria-disabled), scrolled into view, stable over two animation frames and not covered (hit-tested through shadow roots and frames), then clicks the centre of its visible part, or another point of it when the centre is covered, and resolves only once the click's events reached the target: a click that something covered at the last moment is stopped before the page sees it and tried again, one that reaches nothing of the target's document throws. On timeout it throws "click: selector \"<s>\" was not actionable within <t>s (<reason>)", e.g. (intercepted by <div id="overlay">); with coveredTimeoutSec it throws as soon as the same element has covered the target that long. modifiers hold keys during the click (as pressKey takes them); position clicks at an offset from the element's top-left corner; force skips the enabled/stable/covered checks and the proof; trial runs the checks without clicking. It does not wait for what the click causes. A dialog the click opens is reported on stderr. A JavaScript dialog never makes it hang: with one open it fails at once with REPL_ERR_DIALOG_OPEN, naming cdp("Page.handleJavaScriptDialog", { accept: true }).
          *     - `typeText(text): Promise<void>`: Inserts text into whatever has focus with one Input.insertText (beforeinput and input fire, no key events), without focusing anything first. Use fillInput to focus, clear and type into a field, pressKey for single keys. A JavaScript dialog never makes it hang: with one open it fails at once with REPL_ERR_DIALOG_OPEN, naming cdp("Page.handleJavaScriptDialog", { accept: true }).
-         *     - `fillInput(target, text, options?): Promise<void>`: options: { clearFirst = true, timeoutSec = 10, force = false, insert = false }. Focuses an editable field and types text into it. target is a CSS selector (matched in the document, its open shadow roots and same-origin iframes; hidden matches are ignored, several visible matches fail at once), an accessibility-snapshot node / { backendNodeId }, or a semantic target searched the same way: { role, name?, exact? } (ARIA role and accessible name, as Playwright's getByRole; the role names a snapshot prints, such as "Date" or "file input", work too), { text, exact? } (the innermost elements whose whitespace-normalised text matches, as getByText) or { label, exact? } (the control a <label>, aria-labelledby or aria-label names, as getByLabel). A string name/text/label matches case-insensitively as a substring; exact: true asks for the whole string, case-sensitive; a RegExp works too. Several visible matches of a semantic target fail at once listing them: "click: {role: \"button\", name: \"Book\"} matched 2 elements: button \"Book now\", button \"Book later\"; …"; no match is waited for like a selector. Errors name a snapshot node by role and name: node 12 (button "Book"); a label stands for its control. It waits up to timeoutSec (default 10) until the target is visible, enabled, editable (text-like input, textarea or contenteditable, not read-only) and not covered (click's hit test: a point of the field, or of its label, must be on top), else throws "fillInput: selector \"<s>\" was not editable within <t>s (<reason>)", e.g. (intercepted by <div id="cookie-banner">) for a field under an overlay; force skips the hit test. With clearFirst (default true) the old content is selected and deleted with Backspace. Characters on the US layout are typed as real key presses (Shift for capitals and symbols); other characters and line breaks are inserted, so a newline never submits a form; text over 200 characters is inserted at once except its last character. insert: true types the whole text as one insertion instead (beforeinput and input fire, no key events; as Playwright's fill), much faster for long text. change fires when the value changed; pages that reformat on input keep their formatting. Date and time inputs get their value set directly. A JavaScript dialog never makes it hang: with one open it fails at once with REPL_ERR_DIALOG_OPEN, naming cdp("Page.handleJavaScriptDialog", { accept: true }).
+         *     - `fillInput(target, text, options?): Promise<void>`: options: { clearFirst = true, timeoutSec = 10, force = false, insert = false, coveredTimeoutSec }. coveredTimeoutSec: throw as soon as the same element has covered the field that long, instead of waiting out timeoutSec. Focuses an editable field and types text into it. target is a CSS selector (matched in the document, its open shadow roots and same-origin iframes; hidden matches are ignored, several visible matches fail at once), an accessibility-snapshot node / { backendNodeId }, or a semantic target searched the same way: { role, name?, exact? } (ARIA role and accessible name, as Playwright's getByRole; the role names a snapshot prints, such as "Date" or "file input", work too), { text, exact? } (the innermost elements whose whitespace-normalised text matches, as getByText) or { label, exact? } (the control a <label>, aria-labelledby or aria-label names, as getByLabel). A string name/text/label matches case-insensitively as a substring; exact: true asks for the whole string, case-sensitive; a RegExp works too. Several visible matches of a semantic target fail at once listing them: "click: {role: \"button\", name: \"Book\"} matched 2 elements: button \"Book now\", button \"Book later\"; …"; no match is waited for like a selector. Errors name a snapshot node by role and name: node 12 (button "Book"); a label stands for its control. It waits up to timeoutSec (default 10) until the target is visible, enabled, editable (text-like input, textarea or contenteditable, not read-only) and not covered (click's hit test: a point of the field, or of its label, must be on top), else throws "fillInput: selector \"<s>\" was not editable within <t>s (<reason>)", e.g. (intercepted by <div id="cookie-banner">) for a field under an overlay; force skips the hit test. With clearFirst (default true) the old content is selected and deleted with Backspace. Characters on the US layout are typed as real key presses (Shift for capitals and symbols); other characters and line breaks are inserted, so a newline never submits a form; text over 200 characters is inserted at once except its last character. insert: true types the whole text as one insertion instead (beforeinput and input fire, no key events; as Playwright's fill), much faster for long text. change fires when the value changed; pages that reformat on input keep their formatting. Date and time inputs get their value set directly. A JavaScript dialog never makes it hang: with one open it fails at once with REPL_ERR_DIALOG_OPEN, naming cdp("Page.handleJavaScriptDialog", { accept: true }).
          *     - `pressKey(key, modifiers?): Promise<void>`: modifiers: string[] | { alt, ctrl, meta, shift } | 0-15. Presses and releases one key in whatever has focus (keyDown, char for printable keys, keyUp) on a US layout. key is one character ("a", "!", "é") or a key name, case-insensitive ("Enter", "ArrowLeft", "KeyA", "Digit1", "F5", "Numpad1"), or an alias (esc, return, spacebar, del, cmd, command, ctrl). Modifiers: an array of Alt/Control/Ctrl/Meta/Shift names (any case), an object of flags ({ ctrl: true }) or a bitfield 0-15 (Alt 1, Control 2, Meta 4, Shift 8); Shift maps keys to their shifted form (Digit1 + Shift types "!"). Enter submits forms; Control+A selects all on any platform. Errors: "unknown key: <k> (…)", "pressKey: unknown modifier: <m> (…)", "pressKey: modifiers must be an array drawn from Alt, Control, Meta, Shift (or an object like {ctrl: true})". A dialog the key opens is reported on stderr. A JavaScript dialog never makes it hang: with one open it fails at once with REPL_ERR_DIALOG_OPEN, naming cdp("Page.handleJavaScriptDialog", { accept: true }).
          *     - `scroll(x, y, dy = -300, dx = 0): Promise<void>`: Sends exactly one mouse-wheel event at viewport point (x, y): dy (default -300, as in the hosted product; positive scrolls down, negative up) and dx (default 0) in CSS pixels, so the element under the point scrolls as for a person. The command has a 5 s timeout and is never retried or replaced by window.scrollBy; a timeout reports an unknown outcome. It returns when Chromium has taken the event; smooth scrolling may still be running. A JavaScript dialog never makes it hang: with one open it fails at once with REPL_ERR_DIALOG_OPEN, naming cdp("Page.handleJavaScriptDialog", { accept: true }).
          *     - `captureScreenshot(path?: string, fullPage?: boolean, maxDim?: number): Promise<string>; captureScreenshot(options: { path?, fullPage?, maxDim?, format?, quality?, clip?, selector? }): Promise<string>`: Captures the attached page, writes the image to path (default /tmp/shot.png, parent folders created, file overwritten) and resolves the path; show it with repl.emitImage({ path }). format is png (default), jpeg or webp, taken from the option or the path extension; quality 0-100 applies to jpeg and webp. fullPage: true captures the whole scroll height and width, not just the viewport. maxDim (positive integer) scales the image down, never up, so its longer side is at most maxDim device pixels (aspect ratio kept). clip { x, y, width, height } (CSS pixels, document coordinates) or selector (first match) capture a region. The second argument may also be an options object: captureScreenshot(path, { fullPage: true }). If a JavaScript dialog blocks the page it fails at once with REPL_ERR_DIALOG_OPEN instead of hanging; handle the dialog with cdp("Page.handleJavaScriptDialog", { accept: true }) (see pageInfo).
@@ -1503,6 +1545,20 @@ export interface components {
                 message: string;
             };
             id: null;
+        };
+        McpWorkspaceFile: {
+            /** @description Relative to the workspace. */
+            path: string;
+            bytes: number;
+        };
+        McpWorkspaceListing: {
+            files: {
+                path: string;
+                bytes: number;
+                mime_type: string;
+                /** Format: date-time */
+                modified_at: string | null;
+            }[];
         };
     };
     responses: {
@@ -2881,6 +2937,194 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["McpJsonRpcError"];
+                };
+            };
+        };
+    };
+    mcpWorkspaceList: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The MCP session whose workspace this is (the id the initialize answer gave). */
+                "mcp-session-id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The files, by path. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpWorkspaceListing"];
+                };
+            };
+            /** @description `mcp-session-id` is missing. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description No such MCP session (it ended or never existed). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    mcpWorkspaceRead: {
+        parameters: {
+            query: {
+                /** @description A path inside the session's workspace, such as `uploads/receipt.pdf` (`..` and links leading out are refused). */
+                path: string;
+            };
+            header: {
+                /** @description The MCP session whose workspace this is (the id the initialize answer gave). */
+                "mcp-session-id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file's bytes. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description `mcp-session-id` or `path` is missing, the path leads out of the workspace (`REPL_ERR_PATH_OUTSIDE_WORKSPACE`), or it is a folder. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description No such MCP session, or no such file. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    mcpWorkspaceWrite: {
+        parameters: {
+            query: {
+                /** @description A path inside the session's workspace, such as `uploads/receipt.pdf` (`..` and links leading out are refused). */
+                path: string;
+            };
+            header: {
+                /** @description The MCP session whose workspace this is (the id the initialize answer gave). */
+                "mcp-session-id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/octet-stream": string;
+            };
+        };
+        responses: {
+            /** @description Written. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpWorkspaceFile"];
+                };
+            };
+            /** @description `mcp-session-id` or `path` is missing, or the path leads out of the workspace (`REPL_ERR_PATH_OUTSIDE_WORKSPACE`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description No such MCP session. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body exceeds 64 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    mcpWorkspaceDelete: {
+        parameters: {
+            query: {
+                /** @description A path inside the session's workspace, such as `uploads/receipt.pdf` (`..` and links leading out are refused). */
+                path: string;
+            };
+            header: {
+                /** @description The MCP session whose workspace this is (the id the initialize answer gave). */
+                "mcp-session-id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `mcp-session-id` or `path` is missing, or the path leads out of the workspace. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description No such MCP session, or no such file. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };

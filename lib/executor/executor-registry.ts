@@ -15,6 +15,8 @@ import type { PlaywrightEngine } from '../../common/protocol/executor-messages.j
 import type { WebMcpCallHandler } from '../threads/worker-handle.js';
 import { ExecutorWorker } from './executor-worker.js';
 import { PlaywrightExecutor } from './playwright-executor.js';
+import type { ExecutorSession } from './playwright-executor.js';
+import type { TabOwner } from '../browser/tab-registry.js';
 import { WarmSpare } from './warm-spare.js';
 
 const debug = debuglog('browser-repl:executor');
@@ -99,6 +101,8 @@ export class PlaywrightExecutors {
   readonly #engine: PlaywrightEngine | ReplError;
   readonly #default: PlaywrightExecutor;
   readonly #named = new Map<string, PlaywrightExecutor>();
+  /** Agent-tool sessions' executors: outside the named ones and their limit, ended with their session. */
+  readonly #private = new Set<PlaywrightExecutor>();
   #closing: Promise<void> | null = null;
 
   constructor(options: PlaywrightExecutorsOptions) {
@@ -212,6 +216,27 @@ export class PlaywrightExecutors {
     }
   }
 
+  /**
+   * An executor of an agent-tool session (`owner` `tools:<id>`): its tab is the session's own
+   * (the REPL of the session opened it, or it opens it), `session` tells it the session's active
+   * tab, tabs and browser context before each call. Not listed, not counted against the named
+   * executors' limit; end it with {@link releasePrivate} (the session's REPL closes the tab).
+   */
+  privateExecutor(owner: TabOwner, session: () => Promise<ExecutorSession>): PlaywrightExecutor {
+    if (this.closed) throw new ReplError('REPL_ERR_CLOSED', SHUTTING_DOWN);
+    const executor = new PlaywrightExecutor({
+      name: owner, tabs: this.#tabs, workers: this.#workers, graceMs: this.#options.graceMs ?? TIMEOUTS.executorResponseGraceMs, tabOwner: owner, session,
+    });
+    this.#private.add(executor);
+    return executor;
+  }
+
+  /** Ends an executor of {@link privateExecutor}: its calls fail, its worker exits; its tab stays (the session's). */
+  async releasePrivate(executor: PlaywrightExecutor): Promise<void> {
+    if (!this.#private.delete(executor)) return;
+    await executor.retire('the session ended');
+  }
+
   /** `default` first, then named executors oldest first; `[]` once closed. */
   async list(): Promise<PlaywrightExecutorInfo[]> {
     if (this.closed) return [];
@@ -281,7 +306,10 @@ export class PlaywrightExecutors {
 
   async #shutdown(): Promise<void> {
     const executors = [this.#default, ...this.#named.values()];
+    const sessions = [...this.#private];
     this.#named.clear();
+    this.#private.clear();
+    await Promise.all(sessions.map((executor) => executor.retire(SHUTTING_DOWN)));
     await Promise.all([...executors.map((executor) => executor.retire(SHUTTING_DOWN)), this.#workers.close()]);
     await Promise.all([...this.#live].map((worker) => worker.destroy(SHUTTING_DOWN)));
     // The tabs of named executors only: a shared registry also holds the tabs of named REPLs.

@@ -32,6 +32,24 @@ export interface PlaywrightExecutorOptions {
   workers: WarmSpare;
   /** How long past `timeout_sec` a silent worker is given before it is declared blocked. */
   graceMs: number;
+  /** The owner of its tab; default `executor:<name>`. An agent-tool session's executor shares its session's (`tools:<id>`). */
+  tabOwner?: TabOwner | undefined;
+  /**
+   * An agent-tool session's executor: the session's tabs and browser context, asked before every
+   * call once its own tab is open. `page` is the session's active tab, its Playwright sees the
+   * session's tabs only, and the session's context as the default one (docs/mcp.md "Code tools").
+   */
+  session?: (() => Promise<ExecutorSession>) | undefined;
+}
+
+/** What an agent-tool session's executor may drive (see {@link PlaywrightExecutorOptions.session}). */
+export interface ExecutorSession {
+  /** The tab `page` is bound to; absent: the session's own tab. */
+  activeTargetId?: string | undefined;
+  /** Every tab of the session (its own and the popups it opened). */
+  ownTargetIds: string[];
+  /** The session's own browser context, when it has one. */
+  browserContextId?: string | undefined;
 }
 
 const debug = debuglog('browser-repl:executor');
@@ -58,7 +76,7 @@ export class PlaywrightExecutor {
   constructor(options: PlaywrightExecutorOptions) {
     this.name = options.name;
     this.#options = options;
-    this.tabOwner = `executor:${options.name}`;
+    this.tabOwner = options.tabOwner ?? `executor:${options.name}`;
   }
 
   /** This executor's key in the tab registry. */
@@ -139,9 +157,12 @@ export class PlaywrightExecutor {
     try {
       let worker: ExecutorWorker | 'still-starting';
       let tab: PlaywrightTab | undefined;
+      let session: ExecutorSession | undefined;
       try {
         // Both are I/O-bound: the tab opens while the worker loads.
         [worker, tab] = await Promise.all([this.#ensureWorker(timeoutMs), this.#ensureTab()]);
+        session = await this.#options.session?.();
+        if (session?.activeTargetId !== undefined && session.activeTargetId !== tab?.targetId) tab = { targetId: session.activeTargetId, created: false };
       } catch (error) {
         if (error instanceof RetiredError) return finished(failure(error.message), 'error');
         if (this.#retired !== undefined) return finished(failure(this.#retired), 'error');
@@ -157,13 +178,14 @@ export class PlaywrightExecutor {
         };
         return finished(tab === undefined ? result : { ...result, tab }, 'timeout');
       }
-      let outcome = await worker.run(this.#runRequest(code, remainingMs(), tab, onOutput !== undefined), this.#options.graceMs, onOutput);
+      let outcome = await worker.run(this.#runRequest(code, remainingMs(), tab, onOutput !== undefined, session), this.#options.graceMs, onOutput);
       if (outcome.kind === 'reply' && outcome.reply.tabMissing === true && this.#retired === undefined) {
-        // The code did not run the first time, so nothing was streamed twice.
-        const gone = this.#targetId;
-        this.#targetId = undefined;
+        // The code did not run the first time, so nothing was streamed twice. A session's active
+        // tab that closed leaves the session's own one.
+        const gone = tab?.targetId === this.#targetId ? this.#targetId : undefined;
+        if (gone !== undefined) this.#targetId = undefined;
         tab = await this.#ensureTab(gone);
-        outcome = await worker.run(this.#runRequest(code, remainingMs(), tab, onOutput !== undefined), this.#options.graceMs, onOutput);
+        outcome = await worker.run(this.#runRequest(code, remainingMs(), tab, onOutput !== undefined, session), this.#options.graceMs, onOutput);
       }
       return finished(this.#result(outcome, worker, tab, timeoutMs), outcomeOf(outcome, worker));
     } finally {
@@ -205,9 +227,11 @@ export class PlaywrightExecutor {
 
   /** A named executor's tab (`gone`: the one it found closed); the default executor owns none. */
   async #ensureTab(gone?: string): Promise<PlaywrightTab | undefined> {
-    if (this.name === 'default') return undefined;
+    if (this.name === 'default' && this.#options.tabOwner === undefined) return undefined;
     if (this.#targetId !== undefined) return { targetId: this.#targetId, created: false };
     let targetId: string;
+    // A session's executor shares its session's tab, which is often open already.
+    const existing = this.#options.tabs.peek(this.tabOwner);
     try {
       targetId = await this.#options.tabs.tabFor(this.tabOwner, { gone });
     } catch (error) {
@@ -216,12 +240,16 @@ export class PlaywrightExecutor {
     }
     // Recorded before any worker sees it, so that delete and shutdown can always close it.
     this.#targetId = targetId;
-    return { targetId, created: true };
+    return { targetId, created: existing === undefined || existing === gone };
   }
 
-  #runRequest(code: string, timeoutMs: number, tab: PlaywrightTab | undefined, streamOutput: boolean): RunRequest {
+  #runRequest(code: string, timeoutMs: number, tab: PlaywrightTab | undefined, streamOutput: boolean, session?: ExecutorSession): RunRequest {
     // Only a streaming caller pays for a message per console write.
     const base: RunRequest = streamOutput ? { code, timeoutMs, streamOutput } : { code, timeoutMs };
+    if (session !== undefined) {
+      base.ownTargetIds = session.ownTargetIds;
+      if (session.browserContextId !== undefined) base.browserContextId = session.browserContextId;
+    }
     if (tab !== undefined) return { ...base, targetId: tab.targetId, tabCreated: tab.created };
     // The default executor drives whatever tab is active, but never one that someone else owns.
     const foreign = Object.keys(this.#options.tabs.ownersExcept(this.tabOwner));

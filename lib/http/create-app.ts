@@ -26,6 +26,8 @@ import { fsRoutes } from './routes/fs-routes.js';
 import { webmcpRoutes } from './routes/webmcp-routes.js';
 import { mcpRoutes } from './routes/mcp-routes.js';
 import { McpHttpSessions } from '../mcp/http-sessions.js';
+import { capabilitiesFromEnv, readCapabilities } from '../mcp/capabilities.js';
+import type { McpCapability } from '../mcp/capabilities.js';
 import { BrowserTools } from '../tools/tool-service.js';
 import { ServerMetrics } from './metrics.js';
 import { Peers, peerOptionsFromEnv } from './peers.js';
@@ -71,6 +73,12 @@ export interface AppOptions {
    * browser. Default: `permission: "ask"` (approval through the MCP client's elicitation).
    */
   tools?: BrowserToolsOptions | undefined;
+  /**
+   * Capabilities of `/mcp` beyond the page tools (docs/mcp.md): `code` lists `browser_repl` and
+   * `execute_playwright_code`, which run code with the server's rights (docs/security.md).
+   * Default `BROWSER_REPL_MCP_CAPS` (comma separated), else none.
+   */
+  mcpCaps?: readonly McpCapability[] | undefined;
   /**
    * Serve `GET /metrics` without the token (for a scraper that cannot send one). Default
    * `BROWSER_REPL_METRICS_PUBLIC` (`1` or `true`), else false: the metrics sit behind the token.
@@ -167,7 +175,7 @@ export function createApp(options: AppOptions = {}): BrowserReplApp {
   const tools = new BrowserTools({ ...options.tools, host: defaultHost });
   const mcp = new McpHttpSessions({
     tools,
-    browser: (idOrName) => (idOrName === DEFAULT_BROWSER_ID ? defaultHost : browsers.get(idOrName).host),
+    caps: options.mcpCaps === undefined ? capabilitiesFromEnv() : readCapabilities(options.mcpCaps, 'mcpCaps'),
   });
   const metrics = new ServerMetrics({ sessions: browsers, defaultHost, mcp });
   const metricsPublic = options.metricsPublic ?? /^(1|true)$/i.test(process.env['BROWSER_REPL_METRICS_PUBLIC'] ?? '');

@@ -11,11 +11,13 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { createMcpServer } from './mcp-server.js';
-import type { BrowserResolver, McpToolService } from './mcp-server.js';
+import type { McpToolService } from './mcp-server.js';
+import type { McpCapability } from './capabilities.js';
 
 export interface McpHttpSessionsOptions {
   tools: McpToolService;
-  browser?: BrowserResolver | undefined;
+  /** The capabilities of every session's server (`createMcpServer`'s `caps`); default none. */
+  caps?: readonly McpCapability[] | undefined;
   /**
    * An MCP session with no request open for this long is closed (default 3 600 000: one hour;
    * 0 disables). Clients that vanish without `DELETE` would otherwise keep their session forever.
@@ -73,6 +75,17 @@ export class McpHttpSessions {
     return this.#sessions.get(mcpSessionId)?.toolSessionId;
   }
 
+  /**
+   * The workspace folder of a live MCP session (created on first use), for the REST routes that
+   * put files there (`/mcp/workspace`); undefined for an unknown or ended session.
+   */
+  workspaceOf(mcpSessionId: string): string | undefined {
+    const session = this.#sessions.get(mcpSessionId);
+    if (session === undefined || session.closing !== undefined) return undefined;
+    session.lastUsedAt = Date.now();
+    return this.#options.tools.workspaceOf(session.toolSessionId);
+  }
+
   /** `POST /mcp`: a JSON-RPC message (or batch) already parsed from the body. */
   async handlePost(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
     const id = sessionIdOf(req);
@@ -119,7 +132,7 @@ export class McpHttpSessions {
         this.#sessions.set(id, session);
       },
     });
-    const server = createMcpServer({ tools: this.#options.tools, sessionId: toolSessionId, browser: this.#options.browser });
+    const server = createMcpServer({ tools: this.#options.tools, sessionId: toolSessionId, caps: this.#options.caps });
     const session: Session = { id, toolSessionId, transport, server, open: 0, lastUsedAt: Date.now(), closing: undefined };
     this.#live.add(session);
     // Called once the protocol is closed, whichever way: DELETE, transport close, server close.

@@ -7,16 +7,16 @@
  */
 import { z } from 'zod';
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
-import { ReplError } from '../../common/errors.js';
-import type { BrowserHost } from '../host/browser-host.js';
+import { LIMITS } from '../../common/limits.js';
 import type { CellResult } from '../repl/cell-result.js';
+import type { McpCapability } from './capabilities.js';
 import type { PlaywrightExecuteResult } from '../executor/execute-result.js';
 import { renderAction, renderFind, renderInvocation, renderPageTools, renderSnapshot } from '../tools/render.js';
 import type { ActionResult, OpenApprover, SnapshotMode, ToolPageApi, ToolTab } from '../tools/types.js';
 import type { ToolResponse } from './response.js';
 import { mimeTypeOf, workspaceRelative, workspaceUri } from './workspace-files.js';
 
-/** What a handler may use: the session's page, its workspace, the approver, the browsers. */
+/** What a handler may use: the session's page, its workspace, the approver. */
 export interface ToolContext {
   readonly sessionId: string;
   /** The session's workspace folder (screenshots/, downloads/, snapshots/). */
@@ -25,8 +25,6 @@ export interface ToolContext {
   page(): ToolPageApi;
   /** Asks the user before `browser_open` navigates; undefined when the client cannot be asked. */
   readonly approve: OpenApprover | undefined;
-  /** The browser host a `browser` argument names (`default`, a session id or its name). */
-  browser(idOrName: string): Promise<BrowserHost>;
   /** Aborted when the client cancels the call or goes away. */
   readonly signal: AbortSignal;
 }
@@ -45,6 +43,8 @@ export interface McpTool<Shape extends z.ZodRawShape = z.ZodRawShape> {
   kind: ToolKind;
   /** The tool reaches pages on the web (MCP's openWorldHint); false for local state only. */
   openWorld: boolean;
+  /** Listed only when the server's capabilities include this one. */
+  capability?: McpCapability;
   handle(context: ToolContext, args: z.infer<z.ZodObject<Shape>>, response: ToolResponse): Promise<void>;
 }
 
@@ -67,10 +67,8 @@ const ref = z.union([z.number().int().nonnegative(), z.string().min(1)])
   .describe('The ref of an element in the latest snapshot (the number shown as [12]).');
 const snapshot = z.enum(['full', 'diff', 'none']).optional()
   .describe('What to return after the action: "diff" (what changed), "full" (the whole page) or "none".');
-const timeoutSec = z.number().int().min(1).max(300).optional()
-  .describe('Seconds before the code is stopped (1-300, default 60).');
-const browser = z.string().min(1).optional()
-  .describe('The browser: "default" (the default), or a browser session id or name from POST /browsers.');
+const timeoutSec = z.number().int().min(LIMITS.timeoutSecMin).max(LIMITS.timeoutSecMax).optional()
+  .describe(`Seconds before the code is stopped (${LIMITS.timeoutSecMin}-${LIMITS.timeoutSecMax}, default ${LIMITS.timeoutSecDefault}).`);
 
 const actionOptions = (context: ToolContext, mode: SnapshotMode | undefined) => ({
   signal: context.signal,
@@ -260,6 +258,7 @@ const tabs = defineTool({
   inputSchema: {
     action: z.enum(['list', 'select', 'close']).describe('What to do.'),
     index: z.number().int().nonnegative().optional().describe('The tab index shown by "list", for select and close.'),
+    snapshot,
   },
   kind: 'destructive',
   openWorld: true,
@@ -273,9 +272,8 @@ const tabs = defineTool({
       response.error(`browser_tabs action "${args.action}" needs an index (list the tabs first)`);
       return;
     }
-    action(response, args.action === 'select'
-      ? await page.selectTab(args.index, { signal: context.signal })
-      : await page.closeTab(args.index, { signal: context.signal }));
+    const options = actionOptions(context, args.snapshot);
+    action(response, args.action === 'select' ? await page.selectTab(args.index, options) : await page.closeTab(args.index, options));
   },
 });
 
@@ -292,8 +290,11 @@ const downloads = defineTool({
       response.text('no downloads yet');
       return;
     }
-    response.text(files.map((file) => `${workspaceRelative(context.workspace, file.path)} (${file.bytes} bytes) from ${file.url}`).join('\n'));
+    response.text(files.map((file) => (file.state === 'completed'
+      ? `${workspaceRelative(context.workspace, file.path)} (${file.bytes} bytes) from ${file.url}`
+      : `${JSON.stringify(file.suggestedFilename)} from ${file.url}: still downloading (call browser_downloads again)`)).join('\n'));
     for (const file of files) {
+      if (file.state !== 'completed') continue;
       const name = workspaceRelative(context.workspace, file.path);
       response.link({ uri: workspaceUri(name), name, mimeType: mimeTypeOf(name), size: file.bytes });
     }
@@ -303,12 +304,26 @@ const downloads = defineTool({
 const fileUpload = defineTool({
   name: 'browser_file_upload',
   title: 'Upload files',
-  description: 'Set files on the file input with this ref; paths are inside the session\'s workspace (relative to it, or absolute within it).',
-  inputSchema: { ref, paths: z.array(z.string().min(1)).min(1).describe('The files to set.'), snapshot },
+  description: 'Set files on the file input with this ref: give their content in `files` (saved into the session\'s workspace under uploads/ first; at most 5 MiB in all), or `paths` of files already in the workspace (screenshots, downloads, files put there with PUT /mcp/workspace/file).',
+  inputSchema: {
+    ref,
+    files: z.array(z.object({
+      name: z.string().min(1).max(255).describe('The file name the page sees, such as receipt.pdf (no folders).'),
+      content: z.string().describe('The file\'s content: text, or base64 with encoding "base64".'),
+      encoding: z.enum(['utf8', 'base64']).optional().describe('How content is written (default utf8).'),
+    })).min(1).optional().describe('Files given by their content.'),
+    paths: z.array(z.string().min(1)).min(1).optional().describe('Files in the session\'s workspace (relative to it, or absolute within it).'),
+    snapshot,
+  },
   kind: 'action',
   openWorld: true,
   async handle(context, args, response) {
-    action(response, await context.page().uploadFile(args.ref, args.paths, actionOptions(context, args.snapshot)));
+    const files = [...(args.paths ?? []), ...(args.files ?? []).map((file) => ({ name: file.name, content: file.content, ...(file.encoding === undefined ? {} : { encoding: file.encoding }) }))];
+    if (files.length === 0) {
+      response.error('browser_file_upload needs files (their content) or paths (files in the workspace)');
+      return;
+    }
+    action(response, await context.page().uploadFile(args.ref, files, actionOptions(context, args.snapshot)));
   },
 });
 
@@ -390,7 +405,7 @@ const invokePageTool = defineTool({
     } catch (error) {
       if ((error as { code?: unknown }).code !== 'REPL_ERR_WEBMCP_OUTCOME_UNKNOWN') throw error;
       // The tool may have run: a model that simply tries again could order twice.
-      const invocationId = (error as ReplError).data?.['invocationId'];
+      const invocationId = (error as { data?: Record<string, unknown> }).data?.['invocationId'];
       response.error([
         (error as Error).message,
         typeof invocationId === 'string' ? `Invocation: ${invocationId}.` : '',
@@ -407,23 +422,20 @@ const invokePageTool = defineTool({
 
 const repl = defineTool({
   name: 'browser_repl',
-  title: 'Run JavaScript in the browser REPL',
-  description: 'Run a cell of JavaScript in a persistent REPL next to the browser: top-level bindings persist between calls, and helpers such as gotoUrl, click, fillInput, accessibilitySnapshot and captureScreenshot drive the REPL\'s tab (repl.help() lists them). Output comes from console.log, repl.write and repl.emitImage.',
+  title: 'Run JavaScript next to this session\'s page',
+  description: 'Run a cell of JavaScript in this session\'s own persistent REPL (Node.js, with the server\'s rights): top-level bindings persist between calls, and helpers such as pageInfo, js, click, fillInput, accessibilitySnapshot and captureScreenshot act on the page the browser_* tools show (the active tab, its cookies; repl.help() lists them). Output comes from console.log, repl.write and repl.emitImage. Use it to rescue a step the other tools cannot do.',
   inputSchema: {
     code: z.string().min(1).describe('The JavaScript to run (top-level await allowed).'),
-    browser,
-    repl: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).optional().describe('A named REPL with its own tab and bindings (default "default": the visible tab).'),
     timeout_sec: timeoutSec,
   },
   kind: 'destructive',
   openWorld: true,
+  capability: 'code',
   async handle(context, args, response) {
-    const host = await context.browser(args.browser ?? 'default');
-    const result = await host.repl(args.repl ?? 'default').run(args.code, {
+    cellResponse(response, await context.page().runCell(args.code, {
       signal: context.signal,
       ...(args.timeout_sec === undefined ? {} : { timeoutSec: args.timeout_sec }),
-    });
-    cellResponse(response, result);
+    }));
   },
 });
 
@@ -445,27 +457,20 @@ export function cellResponse(response: ToolResponse, result: CellResult): void {
 
 const executePlaywright = defineTool({
   name: 'execute_playwright_code',
-  title: 'Run Playwright code',
-  description: 'Run TypeScript or JavaScript as the body of an async function of Playwright\'s `page`, `context` and `browser`, on the browser\'s own tab (or a named executor\'s tab); returns the returned value and the console output.',
+  title: 'Run Playwright code on this session\'s page',
+  description: 'Run TypeScript or JavaScript (with the server\'s rights) as the body of an async function of Playwright\'s `page`, `context` and `browser`: `page` is the page the browser_* tools show (the active tab), `context` this session\'s own browser context (its cookies); returns the returned value and the console output.',
   inputSchema: {
     code: z.string().min(1).describe('The function body, for example: await page.goto(url); return await page.title();'),
-    executor: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).optional().describe('A named executor with a tab of its own (default "default").'),
-    browser,
     timeout_sec: timeoutSec,
   },
   kind: 'destructive',
   openWorld: true,
+  capability: 'code',
   async handle(context, args, response) {
-    const host = await context.browser(args.browser ?? 'default');
-    const executors = host.executors;
-    if (executors === null) throw new ReplError('REPL_ERR_INVALID_REQUEST', 'this browser has no Playwright executors (it runs without a browser)');
-    const result = await executors.execute({
-      code: args.code,
+    executeResponse(response, await context.page().executePlaywright(args.code, {
       signal: context.signal,
-      ...(args.executor === undefined ? {} : { executor: args.executor }),
       ...(args.timeout_sec === undefined ? {} : { timeoutSec: args.timeout_sec }),
-    });
-    executeResponse(response, result);
+    }));
   },
 });
 

@@ -521,7 +521,12 @@ export class Repl {
     // A waitForDownload asks only for this: no owner listing on its path (docs/benchmarks.md).
     if (message.reapplyDownloads === true) return { endpoint, downloads };
     const answer: EndpointAnswer = { endpoint, tabOwners: await tabs.settledOwnersExcept(this.#tabOwner), downloads };
-    if (this.#tabOwner !== undefined) answer.targetId = await tabs.tabFor(this.#tabOwner, { gone: message.tabGone });
+    if (this.#tabOwner !== undefined) {
+      answer.targetId = await tabs.tabFor(this.#tabOwner, { gone: message.tabGone });
+      // Known once the tab is open: an agent-tool session's own context (its cells' Playwright sees it as the default one).
+      const browserContextId = tabs.contextOf(this.#tabOwner);
+      if (browserContextId !== undefined) answer.browserContextId = browserContextId;
+    }
     return answer;
   }
 

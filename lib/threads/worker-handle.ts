@@ -99,6 +99,8 @@ export interface EndpointAnswer {
   targetId?: string;
   /** Tabs that others own (targetId → owner), so the worker never attaches them by itself. */
   tabOwners?: Record<string, string>;
+  /** The browser context of the worker's own tab, when it has one of its own (an agent-tool session). */
+  browserContextId?: string;
   /** The host's download folders for this worker. */
   downloads?: { incoming: string; folder: string };
 }
@@ -561,6 +563,7 @@ export class WorkerHandle<ToWorker extends WorkerMessage, FromWorker extends Wor
           endpoint: answer.endpoint,
           ...(answer.targetId === undefined ? {} : { targetId: answer.targetId }),
           ...(answer.tabOwners === undefined ? {} : { tabOwners: answer.tabOwners }),
+          ...(answer.browserContextId === undefined ? {} : { browserContextId: answer.browserContextId }),
           ...(answer.downloads === undefined ? {} : { downloads: answer.downloads }),
         };
     } catch (error) {

@@ -22,6 +22,15 @@ export function tabsOf(read: PageRead): ToolTab[] {
   return read.tabs.map((tab, index) => ({ index, title: tab.title, url: tab.url, active: tab.active }));
 }
 
+/**
+ * What the next diff compares with. A read taken while a dialog held the page has nothing of the
+ * page in it, so it never replaces a baseline: the diff after the dialog is answered compares with
+ * the page as it was before (and never reads as a new document).
+ */
+export function nextBaseline(previous: SnapshotBaseline | undefined, read: PageRead): SnapshotBaseline | undefined {
+  return read.dialog !== undefined ? previous : baselineOf(read);
+}
+
 export function baselineOf(read: PageRead): SnapshotBaseline {
   return {
     document: read.document,
@@ -88,6 +97,7 @@ export function fullSnapshot(read: PageRead, caps: { maxTextChars: number; maxEl
     chars: 0,
   };
   if (read.dialog !== undefined) snapshot.dialog = read.dialog;
+  if (read.overlay !== undefined) snapshot.overlay = read.overlay;
   return snapshot;
 }
 
@@ -107,6 +117,14 @@ function capLines(lines: string[]): string[] {
  * changed elements share the `maxElements` cap.
  */
 export function diffSnapshot(previous: SnapshotBaseline | undefined, read: PageRead, caps: { maxTextChars: number; maxElements: number }): SnapshotDiff {
+  // A dialog holds the page: nothing of it can be read, which is no change (the page under the
+  // dialog is compared with what came before it once the dialog is answered).
+  if (read.dialog !== undefined) {
+    return {
+      mode: 'diff', title: read.title, url: read.url, navigated: false, added: [], changed: [], removed: [], textAdded: [], textRemoved: [],
+      elementCount: previous?.elements.size ?? 0, tabs: tabsOf(read), dialog: read.dialog, chars: 0,
+    };
+  }
   const navigated = previous === undefined || previous.document !== read.document;
   const added: SnapshotElement[] = [];
   const changed: SnapshotElement[] = [];
@@ -146,7 +164,7 @@ export function diffSnapshot(previous: SnapshotBaseline | undefined, read: PageR
     tabs: tabsOf(read),
     chars: 0,
   };
-  if (read.dialog !== undefined) diff.dialog = read.dialog;
+  if (read.overlay !== undefined) diff.overlay = read.overlay;
   return diff;
 }
 

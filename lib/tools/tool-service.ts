@@ -14,30 +14,37 @@
  * Policy, approval, workspace paths, caps, diffs and rendering are decided here, on the main
  * thread; the worker only reads and acts.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ReplError } from '../../common/errors.js';
+import { LIMITS } from '../../common/limits.js';
 import { ownedTempPrefix } from '../system/child-lifetime.js';
 import { BrowserHost } from '../host/browser-host.js';
 import { SerialQueue } from '../threads/serial-queue.js';
 import { UrlPolicy } from './policy.js';
-import { renderFind, renderSnapshot } from './render.js';
-import { baselineOf, diffSnapshot, findInRead, fullSnapshot } from './snapshot.js';
+import { renderEffects, renderFind, renderSnapshot } from './render.js';
+import { toolError } from './tool-wording.js';
+import { diffSnapshot, findInRead, fullSnapshot, nextBaseline } from './snapshot.js';
 import { Workspace } from './workspace.js';
 
 import type { PageRead, ToolOperation, ToolOutcome } from '../../common/protocol/tool-messages.js';
+import type { PlaywrightExecuteResult } from '../executor/execute-result.js';
+import type { PlaywrightExecutor } from '../executor/playwright-executor.js';
+import type { CellResult } from '../repl/cell-result.js';
 import type { Repl } from '../repl/repl.js';
 import type { WebMcpInvocation, WebMcpScope, WebMcpTool, WebMcpTools } from '../webmcp/types.js';
 import type { SnapshotBaseline } from './snapshot.js';
 import type {
-  ActionOptions, ActionResult, BrowserToolsOptions, DownloadInfo, FindMatch, Isolation, OpenApprover, Ref, ScreenshotOptions,
-  ScreenshotResult, SessionStatus, SnapshotMode, ToolPageApi, ToolSnapshot, ToolTab,
+  ActionOptions, ActionResult, BrowserToolsOptions, DownloadInfo, FindMatch, InlineFile, Isolation, OpenApprover, Ref, ScreenshotOptions,
+  ScreenshotResult, SessionStatus, SnapshotMode, ToolPageApi, ToolSnapshot, ToolTab, UploadSource,
 } from './types.js';
 
 /** The seed's defaults. */
 export const TOOL_DEFAULTS = Object.freeze({
   permission: 'ask' as const,
   timeoutMs: 30_000,
+  /** How long one element may cover a click's or a type's target before the action fails, naming it. */
+  coveredTimeoutMs: 2_000,
   settleMs: 250,
   idleMs: 900_000,
   maxTextChars: 12_000,
@@ -53,6 +60,7 @@ interface ResolvedConfig {
   permission: 'ask' | 'allow' | 'deny';
   approve: OpenApprover | undefined;
   timeoutMs: number;
+  coveredTimeoutMs: number;
   settleMs: number;
   idleMs: number;
   maxTextChars: number;
@@ -78,6 +86,7 @@ function resolveConfig(options: BrowserToolsOptions): ResolvedConfig {
     permission,
     approve: options.approve,
     timeoutMs: nonNegativeInteger(options.timeoutMs, 'timeoutMs', TOOL_DEFAULTS.timeoutMs, 1),
+    coveredTimeoutMs: nonNegativeInteger(options.coveredTimeoutMs, 'coveredTimeoutMs', TOOL_DEFAULTS.coveredTimeoutMs),
     settleMs: nonNegativeInteger(options.settleMs, 'settleMs', TOOL_DEFAULTS.settleMs),
     idleMs: nonNegativeInteger(options.idleMs, 'idleMs', TOOL_DEFAULTS.idleMs),
     maxTextChars: nonNegativeInteger(options.maxTextChars, 'maxTextChars', TOOL_DEFAULTS.maxTextChars),
@@ -95,6 +104,32 @@ function readRef(value: Ref): number {
   return ref as number;
 }
 
+/** An inline file checked and decoded: a plain file name, and its bytes. */
+function decodeInline(file: InlineFile, field: string): { name: string; bytes: Buffer } {
+  if (file === null || typeof file !== 'object') throw new ReplError('REPL_ERR_INVALID_ARGUMENT', `${field} must be a path or { name, content, encoding? }`);
+  const { name, content, encoding = 'utf8' } = file;
+  if (typeof name !== 'string' || name === '' || name !== path.basename(name) || name === '.' || name === '..' || name.includes('\0')) {
+    throw new ReplError('REPL_ERR_INVALID_ARGUMENT', `${field}.name must be a plain file name (no folders), such as receipt.pdf`);
+  }
+  if (encoding !== 'utf8' && encoding !== 'base64') throw new ReplError('REPL_ERR_INVALID_ARGUMENT', `${field}.encoding must be "utf8" or "base64"`);
+  if (content instanceof Uint8Array) return { name, bytes: Buffer.from(content.buffer, content.byteOffset, content.byteLength) };
+  if (typeof content !== 'string') throw new ReplError('REPL_ERR_INVALID_ARGUMENT', `${field}.content must be a string (or bytes)`);
+  if (encoding === 'base64' && !/^[A-Za-z0-9+/]*={0,2}$/.test(content.replace(/\s+/g, ''))) {
+    throw new ReplError('REPL_ERR_INVALID_ARGUMENT', `${field}.content is not valid base64`);
+  }
+  return { name, bytes: Buffer.from(content, encoding) };
+}
+
+/** `name`, or `name (1).ext`, … : the first that does not exist in `folder` yet. */
+function uniqueName(folder: string, name: string): string {
+  const extension = path.extname(name);
+  const stem = name.slice(0, name.length - extension.length);
+  for (let index = 0; ; index++) {
+    const candidate = index === 0 ? name : `${stem} (${index})${extension}`;
+    if (!existsSync(path.join(folder, candidate))) return candidate;
+  }
+}
+
 function readMode(value: unknown): SnapshotMode {
   if (value === undefined) return 'full';
   if (value !== 'full' && value !== 'diff' && value !== 'none') throw new ReplError('REPL_ERR_INVALID_ARGUMENT', `snapshot must be "full", "diff" or "none", got ${JSON.stringify(value)}`);
@@ -103,7 +138,10 @@ function readMode(value: unknown): SnapshotMode {
 
 /** Where a session's page lives: which host, and whether that host is the session's own (process isolation). */
 interface PageBackend {
+  /** The session's private REPL: it runs the tool operations, and the session's cells. */
   repl: Repl;
+  /** The session's Playwright executor, made on the first `executePlaywright`. */
+  executor?: PlaywrightExecutor | undefined;
   /** The host it lives in; `ownHost` too when that host is the session's own (process isolation). */
   host: BrowserHost;
   ownHost: BrowserHost | undefined;
@@ -119,7 +157,11 @@ export class ToolPage implements ToolPageApi {
   readonly #queue = new SerialQueue();
   #backend: PageBackend | undefined;
   #opening: Promise<PageBackend> | undefined;
-  #baseline: SnapshotBaseline | undefined;
+  /**
+   * What the next diff of each tab compares with, by target id: a diff after switching back to a
+   * tab compares with that tab as it was last read, not with the other tab.
+   */
+  readonly #baselines = new Map<string, SnapshotBaseline>();
   /** The latest read, for `find` and the saved full text. */
   #lastRead: PageRead | undefined;
   #lastUsedAt: Date | undefined;
@@ -159,13 +201,13 @@ export class ToolPage implements ToolPageApi {
   }
 
   click(ref: Ref, options: ActionOptions & { doubleClick?: boolean } = {}): Promise<ActionResult> {
-    return this.#serial(() => this.#act({ op: 'click', ref: readRef(ref), doubleClick: options.doubleClick === true, ...this.#timing() }, options), options.signal);
+    return this.#serial(() => this.#act({ op: 'click', ref: readRef(ref), doubleClick: options.doubleClick === true, ...this.#timing(), coveredMs: this.#config.coveredTimeoutMs }, options), options.signal);
   }
 
   type(ref: Ref, text: string, options: ActionOptions & { submit?: boolean } = {}): Promise<ActionResult> {
     return this.#serial(async () => {
       if (typeof text !== 'string') throw new ReplError('REPL_ERR_INVALID_ARGUMENT', 'text must be a string');
-      return this.#act({ op: 'type', ref: readRef(ref), text, submit: options.submit === true, ...this.#timing() }, options);
+      return this.#act({ op: 'type', ref: readRef(ref), text, submit: options.submit === true, ...this.#timing(), coveredMs: this.#config.coveredTimeoutMs }, options);
     }, options.signal);
   }
 
@@ -216,12 +258,31 @@ export class ToolPage implements ToolPageApi {
     }, options.signal);
   }
 
-  uploadFile(ref: Ref, paths: string[], options: ActionOptions = {}): Promise<ActionResult> {
+  uploadFile(ref: Ref, files: UploadSource[], options: ActionOptions = {}): Promise<ActionResult> {
     return this.#serial(async () => {
-      if (!Array.isArray(paths) || paths.length === 0) throw new ReplError('REPL_ERR_INVALID_ARGUMENT', 'paths must be a non-empty array of files in the workspace');
-      const files = paths.map((given, index) => this.workspace.resolve(given, `paths[${index}]`));
-      return this.#act({ op: 'upload', ref: readRef(ref), paths: files, ...this.#timing() }, options);
+      if (!Array.isArray(files) || files.length === 0) {
+        throw new ReplError('REPL_ERR_INVALID_ARGUMENT', 'files must be a non-empty array of paths in the workspace or of { name, content } files');
+      }
+      const target = readRef(ref);
+      return this.#act({ op: 'upload', ref: target, paths: this.#uploadPaths(files), ...this.#timing() }, options);
     }, options.signal);
+  }
+
+  /** The workspace paths of `files`: given paths checked, inline files written to `uploads/` (under a name not taken yet). */
+  #uploadPaths(files: UploadSource[]): string[] {
+    const decoded = files.map((file, index) => (typeof file === 'string' ? file : decodeInline(file, `files[${index}]`)));
+    const total = decoded.reduce((sum, file) => sum + (typeof file === 'string' ? 0 : file.bytes.length), 0);
+    if (total > LIMITS.inlineUploadBytes) {
+      throw new ReplError('REPL_ERR_INVALID_ARGUMENT', `files: the inline files hold ${total} bytes, more than the ${LIMITS.inlineUploadBytes} a call may hand over; put bigger files into the workspace first and give their paths`);
+    }
+    return decoded.map((file, index) => {
+      if (typeof file === 'string') return this.workspace.resolve(file, `files[${index}]`);
+      const folder = this.workspace.ensure('uploads');
+      const name = uniqueName(folder, file.name);
+      const destination = this.workspace.resolve(`uploads/${name}`, `files[${index}].name`);
+      writeFileSync(destination, file.bytes);
+      return destination;
+    });
   }
 
   handleDialog(answer: { accept: boolean; promptText?: string }, options: ActionOptions = {}): Promise<ActionResult> {
@@ -263,8 +324,16 @@ export class ToolPage implements ToolPageApi {
     return this.#serial(() => this.#act({ op: 'close-tab', index: nonNegativeInteger(index, 'index', 0), settleMs: this.#config.settleMs }, options), options.signal);
   }
 
+  /** The session's downloads, saved ones first; one started a moment ago is waited for briefly, then listed as running. */
   downloads(): Promise<DownloadInfo[]> {
-    return this.#serial(async () => (await this.#call({ op: 'downloads' }, false, undefined)).downloads ?? [], undefined);
+    return this.#serial(async () => {
+      const outcome = await this.#call({ op: 'downloads' }, false, undefined);
+      const saved: DownloadInfo[] = (outcome.downloads ?? []).map((file) => ({ state: 'completed', ...file }));
+      const running: DownloadInfo[] = (outcome.pendingDownloads ?? []).map((download) => ({
+        state: 'in progress', path: '', suggestedFilename: download.suggestedFilename, url: download.url, bytes: 0,
+      }));
+      return [...saved, ...running];
+    }, undefined);
   }
 
   screenshot(options: ScreenshotOptions = {}): Promise<ScreenshotResult> {
@@ -300,7 +369,59 @@ export class ToolPage implements ToolPageApi {
     // Serialised like every action: a page tool may change or navigate the page under a read.
     return this.#serial(async () => {
       const { tools, scope } = await this.#pageToolScope();
-      return tools.invokeTool(toolRef, input, { scope, timeoutSec: options.timeoutSec, signal: options.signal });
+      try {
+        return await tools.invokeTool(toolRef, input, { scope, timeoutSec: options.timeoutSec, signal: options.signal });
+      } catch (error) {
+        // The monitor words a stale ref for cells (webmcp.listTools()); the tools have their own.
+        if ((error as { code?: unknown }).code !== 'REPL_ERR_WEBMCP_TOOL_NOT_FOUND') throw error;
+        throw new ReplError('REPL_ERR_WEBMCP_TOOL_NOT_FOUND',
+          `webmcp_invoke_tool: tool_ref ${JSON.stringify(toolRef)} names no page tool of this session (it was unregistered, or its page navigated or closed); list them again with webmcp_list_tools`,
+          { cause: error });
+      }
+    }, options.signal);
+  }
+
+  /**
+   * Runs a cell of JavaScript in the session's own REPL (docs/mcp.md "Code tools"): the worker
+   * that runs the tools, attached to the session's active tab, in its browser context (cookies),
+   * with bindings nobody else sees. Serialised with the tools' calls.
+   */
+  runCell(code: string, options: { timeoutSec?: number; signal?: AbortSignal } = {}): Promise<CellResult> {
+    return this.#serial(async () => {
+      if (typeof code !== 'string' || code === '') throw new ReplError('REPL_ERR_INVALID_ARGUMENT', 'code must be a non-empty string');
+      const { repl } = await this.#backendOf();
+      return repl.run(code, { ...(options.timeoutSec === undefined ? {} : { timeoutSec: options.timeoutSec }), ...(options.signal === undefined ? {} : { signal: options.signal }) });
+    }, options.signal);
+  }
+
+  /**
+   * Runs Playwright code (an async function body of `page`, `context`, `browser`) on the session's
+   * active tab with an executor of the session's own: its Playwright sees the session's tabs only,
+   * and the session's browser context as `context` (docs/mcp.md "Code tools").
+   */
+  executePlaywright(code: string, options: { timeoutSec?: number; signal?: AbortSignal } = {}): Promise<PlaywrightExecuteResult> {
+    return this.#serial(async () => {
+      if (typeof code !== 'string' || code === '') throw new ReplError('REPL_ERR_INVALID_ARGUMENT', 'code must be a non-empty string');
+      const timeoutSec = options.timeoutSec ?? LIMITS.timeoutSecDefault;
+      if (!Number.isInteger(timeoutSec) || timeoutSec < LIMITS.timeoutSecMin || timeoutSec > LIMITS.timeoutSecMax) {
+        throw new ReplError('REPL_ERR_INVALID_ARGUMENT', `timeout_sec must be an integer from ${LIMITS.timeoutSecMin} to ${LIMITS.timeoutSecMax}`);
+      }
+      const backend = await this.#backendOf();
+      const executors = backend.host.executors;
+      if (executors === null) throw new ReplError('REPL_ERR_BROWSER_NOT_FOUND', 'this host runs without a browser, so without Playwright executors');
+      const owner = `tools:${this.sessionId}` as const;
+      backend.executor ??= executors.privateExecutor(owner, async () => {
+        const registry = backend.host.tabs;
+        await registry?.adoptPopups().catch(() => undefined);
+        const own = registry?.peek(owner);
+        const active = this.#lastRead?.tabs.find((tab) => tab.active)?.targetId;
+        return {
+          activeTargetId: active ?? own,
+          ownTargetIds: [own, ...(registry?.popupsOf(owner) ?? [])].filter((targetId): targetId is string => targetId !== undefined),
+          browserContextId: registry?.contextOf(owner),
+        };
+      });
+      return backend.executor.execute(code, timeoutSec * 1000, options.signal);
     }, options.signal);
   }
 
@@ -390,17 +511,41 @@ export class ToolPage implements ToolPageApi {
   async #call(operation: ToolOperation, read: boolean, signal: AbortSignal | undefined): Promise<ToolOutcome> {
     const { repl } = await this.#backendOf();
     const budget = ('timeoutMs' in operation ? operation.timeoutMs : this.#config.timeoutMs) + ('settleMs' in operation ? operation.settleMs : 0) + CALL_SLACK_MS;
-    const outcome = await repl.tool(operation, { read: read || operation.op === 'read', timeoutMs: budget, signal });
+    let outcome: ToolOutcome;
+    try {
+      outcome = await repl.tool(operation, { read: read || operation.op === 'read', timeoutMs: budget, signal });
+    } catch (error) {
+      throw this.#reworded(operation, error);
+    }
     if (outcome.read !== undefined) this.#lastRead = outcome.read;
     return outcome;
+  }
+
+  /**
+   * A failure of `operation` in the tools' words (tool-wording.ts): the target and the cover's
+   * controls as the latest snapshot shows them. Errors without a registry code (a bug) pass as they are.
+   */
+  #reworded(operation: ToolOperation, error: unknown): unknown {
+    const code = (error as { code?: unknown } | null)?.code;
+    if (!(error instanceof Error) || typeof code !== 'string' || code === 'REPL_ERR_ABORTED' || code === 'REPL_ERR_CLOSED') return error;
+    const elements = new Map((this.#lastRead?.elements ?? []).map((element) => [element.ref, element]));
+    const describe = (ref: number) => elements.get(ref) ?? { ref, tag: 'element', label: '' };
+    const data = (error as { data?: Record<string, unknown> }).data;
+    const cover = data?.['cover'] as { description: string; label: string; refs: number[] } | undefined;
+    return toolError({ code, message: error.message, data }, {
+      operation,
+      target: 'ref' in operation && operation.ref !== undefined ? describe(operation.ref) : undefined,
+      cover: cover === undefined ? undefined : { description: cover.description, label: cover.label, controls: cover.refs.map(describe) },
+      timeoutMs: 'timeoutMs' in operation ? operation.timeoutMs : undefined,
+    });
   }
 
   async #act(operation: ToolOperation, options: ActionOptions): Promise<ActionResult> {
     const mode = readMode(options.snapshot);
     const outcome = await this.#call(operation, mode !== 'none', options.signal);
-    let message = outcome.message;
-    if (outcome.notes !== undefined && outcome.notes.length > 0) message += `\n${outcome.notes.map((note) => note.replace(/^browser-repl: /, 'note: ')).join('\n')}`;
-    const result: ActionResult = { message };
+    const effects = outcome.effects === undefined ? [] : renderEffects(outcome.effects, (file) => this.workspace.relative(file));
+    const result: ActionResult = { message: [outcome.message, ...effects].join('\n') };
+    if (outcome.effects !== undefined) result.effects = outcome.effects;
     if (mode !== 'none' && outcome.read !== undefined) result.snapshot = this.#snapshotOf(outcome.read, mode, this.#pageToolCount(outcome.read));
     return result;
   }
@@ -434,9 +579,11 @@ export class ToolPage implements ToolPageApi {
   /** The snapshot of a read in `mode` (`pageTools`: the count its header notes); it becomes the baseline of the next diff. */
   #snapshotOf(read: PageRead, mode: 'full' | 'diff', pageTools: number): ToolSnapshot {
     const caps = this.#config;
+    const tab = read.tabs.find((candidate) => candidate.active)?.targetId ?? '';
+    const baseline = this.#baselines.get(tab);
     let snapshot: ToolSnapshot;
     if (mode === 'diff') {
-      snapshot = diffSnapshot(this.#baseline, read, caps);
+      snapshot = diffSnapshot(baseline, read, caps);
     } else {
       snapshot = fullSnapshot(read, caps);
       if (snapshot.textTruncated) {
@@ -446,7 +593,10 @@ export class ToolPage implements ToolPageApi {
         snapshot.fullTextPath = this.workspace.relative(file);
       }
     }
-    this.#baseline = baselineOf(read);
+    const next = nextBaseline(baseline, read);
+    if (next !== undefined) this.#baselines.set(tab, next);
+    // Tabs that closed take their baseline with them.
+    for (const targetId of this.#baselines.keys()) if (targetId !== tab && !read.tabs.some((candidate) => candidate.targetId === targetId)) this.#baselines.delete(targetId);
     if (pageTools > 0) snapshot.pageTools = pageTools;
     snapshot.chars = renderSnapshot(snapshot).length;
     return snapshot;
@@ -457,9 +607,10 @@ export class ToolPage implements ToolPageApi {
     const opening = this.#opening;
     const backend = this.#backend ?? (opening === undefined ? undefined : await opening.catch(() => undefined));
     this.#backend = undefined;
-    this.#baseline = undefined;
+    this.#baselines.clear();
     this.#lastRead = undefined;
     if (backend === undefined) return;
+    if (backend.executor !== undefined) await backend.host.executors?.releasePrivate(backend.executor);
     await backend.repl.close();
     backend.host.tabs?.downloads.setFolder(`tools:${this.sessionId}`, undefined);
     await backend.ownHost?.close();

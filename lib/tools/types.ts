@@ -4,10 +4,12 @@
  * and used by the service (`tool-service.ts`), the MCP server (`lib/mcp/`) and the worker side
  * (`worker/tools/`, which produces the snapshots: the wire shape is `common/protocol/tool-messages.ts`).
  */
-import type { ElementState, SnapshotElement } from '../../common/protocol/tool-messages.js';
+import type { ActionEffects, ElementState, SnapshotElement, StartedDownload } from '../../common/protocol/tool-messages.js';
+import type { PlaywrightExecuteResult } from '../executor/execute-result.js';
+import type { CellResult } from '../repl/cell-result.js';
 import type { WebMcpInvocation, WebMcpTool } from '../webmcp/types.js';
 
-export type { ElementState, SnapshotElement };
+export type { ActionEffects, ElementState, SnapshotElement, StartedDownload };
 
 /** Who approves a `browser_open` under `permission: "ask"`: true allows this one navigation. */
 export type OpenApprover = (request: OpenApprovalRequest) => Promise<boolean> | boolean;
@@ -41,6 +43,11 @@ export interface BrowserToolsOptions {
   approve?: OpenApprover;
   /** Navigation, wait and command timeout (default 30 000). */
   timeoutMs?: number;
+  /**
+   * How long one element may cover the target of a click or a type before the action fails,
+   * naming the cover and its controls (default 2 000; a cover that moves or changes restarts it).
+   */
+  coveredTimeoutMs?: number;
   /** Extra wait after load and after each action, for client-side rendering (default 250; 0 disables). */
   settleMs?: number;
   /** Close a session's page after this long unused (default 900 000; 0 disables). */
@@ -77,6 +84,18 @@ export interface OpenDialog {
   defaultPrompt?: string;
 }
 
+/**
+ * A layer covering the page (a cookie banner with a backdrop, a modal dialog): what it is, the
+ * start of its text, and the refs of its controls (listed first among the elements).
+ */
+export interface PageOverlay {
+  /** The layer's element, as `<div id="cookie-banner">`. */
+  description: string;
+  /** Its accessible name or the start of its text. */
+  label: string;
+  refs: number[];
+}
+
 /** A full snapshot of the session's active tab. */
 export interface PageSnapshot {
   mode: 'full';
@@ -97,6 +116,8 @@ export interface PageSnapshot {
   elementCount: number;
   tabs: ToolTab[];
   dialog?: OpenDialog;
+  /** A layer covering the page; its controls come first in `elements`. */
+  overlay?: PageOverlay;
   /** Downloads of the session so far (file names in its workspace). */
   downloads?: string[];
   /** Where the whole text is saved when the cap cut it (inside the workspace). */
@@ -123,6 +144,7 @@ export interface SnapshotDiff {
   elementCount: number;
   tabs: ToolTab[];
   dialog?: OpenDialog;
+  overlay?: PageOverlay;
   /** As in {@link PageSnapshot.pageTools}. */
   pageTools?: number;
   chars: number;
@@ -132,8 +154,13 @@ export type ToolSnapshot = PageSnapshot | SnapshotDiff;
 
 /** What a mutating tool resolves to. */
 export interface ActionResult {
-  /** One line on what happened ("clicked 12 (button "Save")", "navigated to …"). */
+  /**
+   * What happened (`clicked [12] button "Save"`, `opened …`), then a line for each thing the
+   * action set off (a tab it opened, a download, a dialog; `effects` has them as data).
+   */
   message: string;
+  /** What the action set off besides its own effect: tabs it opened (the first became active), downloads, a dialog. */
+  effects?: ActionEffects;
   /** Absent with `snapshot: "none"`. */
   snapshot?: ToolSnapshot;
 }
@@ -173,11 +200,14 @@ export interface FindMatch {
   chars: number;
 }
 
+/** A download of the session: saved in its workspace, or still running (listed after the saved ones). */
 export interface DownloadInfo {
-  /** Inside the session's workspace. */
+  state: 'completed' | 'in progress';
+  /** Inside the session's workspace; empty while the download runs. */
   path: string;
   suggestedFilename: string;
   url: string;
+  /** Its size once saved; 0 while it runs. */
   bytes: number;
 }
 
@@ -193,6 +223,20 @@ export interface SessionStatus {
   workspace: string;
   isolation: Isolation;
 }
+
+/**
+ * A file handed to a file input by its content (issue 25: a model has no file system of its own):
+ * written into the session's workspace as `uploads/<name>` first. `encoding` says how a string
+ * `content` is to be read (default `utf8`); bytes are taken as they are.
+ */
+export interface InlineFile {
+  name: string;
+  content: string | Uint8Array;
+  encoding?: 'utf8' | 'base64';
+}
+
+/** What `uploadFile` sets: a path inside the session's workspace, or a file given by its content. */
+export type UploadSource = string | InlineFile;
 
 /** A ref from the latest snapshot (a number, or its string form "12"). */
 export type Ref = number | string;
@@ -213,8 +257,11 @@ export interface ToolPageApi {
   back(options?: ActionOptions): Promise<ActionResult>;
   pressKey(key: string, options?: ActionOptions): Promise<ActionResult>;
   selectOption(ref: Ref, values: string[], options?: ActionOptions): Promise<ActionResult>;
-  /** Sets files (workspace-relative or absolute paths inside the workspace) on a file input. */
-  uploadFile(ref: Ref, paths: string[], options?: ActionOptions): Promise<ActionResult>;
+  /**
+   * Sets files on a file input: paths inside the workspace (relative, or absolute within it), or
+   * files given by their content (written to `uploads/` of the workspace first; at most 5 MiB in all).
+   */
+  uploadFile(ref: Ref, files: UploadSource[], options?: ActionOptions): Promise<ActionResult>;
   handleDialog(answer: { accept: boolean; promptText?: string }, options?: ActionOptions): Promise<ActionResult>;
   /** Text or a regular expression over the elements and the visible text of the page. */
   find(query: string | RegExp, options?: { signal?: AbortSignal }): Promise<FindMatch>;
@@ -237,6 +284,13 @@ export interface ToolPageApi {
    * result could not be observed (the tool may have run: do not retry automatically).
    */
   invokePageTool(toolRef: string, input?: unknown, options?: { timeoutSec?: number; signal?: AbortSignal }): Promise<WebMcpInvocation>;
+  /**
+   * Runs a cell in the session's own REPL: attached to the session's active tab, in its browser
+   * context, with bindings of its own (docs/mcp.md "Code tools").
+   */
+  runCell(code: string, options?: { timeoutSec?: number; signal?: AbortSignal }): Promise<CellResult>;
+  /** Runs Playwright code on the session's active tab, in its browser context, with an executor of its own. */
+  executePlaywright(code: string, options?: { timeoutSec?: number; signal?: AbortSignal }): Promise<PlaywrightExecuteResult>;
   /** Closes the page (and its context or browser) and deletes its profile; the workspace stays until the service closes. */
   close(): Promise<void>;
 }

@@ -127,3 +127,12 @@ t.test('labels, date inputs and file inputs read cleanly', async (t) => {
   t.equal(nickname.depth, nodes.find((node) => node.name === 'Email address').depth, 'a control inside its label moves up to the label\'s place');
   t.match(nodes.find((node) => node.role === 'form'), { depth: nickname.depth - 1 });
 });
+
+t.test('issue 25: the text of shadow roots, slotted text and text straight in a shadow root are in the snapshot; unrendered light text is not', async (t) => {
+  await open('agent-shadow.html');
+  const snapshot = await value('accessibilitySnapshot()');
+  const said = snapshot.nodes.map((node) => `${node.name} ${node.text ?? ''}`).join('\n');
+  // The accessibility tree is what is rendered: a closed root's text too, as a screen reader reads it.
+  for (const text of ['Everyone in the Lisbon office', 'Ana Ferreira', 'Rui Santos', 'Message Rui', '2 people online', 'Updated daily.', 'closed shadow text']) t.match(said, text, text);
+  for (const text of ['light text the list never shows', 'Nobody matches your search.']) t.notMatch(said, text, `not: ${text}`);
+});

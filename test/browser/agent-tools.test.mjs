@@ -80,7 +80,7 @@ t.test('both caps: maxElements and maxTextChars, with the whole text saved in th
   const found = await page.find('Item 299');
   t.same(found.elements.map((element) => element.label), ['Item 299'], 'find reaches past the element cap');
   const clicked = await page.click(found.elements[0].ref, { snapshot: 'none' });
-  t.match(clicked.message, /clicked \d+ \(button "Item 299"\)/, 'and its refs can be used');
+  t.match(clicked.message, /clicked \[\d+\] button "Item 299"/, 'and its refs can be used');
   const regex = await page.find(/number 19\d\d /);
   t.equal(regex.lines.length, 100, 'a regular expression over the text');
 });
@@ -301,4 +301,18 @@ t.test('an isolated session lists only the tabs of its own browser context, not 
   t.same(snapshot.snapshot.tabs.map((tab) => tab.url), [fixtures.url('agent-many.html')], 'one tab: its own');
   const tabs = await page.tabs();
   t.equal(tabs.length, 1, 'browser_tabs shows the same');
+});
+
+t.test('issue 25: the text of open shadow roots, slotted text where it renders, in document order; find searches it', async (t) => {
+  const tools = makeTools(t);
+  const page = tools.page('shadow-text');
+  const { snapshot } = await page.open(fixtures.url('agent-shadow.html'));
+  const lines = snapshot.text.split('\n');
+  t.same(lines, ['Team directory', 'Everyone in the Lisbon office', 'Ana Ferreira Design Message Ana', 'Rui Santos Support Message Rui', '2 people online', 'Updated daily.'],
+    'rows, the slotted caption and a nested shadow root in render order; no hidden slot, no unslotted light text, no closed shadow root');
+  t.same(snapshot.elements.map((element) => element.label), ['Message Ana', 'Message Rui'], 'the buttons inside get refs');
+  const found = await page.find('rui santos');
+  t.same(found.lines, ['Rui Santos Support Message Rui'], 'browser_find finds a name shown inside the shadow root');
+  const clicked = await page.waitFor({ text: '2 people online', timeoutMs: 2_000 }, { snapshot: 'none' });
+  t.match(clicked.message, /is visible/, 'a wait for text sees it too');
 });

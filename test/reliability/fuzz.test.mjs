@@ -518,7 +518,7 @@ t.test('/mcp: malformed JSON-RPC, wrong sessions, batches, huge ids, missing Acc
     body: JSON.stringify({ jsonrpc: '2.0', id: 'after', method: 'tools/list' }),
   }, { deadlineMs: 30_000 });
   t.equal(listed.status, 200, 'tools/list still answers on the fuzzed session');
-  t.match(listed.body.toString(), /browser_repl/, 'and lists the tools');
+  t.match(listed.body.toString(), /browser_open/, 'and lists the tools');
 });
 
 t.test('the CDP proxy: bad upgrades, then garbage frames on a real connection', async (t) => {

@@ -32,9 +32,13 @@ t.test('mcpOptions', async (t) => {
         timeoutMs: 5000, settleMs: 0, idleMs: 60000, maxTextChars: 4000, maxElements: 50, isolation: 'process', workspace: '/tmp/ws',
       },
       browser: { executable: '/opt/chromium/chrome', headless: false, noSandbox: true },
+      caps: [],
     });
-    t.same(mcpOptions([], {}), { tools: {}, browser: {} }, 'no flags: the service\'s own defaults');
-    t.same(mcpOptions(['--headless'], { BROWSER_REPL_TOOLS_PERMISSION: 'allow' }), { tools: { headless: true, permission: 'allow' }, browser: { headless: true } }, 'permission from the environment');
+    t.same(mcpOptions([], {}), { tools: {}, browser: {}, caps: [] }, 'no flags: the service\'s own defaults, no code tools');
+    t.same(mcpOptions(['--headless'], { BROWSER_REPL_TOOLS_PERMISSION: 'allow' }), { tools: { headless: true, permission: 'allow' }, browser: { headless: true }, caps: [] }, 'permission from the environment');
+    t.same(mcpOptions(['--caps', 'code'], {}).caps, ['code'], '--caps code');
+    t.same(mcpOptions([], { BROWSER_REPL_MCP_CAPS: ' code, ' }).caps, ['code'], 'caps from the environment');
+    t.same(mcpOptions(['--caps', ''], { BROWSER_REPL_MCP_CAPS: 'code' }).caps, [], 'the flag wins, even empty');
     t.same(mcpOptions(['--permission', 'ask'], { BROWSER_REPL_TOOLS_PERMISSION: 'allow' }).tools, { permission: 'ask' }, 'the flag wins');
   });
 
@@ -50,6 +54,8 @@ t.test('mcpOptions', async (t) => {
       [['--workspace', ''], /--workspace must not be empty/],
       [['--allowed-origin', ''], /--allowed-origin must not be empty/],
       [['--port', '1'], /Unknown option '--port'/],
+      [['--caps', 'code,vision'], /--caps: unknown capability "vision"; known: code/],
+      [[], /BROWSER_REPL_MCP_CAPS: unknown capability "all"/, { BROWSER_REPL_MCP_CAPS: 'all' }],
     ]) {
       t.throws(() => mcpOptions(args, env), { name: 'UsageError', message, command: 'mcp' }, args.join(' ') || JSON.stringify(env));
     }
@@ -59,6 +65,13 @@ t.test('mcpOptions', async (t) => {
     t.same(serveOptions([], { BROWSER_REPL_TOOLS_PERMISSION: 'allow' }).tools, { permission: 'allow' });
     t.equal(serveOptions([], {}).tools, undefined, 'unset: the app\'s default (ask)');
     t.throws(() => serveOptions([], { BROWSER_REPL_TOOLS_PERMISSION: 'sometimes' }), { name: 'UsageError', message: /must be ask, allow or deny/ });
+  });
+
+  t.test('serve takes the code capability from --mcp-caps or BROWSER_REPL_MCP_CAPS', async (t) => {
+    t.same(serveOptions(['--mcp-caps', 'code'], {}).mcpCaps, ['code']);
+    t.same(serveOptions([], { BROWSER_REPL_MCP_CAPS: 'code' }).mcpCaps, ['code']);
+    t.equal(serveOptions([], {}).mcpCaps, undefined, 'unset: none (the app reads the variable)');
+    t.throws(() => serveOptions(['--mcp-caps', 'everything'], {}), { name: 'UsageError', message: /--mcp-caps: unknown capability "everything"/ });
   });
 });
 
@@ -92,6 +105,7 @@ t.test('chromium-repl mcp', async (t) => {
     const pid = transport.pid;
     const { tools } = await client.listTools();
     t.ok(tools.some((tool) => tool.name === 'browser_open'), 'tools/list over stdio');
+    t.notOk(tools.some((tool) => tool.name === 'browser_repl' || tool.name === 'execute_playwright_code'), 'no code tools unless --caps code');
     t.equal(client.getServerVersion().name, 'chromium-repl');
     const started = Date.now();
     await client.close();

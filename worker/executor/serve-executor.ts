@@ -52,19 +52,22 @@ export function serveExecutor(startup: { workerId: string; engine: PlaywrightEng
   // Playwright connects through a scoped endpoint, never to the browser itself: it sees only the
   // tabs this executor may drive, so another owner's pending dialog can neither block its connect
   // nor be answered by it (common/cdp/scoped-endpoint.ts). The last call says whose tab is ours.
-  const ownership: { ownTab: string | undefined } = { ownTab: undefined };
+  // An agent-tool session's executor owns several tabs (its own and its popups) and a browser context.
+  const ownership: { ownTab: string | undefined; ownTabs: readonly string[]; browserContextId: string | undefined } = { ownTab: undefined, ownTabs: [], browserContextId: undefined };
   const scoped = new ScopedEndpoint({
     upstream: async () => (await endpoints.request()).endpoint,
     scope: async () => {
       const grant = await endpoints.request();
       const { ownTab } = ownership;
+      const own = ownTab === undefined ? [] : [ownTab, ...ownership.ownTabs.filter((targetId) => targetId !== ownTab)];
       const foreign = { ...grant.tabOwners };
-      if (ownTab !== undefined) delete foreign[ownTab];
+      for (const targetId of own) delete foreign[targetId];
       return {
         mode: ownTab === undefined ? 'shared' : 'own',
-        ownTargetIds: ownTab === undefined ? [] : [ownTab],
+        ownTargetIds: own,
         foreign,
         downloadsFolder: grant.downloads?.incoming,
+        defaultContextId: ownership.browserContextId,
       };
     },
   });
@@ -86,7 +89,11 @@ export function serveExecutor(startup: { workerId: string; engine: PlaywrightEng
     const started = performance.now();
     state.compiled = await compileCode(message.code);
     const compiled = performance.now();
+    // A session's executor keeps one connection for its context: a call for another context is a new connection.
+    if (message.browserContextId !== ownership.browserContextId) connection.drop();
     ownership.ownTab = message.targetId;
+    ownership.ownTabs = message.ownTargetIds ?? [];
+    ownership.browserContextId = message.browserContextId;
     const browser = await connection.get(signal);
     connection.callStarted(browser);
     const connected = performance.now();

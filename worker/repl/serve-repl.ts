@@ -137,6 +137,7 @@ export function serveRepl(startup: ReplStartup): void {
         ownTargetIds: grant.targetId === undefined ? [] : [grant.targetId],
         foreign: grant.tabOwners ?? {},
         downloadsFolder: grant.downloads?.incoming,
+        defaultContextId: grant.browserContextId,
       };
     },
   }));
@@ -332,26 +333,26 @@ export function serveRepl(startup: ReplStartup): void {
   }
 
   /**
-   * One agent-tool operation (lib/tools): run like a cell (its deadline, its signal), with the
-   * helpers' stderr notes returned in the outcome instead of a cell's output. Loaded on the first
+   * One agent-tool operation (lib/tools): run like a cell (its deadline, its signal). The helpers'
+   * stderr notes speak to cells (helper names, CDP methods): the tool runner reports what an
+   * action set off in its own words (`effects`), so the notes are dropped. Loaded on the first
    * tool call: REPLs that only run cells never load the tool runner.
    */
   let toolRunner: ToolRunner | undefined;
   async function runTool(message: ToolMessage): Promise<void> {
     const { requestId } = message;
     restoreRealmIfTouched();
-    const notes: string[] = [];
-    collector.begin((item) => {
-      if (item.type === 'text') notes.push(item.text.trimEnd());
-    });
+    collector.begin(() => undefined);
     helperContext.beginCell(message.deadline);
     try {
       toolRunner ??= new (await import('../tools/tool-runner.js')).ToolRunner(helperContext, helpers);
       const { outcome, transfer } = await toolRunner.run(message.operation, message.read);
-      if (notes.length > 0) outcome.notes = notes;
       post({ type: 'tool-result', requestId, outcome } satisfies ToolResultMessage, transfer);
     } catch (thrown) {
-      post({ type: 'tool-result', requestId, error: serializeThrown(thrown, interrupts, evaluator) } satisfies ToolResultMessage);
+      const error = serializeThrown(thrown, interrupts, evaluator);
+      // What the tools need to word the failure (the probe's status, what covered the target).
+      if (thrown instanceof ReplError && thrown.data !== undefined) error.data = thrown.data;
+      post({ type: 'tool-result', requestId, error } satisfies ToolResultMessage);
     } finally {
       helperContext.endCell();
       collector.end();

@@ -13,6 +13,8 @@ export interface EndpointGrant {
   targetId?: string;
   /** Tabs that others own (targetId → owner): never attached automatically. */
   tabOwners?: Record<string, string>;
+  /** The browser context of the worker's own tab, when it has one of its own (an agent-tool session). */
+  browserContextId?: string;
   /** The host's download folders for this worker. */
   downloads?: { incoming: string; folder: string };
 }
@@ -64,6 +66,7 @@ export class EndpointBridge {
       const grant: EndpointGrant = { endpoint: message.endpoint };
       if (message.targetId !== undefined) grant.targetId = message.targetId;
       if (message.tabOwners !== undefined) grant.tabOwners = message.tabOwners;
+      if (message.browserContextId !== undefined) grant.browserContextId = message.browserContextId;
       if (message.downloads !== undefined) grant.downloads = message.downloads;
       pending.resolve(grant);
     } else {

@@ -11,7 +11,8 @@
  */
 import { ReplError } from '../../common/errors.js';
 import { PAGE_READ_LIMITS } from '../../common/protocol/tool-messages.js';
-import { CENTER_IN_VIEW, ELEMENT_BY_ID, FRAME_CONTENT_ORIGIN, QUIET_FOR, READ_PAGE } from './page-script.js';
+import { COVER_OF } from './page-overlay.js';
+import { ELEMENT_BY_ID, FRAME_CONTENT_ORIGIN, FRAME_HIT_AT, QUIET_FOR, READ_PAGE, REVEAL_FRAME, SHOWS_TEXT, TABLE_KEY } from './page-script.js';
 
 import type { Protocol } from 'devtools-protocol';
 import type { CdpSession } from '../../common/cdp/cdp-session.js';
@@ -35,6 +36,8 @@ interface RefLocation {
   ownerBackendNodeId?: number;
   label: string;
   tag: string;
+  role?: string;
+  type?: string;
 }
 
 interface FrameToRead {
@@ -76,6 +79,12 @@ export class RefTable {
     }
     this.#locations.set(ref, location);
     return ref;
+  }
+
+  /** The ref an element already has in the latest read, if it has one (never makes a new one). */
+  latestRef(location: Pick<RefLocation, 'channel' | 'frameId' | 'loaderId' | 'localId'>): number | undefined {
+    const ref = this.#byKey.get(`${channelKey(location.channel)}|${location.frameId}|${location.loaderId}|${location.localId}`);
+    return ref !== undefined && this.#latest.has(ref) ? ref : undefined;
   }
 
   /** Makes `refs` the only valid ones, and forgets the locations of refs that left. */
@@ -122,7 +131,7 @@ export class PageReader {
         title: target?.title ?? '', url: target?.url ?? '', text: '', elements: [], document: `dialog:${client.targetId ?? ''}`, tabs: await listing,
         dialog: { type: dialog.type, message: dialog.message },
       };
-      this.refs.setLatest(new Set());
+      // The page is still there under the dialog: its refs stay valid for when the dialog is answered.
       return read;
     }
     const frames = await this.#frames(sessionId);
@@ -140,6 +149,7 @@ export class PageReader {
     let title = '';
     let url = '';
     let document = '';
+    let overlay: PageRead['overlay'];
     const unread: string[] = [];
     for (const { frame, raw } of reads) {
       if (raw === null) {
@@ -154,22 +164,31 @@ export class PageReader {
       } else if (raw.text !== '' && text.length < PAGE_READ_LIMITS.textChars) {
         text += `${text === '' ? '' : '\n'}[frame ${raw.url}]\n${raw.text}`;
       }
+      const refsById = new Map<number, number>();
       for (const element of raw.elements) {
         if (elements.length >= PAGE_READ_LIMITS.elements) break;
         const location: RefLocation = {
           channel: frame.channel, frameId: frame.frameId, loaderId: frame.loaderId, localId: element.id, label: element.label, tag: element.tag,
         };
+        if (element.role !== undefined) location.role = element.role;
+        if (element.type !== undefined) location.type = element.type;
         if (frame.ownerBackendNodeId !== undefined) location.ownerBackendNodeId = frame.ownerBackendNodeId;
         const ref = this.refs.refFor(location);
+        refsById.set(element.id, ref);
         latest.add(ref);
         const { id: _id, ...rest } = element;
         const entry: SnapshotElement = { ref, ...rest } as SnapshotElement;
         if (!frame.top) entry.frame = raw.url;
         elements.push(entry);
       }
+      if (frame.top && raw.overlay !== undefined) {
+        const refs = raw.overlay.ids.map((id) => refsById.get(id)).filter((ref): ref is number => ref !== undefined);
+        overlay = { description: raw.overlay.description, label: raw.overlay.label, refs };
+      }
     }
     this.refs.setLatest(latest);
     const read: PageRead = { title, url, text: text.slice(0, PAGE_READ_LIMITS.textChars), elements, document, tabs: await listing };
+    if (overlay !== undefined) read.overlay = overlay;
     if (unread.length > 0) read.unreadFrames = unread;
     return read;
   }
@@ -203,28 +222,87 @@ export class PageReader {
   }
 
   /**
-   * Where to click an element of a cross-site frame, in the page's viewport: its centre in its
-   * frame (scrolled into view there) plus where the frame's content starts in the page.
+   * Scrolls the `<iframe>` of a cross-site element into the page's view when it is not wholly in
+   * it: the element's own frame can bring the element into the frame's view, not the frame into
+   * the page's.
    */
-  async pointInFrame(resolved: Extract<ResolvedRef, { kind: 'frame' }>): Promise<{ x: number; y: number }> {
-    const { session, objectId, location } = resolved;
-    const options = this.#context.callOptions();
+  async revealFrame(resolved: Extract<ResolvedRef, { kind: 'frame' }>): Promise<void> {
+    await this.#callOnOwner(resolved, REVEAL_FRAME);
+  }
+
+  /**
+   * From a point in a cross-site element's frame to the page's viewport: the frame's content
+   * origin in the page added. Checks that a hit test of the page at that point reaches the frame
+   * (nothing of the page, a modal or a banner, covers it there).
+   *
+   * @throws ReplError `REPL_ERR_ACTION_FAILED` with `data.status` `intercepted by <…>`.
+   */
+  async frameToPage(resolved: Extract<ResolvedRef, { kind: 'frame' }>, point: { x: number; y: number }): Promise<{ x: number; y: number }> {
+    const origin = await this.#callOnOwner(resolved, FRAME_CONTENT_ORIGIN) as { x: number; y: number };
+    const atPage = { x: origin.x + point.x, y: origin.y + point.y };
+    const hit = await this.#callOnOwner(resolved, FRAME_HIT_AT, [atPage]) as string | null;
+    if (hit !== null) {
+      throw new ReplError('REPL_ERR_ACTION_FAILED', `click: ${resolved.location.tag} "${resolved.location.label}" is covered in the page by ${hit}`, { data: { status: `intercepted by ${hit}` } });
+    }
+    return atPage;
+  }
+
+  /**
+   * What covers the element of `ref` now, and the refs of the controls that dismiss the cover
+   * (page-overlay.ts `COVER_OF`); null when nothing covers it or the ref is gone.
+   */
+  async coverOf(ref: number): Promise<{ description: string; label: string; refs: number[] } | null> {
+    const location = this.refs.location(ref);
+    const frame: FrameToRead = { channel: location.channel, frameId: location.frameId, loaderId: location.loaderId, url: '', top: false };
+    const contextId = await this.#world(frame);
+    const response = await this.#send(location.channel, 'Runtime.evaluate', {
+      expression: `(${COVER_OF(TABLE_KEY)})(${location.localId})`, contextId, returnByValue: true,
+    }) as Protocol.Runtime.EvaluateResponse;
+    const cover = response.result.value as { description: string; label: string; ids: number[] } | null | undefined;
+    if (cover === null || cover === undefined) return null;
+    const refs = cover.ids.map((localId) => this.refs.latestRef({ ...location, localId })).filter((known): known is number => known !== undefined);
+    return { description: cover.description, label: cover.label, refs };
+  }
+
+  /** Calls `source` on the `<iframe>` element of a cross-site element, in the page; resolves its value. */
+  async #callOnOwner(resolved: Extract<ResolvedRef, { kind: 'frame' }>, source: string, args: unknown[] = []): Promise<unknown> {
+    const { location } = resolved;
     const owner = location.ownerBackendNodeId;
-    if (owner === undefined) throw new ReplError('REPL_ERR_TARGET_NOT_FOUND', `the frame of ref ${location.localId} has no owner element in the page`);
+    if (owner === undefined) throw new ReplError('REPL_ERR_TARGET_NOT_FOUND', `the frame of ${location.tag} "${location.label}" has no owner element in the page`);
+    const options = this.#context.callOptions();
     const { client } = this.#context;
     const sessionId = await client.ensureAttached(options);
     const { object } = await client.send('DOM.resolveNode', { backendNodeId: owner }, { ...options, sessionId });
-    // The iframe first, so the frame's own scroll then brings the element into the visible part.
-    await client.send('Runtime.callFunctionOn', {
-      objectId: object.objectId!, functionDeclaration: 'function () { this.scrollIntoView({ block: "center", behavior: "instant" }); }', returnByValue: true,
-    }, { ...options, sessionId });
-    const inFrame = await session.send('Runtime.callFunctionOn', { objectId, functionDeclaration: CENTER_IN_VIEW, returnByValue: true }, options);
-    const origin = await client.send('Runtime.callFunctionOn', { objectId: object.objectId!, functionDeclaration: FRAME_CONTENT_ORIGIN, returnByValue: true }, { ...options, sessionId });
-    await client.send('Runtime.releaseObject', { objectId: object.objectId! }, { ...options, sessionId }).catch(() => undefined);
-    const point = inFrame.result.value as { x: number; y: number } | null;
-    const start = origin.result.value as { x: number; y: number };
-    if (point === null) throw new ReplError('REPL_ERR_ACTION_FAILED', `${location.tag} "${location.label}" has no size in its frame`);
-    return { x: start.x + point.x, y: start.y + point.y };
+    try {
+      const response = await client.send('Runtime.callFunctionOn', {
+        objectId: object.objectId!, functionDeclaration: source, arguments: args.map((value) => ({ value })), returnByValue: true,
+      }, { ...options, sessionId });
+      return response.result.value;
+    } finally {
+      void client.send('Runtime.releaseObject', { objectId: object.objectId! }, { ...options, sessionId }).catch(() => undefined);
+    }
+  }
+
+  /**
+   * Whether `text` (case-insensitive, white space collapsed) is in the visible text of the
+   * attached page or one of its frames, cross-site ones and open shadow roots included: what a
+   * snapshot would show. A frame that cannot be read right now (navigating) counts as not.
+   */
+  async showsText(text: string): Promise<boolean> {
+    const { client } = this.#context;
+    const sessionId = await client.ensureAttached(this.#context.callOptions());
+    const needle = text.replace(/\s+/g, ' ').trim().toLowerCase();
+    const frames = await this.#frames(sessionId);
+    const found = await Promise.all(frames.map(async (frame) => {
+      try {
+        const contextId = await this.#world(frame);
+        const response = await this.#send(frame.channel, 'Runtime.evaluate', { expression: `(${SHOWS_TEXT})(${JSON.stringify(needle)})`, contextId, returnByValue: true }) as Protocol.Runtime.EvaluateResponse;
+        return response.result.value === true;
+      } catch {
+        return false;
+      }
+    }));
+    return found.includes(true);
   }
 
   /**
@@ -314,7 +392,7 @@ export class PageReader {
   }
 
   async #readFrame(frame: FrameToRead): Promise<RawRead> {
-    const expression = `(${READ_PAGE})(${JSON.stringify({ maxText: PAGE_READ_LIMITS.textChars, maxElements: PAGE_READ_LIMITS.elements })})`;
+    const expression = `(${READ_PAGE})(${JSON.stringify({ maxText: PAGE_READ_LIMITS.textChars, maxElements: PAGE_READ_LIMITS.elements, top: frame.top })})`;
     for (let attempt = 0; ; attempt++) {
       const contextId = await this.#world(frame);
       try {

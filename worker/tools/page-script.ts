@@ -13,6 +13,9 @@
  * Zero-size and invisible elements are left out; password values never leave the page.
  */
 
+import { OVERLAY_LIBRARY } from './page-overlay.js';
+import { COLLECT_SHADOW_HOSTS, RENDERED_TEXT } from './page-text.js';
+
 import type { SnapshotElement } from '../../common/protocol/tool-messages.js';
 
 /** The key of the element table in an isolated world's global object. */
@@ -38,12 +41,6 @@ export const QUIET_FOR = String.raw`(quietMs) => {
   return Math.max(0, quietMs - (performance.now() - table.changedAt));
 }`;
 
-/** Options of one read, as the page function receives them. */
-export interface PageScriptOptions {
-  maxText: number;
-  maxElements: number;
-}
-
 /** One element as the page function returns it: the worker replaces `id` with the session's ref and adds the frame. */
 export type RawElement = Omit<SnapshotElement, 'ref' | 'frame'> & { id: number };
 
@@ -52,6 +49,8 @@ export interface RawRead {
   title: string;
   text: string;
   elements: RawElement[];
+  /** The layer covering the viewport (top document only): its controls' numbers are in `ids`, listed first in `elements`. */
+  overlay?: { description: string; label: string; ids: number[] };
 }
 
 /**
@@ -61,6 +60,9 @@ export interface RawRead {
 export const READ_PAGE = String.raw`(options) => {
   const table = globalThis.${TABLE_KEY} ??= { ids: new WeakMap(), elements: new Map(), next: 1 };
   ${WATCH_MUTATIONS}
+  ${OVERLAY_LIBRARY}
+  const collectShadowHosts = ${COLLECT_SHADOW_HOSTS};
+  const renderedText = ${RENDERED_TEXT};
   const ROLES = new Set(['button', 'link', 'checkbox', 'radio', 'switch', 'tab', 'menuitem', 'menuitemcheckbox',
     'menuitemradio', 'option', 'combobox', 'textbox', 'searchbox', 'slider', 'spinbutton', 'treeitem']);
   const SELECTOR = 'a[href], button, input, textarea, select, summary, [contenteditable=""], [contenteditable="true"], '
@@ -70,16 +72,25 @@ export const READ_PAGE = String.raw`(options) => {
   const clean = (text) => (text ?? '').replace(/\s+/g, ' ').trim();
   const cut = (text, max) => (text.length > max ? text.slice(0, max - 1) + '…' : text);
 
-  const found = [];
-  const visit = (root) => {
-    for (const element of root.querySelectorAll(SELECTOR)) found.push(element);
-    // Open shadow roots hold elements too (closed ones are the component's own business).
-    const walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
-    for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
-      if (node.shadowRoot) visit(node.shadowRoot);
-    }
-  };
-  visit(document);
+  // Elements in render order. Without open shadow roots, the document's own order; with them, the
+  // flat tree (a host's shadow content in its place, slotted nodes where their slot is).
+  const hosts = collectShadowHosts(document);
+  let found;
+  if (hosts.length === 0) {
+    found = document.querySelectorAll(SELECTOR);
+  } else {
+    found = [];
+    const walk = (node) => {
+      const children = node.shadowRoot ? node.shadowRoot.childNodes
+        : node.localName === 'slot' && node.assignedNodes({ flatten: true }).length > 0 ? node.assignedNodes({ flatten: true }) : node.childNodes;
+      for (const child of children) {
+        if (child.nodeType !== 1) continue;
+        if (child.matches(SELECTOR)) found.push(child);
+        walk(child);
+      }
+    };
+    walk(document);
+  }
 
   const visible = (element) => {
     const rect = element.getBoundingClientRect();
@@ -119,8 +130,8 @@ export const READ_PAGE = String.raw`(options) => {
     return clean(image?.getAttribute?.('alt') ?? image?.textContent) || clean(element.title);
   };
 
-  const elements = [];
-  let total = 0;
+  // The interactive, visible elements, once each.
+  const candidates = [];
   const seen = new Set();
   for (const element of found) {
     if (seen.has(element)) continue;
@@ -132,14 +143,34 @@ export const READ_PAGE = String.raw`(options) => {
     if (element.isContentEditable && element.parentElement?.isContentEditable) continue; // Only the editing host.
     const type = tag === 'input' ? (element.getAttribute('type') || 'text').toLowerCase() : undefined;
     if (type === 'hidden' || !visible(element)) continue;
-    total += 1;
-    if (elements.length >= options.maxElements) continue;
+    candidates.push({ element, tag, role, type });
+  }
+
+  // A layer covering the top document's viewport: its controls come first, so a model reads them before the page under it.
+  let overlay;
+  if (options.top === true) {
+    const cover = findOverlay(document);
+    if (cover !== null) {
+      const controls = new Set(coverControls(cover, candidates.map((candidate) => candidate.element)));
+      // A layer holding every control of the page is the page itself (an app shell), not a cover.
+      if (candidates.some((candidate) => !controls.has(candidate.element) && !containsFlat(cover, candidate.element))) {
+        overlay = { description: describeLayer(cover), label: layerLabel(cover), ids: [] };
+        candidates.sort((a, b) => Number(controls.has(b.element)) - Number(controls.has(a.element)));
+        overlay.controls = controls;
+      }
+    }
+  }
+
+  const elements = [];
+  for (const { element, tag, role, type } of candidates) {
+    if (elements.length >= options.maxElements) break;
     let id = table.ids.get(element);
     if (id === undefined) {
       id = table.next++;
       table.ids.set(element, id);
     }
     table.elements.set(id, new WeakRef(element));
+    if (overlay !== undefined && overlay.controls.has(element)) overlay.ids.push(id);
     const entry = { id, tag, label: cut(labelOf(element, tag, type), LABEL_MAX) };
     if (role && role !== tag) entry.role = role;
     if (type !== undefined) entry.type = type;
@@ -188,11 +219,23 @@ export const READ_PAGE = String.raw`(options) => {
 
   let text = '';
   if (document.body) {
-    const lines = document.body.innerText.split('\n').map((line) => line.replace(/[ \t\u00a0]+/g, ' ').trim()).filter((line) => line !== '');
+    const lines = renderedText(document.body, hosts.filter((host) => containsFlat(document.body, host)))
+      .split('\n').map((line) => line.replace(/[ \t\u00a0]+/g, ' ').trim()).filter((line) => line !== '');
     text = lines.join('\n');
     if (text.length > options.maxText) text = text.slice(0, options.maxText);
   }
-  return { url: location.href, title: document.title, text, elements, total };
+  const read = { url: location.href, title: document.title, text, elements, total: candidates.length };
+  if (overlay !== undefined) read.overlay = { description: overlay.description, label: overlay.label, ids: overlay.ids };
+  return read;
+}`;
+
+/** `(needle) => boolean`: the document's visible text (open shadow roots included) holds `needle`, lower case, white space collapsed. */
+export const SHOWS_TEXT = String.raw`(needle) => {
+  const collectShadowHosts = ${COLLECT_SHADOW_HOSTS};
+  const renderedText = ${RENDERED_TEXT};
+  if (!document.body) return false;
+  const hosts = collectShadowHosts(document.body);
+  return renderedText(document.body, hosts).replace(/\s+/g, ' ').toLowerCase().includes(needle);
 }`;
 
 /** Resolves a per-document element number to the element (or null when it is gone). */
@@ -225,12 +268,31 @@ export const SELECT_OPTIONS = String.raw`function (values) {
   return chosen.map((option) => (option.label || option.textContent).trim());
 }`;
 
-/** Centre of the element in its frame's viewport after scrolling it into view, or null when it has no box. */
-export const CENTER_IN_VIEW = String.raw`function () {
-  this.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+/** Scrolls an `<iframe>` into its page's view unless the whole of it is in view already. */
+export const REVEAL_FRAME = String.raw`function () {
   const rect = this.getBoundingClientRect();
-  if (rect.width === 0 || rect.height === 0) return null;
-  return { x: rect.left + rect.width / 2, y: rect.top + rect.height / 2 };
+  const root = document.documentElement;
+  const inView = rect.top >= 0 && rect.left >= 0 && rect.bottom <= (root.clientHeight || innerHeight) && rect.right <= (root.clientWidth || innerWidth);
+  if (!inView) this.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+}`;
+
+/**
+ * Null when a hit test of the page at `point` (viewport coordinates) reaches this `<iframe>`,
+ * else a description of what it reaches instead (`<div id="overlay">`).
+ */
+export const FRAME_HIT_AT = String.raw`function (point) {
+  let hit = document.elementFromPoint(point.x, point.y);
+  for (let depth = 0; hit && hit.shadowRoot && depth < 32; depth++) {
+    const deeper = hit.shadowRoot.elementFromPoint(point.x, point.y);
+    if (!deeper || deeper === hit) break;
+    hit = deeper;
+  }
+  if (hit === this) return null;
+  if (!hit) return 'nothing (the point is outside the page)';
+  let text = '<' + hit.localName;
+  if (hit.id) text += ' id="' + String(hit.id).slice(0, 40) + '"';
+  else if (hit.getAttribute('class')) text += ' class="' + hit.getAttribute('class').replace(/\s+/g, ' ').trim().slice(0, 60) + '"';
+  return text + '>';
 }`;
 
 /** Where a frame's content starts in its parent's viewport: the iframe's box plus its border and padding. */
@@ -243,17 +305,3 @@ export const FRAME_CONTENT_ORIGIN = String.raw`function () {
   };
 }`;
 
-/** Focuses an editable element and selects its content, so typing replaces it. */
-export const FOCUS_AND_SELECT = String.raw`function () {
-  this.scrollIntoView({ block: 'center', behavior: 'instant' });
-  this.focus();
-  if (typeof this.select === 'function') this.select();
-  else if (this.isContentEditable) {
-    const range = document.createRange();
-    range.selectNodeContents(this);
-    const selection = getSelection();
-    selection.removeAllRanges();
-    selection.addRange(range);
-  }
-  return document.activeElement === this || this.contains(document.activeElement);
-}`;

@@ -1,19 +1,28 @@
 /**
  * Runs the agent tools' operations (`common/protocol/tool-messages.ts`) on the worker's page with
  * the REPL's own browser helpers: clicks, typing, uploads, waits, dialogs, tabs, downloads and
- * screenshots are exactly the helpers' (actionability checks, dialog guards, the download
- * folder), not a second copy. What is added here is only what the helpers do not know: refs
- * (`page-reader.ts`), acting inside cross-site frames (a click at the element's place in the
- * page, typing into the element focused in its frame), choosing `<select>` options, history back,
- * and the settle after each action (a load the action started, then `settleMs`).
+ * screenshots are exactly the helpers' (actionability checks, proof that a click reached its
+ * target, dialog guards, the download folder), not a second copy. What is added here is only what
+ * the helpers do not know: refs (`page-reader.ts`), acting inside cross-site frames (the checks in
+ * the element's frame, the input through the page), choosing `<select>` options, history back, the
+ * settle after each action (a load the action started, then `settleMs`), what an action set off
+ * (a tab it opened becomes the active one, a download, a dialog), the session's tabs in the order
+ * they opened, and what covered a target (the controls that dismiss it, for the tools' message).
  */
 import { readFileSync, statSync } from 'node:fs';
 import { ReplError } from '../../common/errors.js';
+import { isInternalUrl } from '../cdp/page-attachment.js';
+import { dialogError } from '../helpers/core/page-guard.js';
 import { delay } from '../helpers/core/timing.js';
+import { clickElement } from '../helpers/interaction/click.js';
+import { fillElement } from '../helpers/interaction/fill-input.js';
 import { PageReader } from './page-reader.js';
-import { FOCUS_AND_SELECT, SELECT_OPTIONS } from './page-script.js';
+import { SELECT_OPTIONS } from './page-script.js';
 
-import type { PageRead, ToolOperation, ToolOutcome } from '../../common/protocol/tool-messages.js';
+import { elementKind } from '../../common/protocol/tool-messages.js';
+
+import type { ActionEffects, PageRead, StartedDownload, ToolOperation, ToolOutcome } from '../../common/protocol/tool-messages.js';
+import type { SavedDownload } from '../helpers/core/downloads.js';
 import type { BrowserHelper } from '../helpers/browser-helpers.js';
 import type { HelperContext } from '../helpers/helper-context.js';
 import type { ResolvedRef } from './page-reader.js';
@@ -60,12 +69,44 @@ export function imageSize(bytes: Uint8Array): { width: number; height: number } 
   return { width: 0, height: 0 };
 }
 
+/** How long an action's answer waits for a download it started to finish (longer ones are reported in progress). */
+const DOWNLOAD_WAIT_MS = 2_000;
+/** How long after a click on a link that neither navigated nor downloaded yet a download is waited for. */
+const LINK_DOWNLOAD_GRACE_MS = 500;
+const DOWNLOAD_POLL_MS = 50;
+/** How often a wait for text reads the page's frames again. */
+const TEXT_POLL_MS = 100;
+/** How long the downloads listing waits for downloads still running. */
+const DOWNLOADS_LISTING_WAIT_MS = 2_000;
+
+/** What happened on the page while an operation ran, as its events showed (see {@link ToolRunner.run}). */
+interface EffectWatch {
+  popupRequested: boolean;
+  /** The page committed a document, or navigated within it. */
+  navigated: boolean;
+  /** The operation clicked a link: it may start a download a moment after the click. */
+  linkClicked: boolean;
+  downloads: Array<{ guid: string; suggestedFilename: string; url: string }>;
+  tabsBefore: Set<string>;
+  dialogBefore: boolean;
+  stop(): void;
+}
+
+/** The operations a dialog that holds the page refuses at once (the others answer it, list, read or leave the page). */
+const ACTS_ON_PAGE = new Set<ToolOperation['op']>(['click', 'type', 'select', 'upload', 'scroll', 'press', 'wait']);
+/** The operations after which a tab they opened becomes the active one (a person's browser does the same). */
+const FOLLOWS_POPUPS = new Set<ToolOperation['op']>(['click', 'press', 'type', 'select', 'dialog']);
+
 export class ToolRunner {
   readonly #context: HelperContext;
   readonly #helpers: Record<string, Helper>;
   readonly #reader: PageReader;
-  /** How many tabs the latest read saw: a popup an action opens is waited for until the list grows. */
+  /** How many tabs the latest listing saw: a popup an action opens is waited for until the list grows. */
   #knownTabs = 0;
+  /** The session's tabs in the order they opened (its own first): an index keeps naming the same tab. */
+  #tabOrder: string[] = [];
+  /** What the running operation set off so far ({@link run}). */
+  #watch: EffectWatch | undefined;
 
   constructor(context: HelperContext, helpers: Record<string, BrowserHelper>) {
     this.#context = context;
@@ -73,22 +114,30 @@ export class ToolRunner {
     this.#reader = new PageReader(context);
   }
 
-  /** Runs one operation, then (with `read`) reads the page; the transfer list holds a screenshot's bytes. */
+  /**
+   * Runs one operation, then (with `read`) reads the page; the transfer list holds a screenshot's
+   * bytes. The outcome says what the operation set off besides its own effect (`effects`): a tab
+   * it opened (which becomes the active one), a download it started (waited for briefly), a
+   * dialog it opened. A failure carries what the main thread needs to word it for the tools
+   * (`data.cover`: what covered the target and the refs of the cover's controls).
+   */
   async run(operation: ToolOperation, read: boolean): Promise<{ outcome: ToolOutcome; transfer: ArrayBuffer[] }> {
     const transfer: ArrayBuffer[] = [];
-    // `window.open` or a target=_blank link: Chromium lists the new tab a moment after the input
-    // that opened it, so the snapshot that follows would miss it without waiting for it.
-    let popupRequested = false;
-    const unsubscribe = this.#context.client.onPageEvent((event) => {
-      if (event.method === 'Page.windowOpen') popupRequested = true;
-    });
+    const watch = this.#watchEffects();
     let outcome: ToolOutcome;
+    let effects: ActionEffects;
     try {
-      outcome = await this.#operate(operation, transfer);
+      try {
+        outcome = await this.#operate(operation, transfer);
+      } catch (error) {
+        throw await this.#withCover(operation, error);
+      }
+      // Still watching: what the operation set off may show a moment after it (a download).
+      effects = await this.#effectsOf(operation, watch);
     } finally {
-      unsubscribe();
+      watch.stop();
+      this.#watch = undefined;
     }
-    if (popupRequested && read) await this.#popupListed().catch(() => undefined);
     if (read && outcome.read === undefined) {
       try {
         outcome.read = await this.#read();
@@ -96,13 +145,97 @@ export class ToolRunner {
         outcome.message += `; reading the page afterwards failed: ${(error as Error).message}`;
       }
     }
+    if (effects.popups !== undefined && outcome.read !== undefined) {
+      // Titles and URLs as the read saw them, once the popups loaded.
+      const tabs = outcome.read.tabs;
+      for (const popup of effects.popups) {
+        const tab = tabs[popup.index];
+        if (tab !== undefined) Object.assign(popup, { title: tab.title, url: tab.url });
+      }
+    }
+    if (Object.keys(effects).length > 0) outcome.effects = effects;
     return { outcome, transfer };
   }
 
-  /** Waits (≤ 2 s) until the tab list is longer than at the latest read. */
+  /** Starts watching the attached page for what an operation sets off: popups, downloads. */
+  #watchEffects(): EffectWatch {
+    const { client } = this.#context;
+    const watch: EffectWatch = {
+      popupRequested: false, navigated: false, linkClicked: false, downloads: [], tabsBefore: new Set(this.#tabOrder), dialogBefore: client.pendingDialog !== null, stop: () => undefined,
+    };
+    // `window.open` or a target=_blank link: Chromium lists the new tab a moment after the input
+    // that opened it, so the snapshot that follows would miss it without waiting for it.
+    watch.stop = client.onPageEvent((event) => {
+      if (event.method === 'Page.windowOpen') watch.popupRequested = true;
+      // A commit, not a start: a link that downloads starts loading too, and never commits.
+      else if (event.method === 'Page.frameNavigated' || event.method === 'Page.navigatedWithinDocument') watch.navigated = true;
+      else if (event.method === 'Page.downloadWillBegin') {
+        const { guid, suggestedFilename, url } = event.params as { guid: string; suggestedFilename: string; url: string };
+        watch.downloads.push({ guid, suggestedFilename, url });
+      }
+    });
+    this.#watch = watch;
+    return watch;
+  }
+
+  /** What the operation set off (see {@link run}); a tab it opened is made the active one. */
+  async #effectsOf(operation: ToolOperation, watch: EffectWatch): Promise<ActionEffects> {
+    const { client } = this.#context;
+    const effects: ActionEffects = {};
+    const dialog = client.pendingDialog;
+    if (dialog !== null && !watch.dialogBefore) effects.dialog = { type: dialog.type, message: dialog.message };
+    if (watch.popupRequested && dialog === null) {
+      await this.#popupListed().catch(() => undefined);
+      const tabs = await this.#orderedTabs().catch(() => []);
+      const opened = tabs.map((tab, index) => ({ tab, index })).filter(({ tab }) => !watch.tabsBefore.has(tab.targetId));
+      if (opened.length > 0) {
+        effects.popups = opened.map(({ tab, index }) => ({ index, title: tab.title, url: tab.url }));
+        if (FOLLOWS_POPUPS.has(operation.op)) {
+          await this.#helpers['switchTab']!(opened[0]!.tab);
+          await this.#settle('timeoutMs' in operation ? operation.timeoutMs : 0, 'settleMs' in operation ? operation.settleMs : 0);
+        }
+      }
+    }
+    // A link that downloads (`download`, or an attachment answer) starts the download a moment
+    // after the click: the click is not answered before that moment has passed.
+    if (watch.linkClicked && !watch.navigated && watch.downloads.length === 0 && !watch.popupRequested && dialog === null) {
+      const until = Date.now() + LINK_DOWNLOAD_GRACE_MS;
+      while (watch.downloads.length === 0 && !watch.navigated && Date.now() < until) {
+        if (!(await delay(DOWNLOAD_POLL_MS, this.#context.signal))) break;
+      }
+    }
+    if (watch.downloads.length > 0) effects.downloads = await this.#downloadsOf(watch.downloads, DOWNLOAD_WAIT_MS);
+    return effects;
+  }
+
+  /**
+   * The downloads an operation started, each waited for up to `waitMs` (together): saved (path
+   * and size, as the download folder lists it), canceled, or still in progress.
+   */
+  async #downloadsOf(started: ReadonlyArray<{ guid: string; suggestedFilename: string; url: string }>, waitMs: number): Promise<StartedDownload[]> {
+    const { client } = this.#context;
+    const until = Date.now() + waitMs;
+    for (;;) {
+      const states = started.map((download) => client.pageDownloads.get(download.guid)?.state ?? 'inProgress');
+      const saved = states.includes('completed') ? await this.#helpers['listDownloads']!() as SavedDownload[] : [];
+      const result: StartedDownload[] = started.map((download, index) => {
+        const state = states[index];
+        if (state === 'canceled') return { suggestedFilename: download.suggestedFilename, url: download.url, state: 'canceled' };
+        // The download watcher saves a finished file a moment after Chromium reports it.
+        const file = state === 'completed' ? saved.filter((entry) => entry.url === download.url).at(-1) : undefined;
+        if (file === undefined) return { suggestedFilename: download.suggestedFilename, url: download.url, state: 'in progress' };
+        return { suggestedFilename: download.suggestedFilename, url: download.url, state: 'completed', path: file.path, bytes: file.bytes };
+      });
+      if (result.every((download) => download.state !== 'in progress') || Date.now() >= until) return result;
+      if (!(await delay(DOWNLOAD_POLL_MS, this.#context.signal))) return result;
+    }
+  }
+
+  /** Waits (≤ 2 s) until the tab list is longer than at the latest listing. */
   async #popupListed(): Promise<void> {
+    const known = this.#knownTabs;
     const until = Date.now() + POPUP_WAIT_MS;
-    while ((await this.#orderedTabs()).length <= this.#knownTabs && Date.now() < until) {
+    while ((await this.#orderedTabs()).length <= known && Date.now() < until) {
       if (!(await delay(POPUP_POLL_MS, this.#context.signal))) return;
     }
   }
@@ -112,24 +245,30 @@ export class ToolRunner {
   }
 
   /**
-   * The session's tabs in a stable order: its own tab first, then the others in the order they
-   * opened (Chromium lists the newest first), so an index keeps meaning the same tab.
+   * The session's tabs in the order they opened, its own first, so an index keeps naming the
+   * same tab however Chromium orders its list (it lists the most recent first, and a tab that is
+   * activated moves). Internal pages (`about:blank` while a popup starts) are left out, except the
+   * session's own tab.
    */
   async #orderedTabs(): Promise<Array<{ targetId: string; title: string; url: string }>> {
-    const listed = (await this.#helpers['listTabs']!(false) as Array<{ targetId: string; title: string; url: string }>).reverse();
+    const { client } = this.#context;
+    const own = client.ownTargetId;
+    const listed = await this.#helpers['listTabs']!(true) as Array<{ targetId: string; title: string; url: string }>;
     // Only the session's own tabs: other owners' tabs (and, for an isolated session, every tab of
     // another browser context) are none of its business, to list or to select.
-    const foreign = await this.#context.client.foreignOwners();
-    const tabs = listed.filter((tab) => !foreign.has(tab.targetId));
-    const own = this.#context.client.ownTargetId;
-    const index = tabs.findIndex((tab) => tab.targetId === own);
-    if (index > 0) tabs.unshift(...tabs.splice(index, 1));
-    return tabs;
+    const foreign = await client.foreignOwners();
+    const tabs = new Map(listed.filter((tab) => !foreign.has(tab.targetId) && (tab.targetId === own || !isInternalUrl(tab.url))).map((tab) => [tab.targetId, tab]));
+    const order = this.#tabOrder.filter((targetId) => tabs.has(targetId));
+    if (own !== undefined && tabs.has(own) && !order.includes(own)) order.unshift(own);
+    // Chromium lists the newest first: new tabs join in the order they opened.
+    for (const tab of [...tabs.values()].reverse()) if (!order.includes(tab.targetId)) order.push(tab.targetId);
+    this.#tabOrder = order;
+    this.#knownTabs = order.length;
+    return order.map((targetId) => tabs.get(targetId)!);
   }
 
   async #tabs(): Promise<PageRead['tabs']> {
     const tabs = await this.#orderedTabs();
-    this.#knownTabs = tabs.length;
     const active = this.#context.client.targetId;
     return tabs.map((tab) => ({ targetId: tab.targetId, title: tab.title, url: tab.url, active: tab.targetId === active }));
   }
@@ -147,18 +286,37 @@ export class ToolRunner {
       const loaded = await this.#helpers['waitForLoad']!(seconds(timeoutMs));
       if (loaded === false) note = `; the page was still loading after ${Math.round(timeoutMs / 1000)} s`;
     }
-    const until = Date.now() + settleMs;
+    const started = Date.now();
+    const until = started + settleMs;
     while (settleMs > 0 && client.pendingDialog === null) {
       const wait = await this.#reader.quietFor(Math.min(QUIET_MS, settleMs));
       const left = until - Date.now();
-      if ((wait === 0 && client.inFlightRequests.size === 0) || left <= 0) break;
+      // Quiet counts from the action too: a page resuming after a dialog answer acts a moment later.
+      const quiet = wait === 0 && client.inFlightRequests.size === 0 && Date.now() - started >= Math.min(QUIET_MS, settleMs);
+      if (quiet || left <= 0) break;
       if (!(await delay(Math.min(Math.max(wait, SETTLE_POLL_MS), left), this.#context.signal))) break;
     }
     return note;
   }
 
+  /**
+   * A failure of an action on a covered element gains `data.cover`: what covers it now and the
+   * refs of the controls that dismiss it, so the tools can say which one to click.
+   */
+  async #withCover(operation: ToolOperation, error: unknown): Promise<unknown> {
+    const data = (error as { data?: Record<string, unknown> } | null)?.data;
+    const status = typeof data?.['status'] === 'string' ? data['status'] : '';
+    if (!(error instanceof ReplError) || !status.startsWith('intercepted by') || !('ref' in operation) || operation.ref === undefined) return error;
+    const cover = await this.#reader.coverOf(operation.ref).catch(() => null);
+    if (cover === null) return error;
+    return new ReplError(error.code, error.message, { cause: error.cause, data: { ...data, cover } });
+  }
+
   async #operate(operation: ToolOperation, transfer: ArrayBuffer[]): Promise<ToolOutcome> {
     const helpers = this.#helpers;
+    // A dialog freezes the page's scripts: resolving a ref would wait for an answer that never comes.
+    const dialog = this.#context.client.pendingDialog;
+    if (dialog !== null && ACTS_ON_PAGE.has(operation.op)) throw dialogError(operation.op, dialog);
     switch (operation.op) {
       case 'read':
         return { message: 'read the page', read: await this.#read() };
@@ -180,9 +338,23 @@ export class ToolRunner {
       }
       case 'click': {
         const target = await this.#reader.resolve(ref(operation.ref));
-        const options = { clickCount: operation.doubleClick ? 2 : 1, timeoutSec: seconds(operation.timeoutMs) };
-        if (target.kind === 'page') await helpers['click']!({ backendNodeId: target.backendNodeId }, options);
-        else await helpers['click']!(await this.#reader.pointInFrame(target), { clickCount: options.clickCount });
+        if (target.location.tag === 'a' && this.#watch !== undefined) this.#watch.linkClicked = true;
+        const request = {
+          button: 'left' as const, clickCount: operation.doubleClick ? 2 : 1, modifiers: 0, timeoutSec: seconds(operation.timeoutMs),
+          force: false, trial: false, position: undefined, coveredTimeoutSec: operation.coveredMs / 1000,
+        };
+        const sessionId = await this.#context.client.ensureAttached(this.#context.callOptions());
+        if (target.kind === 'page') {
+          await clickElement(this.#context, { helper: 'click', sessionId, inputSessionId: sessionId, target: { kind: 'node', backendNodeId: target.backendNodeId }, given: undefined, request });
+        } else {
+          // The element's frame is another process: probe and receipt there, input through the page.
+          const { node } = await target.session.send('DOM.describeNode', { objectId: target.objectId }, this.#context.callOptions());
+          await this.#reader.revealFrame(target);
+          await clickElement(this.#context, {
+            helper: 'click', sessionId: target.session.sessionId, inputSessionId: sessionId, target: { kind: 'node', backendNodeId: node.backendNodeId }, given: undefined, request,
+            toPage: (point) => this.#reader.frameToPage(target, point),
+          });
+        }
         return { message: `clicked ${describe(operation.ref, target)}${await this.#settle(operation.timeoutMs, operation.settleMs)}` };
       }
       case 'type': {
@@ -190,9 +362,19 @@ export class ToolRunner {
         if (typeof operation.text !== 'string') throw invalid('text must be a string');
         if (target.kind === 'page') {
           // One insertion, as Playwright's fill: a model's text is often long, and per-key events cost a round trip each.
-          await helpers['fillInput']!({ backendNodeId: target.backendNodeId }, operation.text, { timeoutSec: seconds(operation.timeoutMs), insert: true });
+          await helpers['fillInput']!({ backendNodeId: target.backendNodeId }, operation.text, {
+            timeoutSec: seconds(operation.timeoutMs), insert: true, coveredTimeoutSec: operation.coveredMs / 1000,
+          });
         } else {
-          await this.#typeInFrame(target, operation.text);
+          // The field's frame is another process: the checks there, the keys through the page.
+          const { node } = await target.session.send('DOM.describeNode', { objectId: target.objectId }, this.#context.callOptions());
+          await this.#reader.revealFrame(target);
+          await fillElement(this.#context, {
+            sessionId: target.session.sessionId,
+            inputSessionId: await this.#context.client.ensureAttached(this.#context.callOptions()),
+            request: { target: { kind: 'node', backendNodeId: node.backendNodeId }, text: operation.text, clearFirst: true, timeoutSec: seconds(operation.timeoutMs), insert: true, coveredTimeoutSec: operation.coveredMs / 1000 },
+            given: undefined,
+          });
         }
         if (operation.submit) await helpers['pressKey']!('Enter');
         // Only Enter may start a load here; typing alone is left to settle.
@@ -236,9 +418,11 @@ export class ToolRunner {
         return { message: `pressed ${operation.key}${await this.#settle(operation.timeoutMs, operation.settleMs)}` };
       }
       case 'wait': {
-        const target = operation.text !== undefined ? { text: operation.text } : operation.selector;
-        if (target === undefined) throw invalid('wait needs text or selector');
-        const found = await helpers['waitForElement']!(target, { timeoutSec: seconds(operation.timeoutMs) });
+        if (operation.text === undefined && operation.selector === undefined) throw invalid('wait needs text or selector');
+        // Text is looked for as a snapshot reads it: every frame (cross-site ones too), open shadow roots included.
+        const found = operation.text !== undefined
+          ? await this.#waitForText(operation.text, operation.timeoutMs)
+          : await helpers['waitForElement']!(operation.selector, { timeoutSec: seconds(operation.timeoutMs) });
         const what = operation.text !== undefined ? `text ${JSON.stringify(operation.text)}` : `selector ${JSON.stringify(operation.selector)}`;
         if (found !== true) throw new ReplError('REPL_ERR_ACTION_FAILED', `${what} did not appear within ${Math.round(operation.timeoutMs / 1000)} s`);
         await this.#settle(0, operation.settleMs);
@@ -283,11 +467,28 @@ export class ToolRunner {
         return { message: `saved a screenshot to ${path}`, screenshot };
       }
       case 'downloads': {
+        // One started a moment ago (the click before) is waited for briefly, then listed as running.
+        const running = [...this.#context.client.pageDownloads.values()].filter((download) => download.state === 'inProgress');
+        const pending = running.length === 0 ? [] : (await this.#downloadsOf(running, DOWNLOADS_LISTING_WAIT_MS)).filter((download) => download.state === 'in progress');
         const downloads = await helpers['listDownloads']!() as NonNullable<ToolOutcome['downloads']>;
-        return { message: `${downloads.length} download(s)`, downloads };
+        const outcome: ToolOutcome = { message: `${downloads.length} download(s)`, downloads };
+        if (pending.length > 0) outcome.pendingDownloads = pending;
+        return outcome;
       }
       default:
         throw invalid(`unknown tool operation ${JSON.stringify((operation as { op: unknown }).op)}`);
+    }
+  }
+
+  /** Polls every frame's visible text for `text` (case-insensitive) until it shows or `timeoutMs` passed; a dialog ends the wait. */
+  async #waitForText(text: string, timeoutMs: number): Promise<boolean> {
+    const { client } = this.#context;
+    const until = Date.now() + timeoutMs;
+    for (;;) {
+      if (client.pendingDialog !== null) return false;
+      if (await this.#reader.showsText(text)) return true;
+      if (Date.now() >= until) return false;
+      if (!(await delay(Math.min(TEXT_POLL_MS, Math.max(0, until - Date.now())), this.#context.signal))) return false;
     }
   }
 
@@ -310,20 +511,10 @@ export class ToolRunner {
       await client.send('Runtime.releaseObject', { objectId: object.objectId! }, { ...options, sessionId }).catch(() => undefined);
     }
   }
-
-  /**
-   * Typing into an element of a cross-site frame: it is focused and its content selected in its
-   * frame, then the text is typed as keyboard input (Chromium routes it to the focused frame).
-   */
-  async #typeInFrame(target: Extract<ResolvedRef, { kind: 'frame' }>, text: string): Promise<void> {
-    const focused = await target.session.send('Runtime.callFunctionOn', { objectId: target.objectId, functionDeclaration: FOCUS_AND_SELECT, returnByValue: true }, this.#context.callOptions());
-    if (focused.result.value !== true) throw new ReplError('REPL_ERR_ACTION_FAILED', `${target.location.tag} "${target.location.label}" could not be focused`);
-    if (text === '') await this.#helpers['pressKey']!('Delete');
-    else await this.#helpers['typeText']!(text);
-  }
 }
 
+/** `[12] button "Save"`, as the snapshot line of the element starts. */
 function describe(ref: number, target: ResolvedRef): string {
-  const { tag, label } = target.location;
-  return `${ref} (${tag}${label === '' ? '' : ` "${label.length > 60 ? `${label.slice(0, 59)}…` : label}"`})`;
+  const { label } = target.location;
+  return `[${ref}] ${elementKind(target.location)}${label === '' ? '' : ` ${JSON.stringify(label.length > 60 ? `${label.slice(0, 59)}…` : label)}`}`;
 }

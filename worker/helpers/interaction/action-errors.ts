@@ -16,6 +16,17 @@ export function notReadyError(helper: string, label: string, verb: 'actionable' 
   });
 }
 
+/**
+ * `REPL_ERR_ACTION_FAILED`: the same element covered the target for `coveredSec` in a row (a
+ * banner that stays until dismissed), so waiting out the timeout would change nothing.
+ * `data.covered` tells callers (the agent tools) to name the cover's controls.
+ */
+export function coveredError(helper: string, label: string, verb: 'actionable' | 'editable', coveredSec: number, status: string): ReplError {
+  return new ReplError('REPL_ERR_ACTION_FAILED', `${helper}: ${label} was not ${verb}: ${status} for ${coveredSec}s; dismiss what covers it first`, {
+    data: { status, covered: true },
+  });
+}
+
 /** `REPL_ERR_ACTION_FAILED`, thrown at once: clicking one of several visible matches would be a guess. */
 export function multipleMatchesError(helper: string, selector: string, count: number): ReplError {
   return new ReplError('REPL_ERR_ACTION_FAILED', `${helper}: selector "${selector}" matches ${count} visible elements; use a more specific selector`, {

@@ -6,7 +6,7 @@
  * yet (a selector or a semantic target) is waited for.
  */
 import { ReplError } from '../../../common/errors.js';
-import { ambiguousTargetError, invalidSelectorError, multipleMatchesError, notReadyError, staleNodeError } from './action-errors.js';
+import { ambiguousTargetError, coveredError, invalidSelectorError, multipleMatchesError, notReadyError, staleNodeError } from './action-errors.js';
 
 import type { HelperContext } from '../helper-context.js';
 import type { DialogGuard } from './dialog-guard.js';
@@ -44,6 +44,13 @@ export interface PollOptions {
   timeoutSec: number;
   /** Statuses that end the loop. */
   done: ReadonlySet<string>;
+  /**
+   * Fail once one element has covered the target this long without a break (a cookie banner that
+   * stays until dismissed), rather than wait out `timeoutSec`; absent: wait it out.
+   */
+  coveredTimeoutSec?: number | undefined;
+  /** Stop polling by this time (epoch ms) even if `timeoutSec` leaves more: a retry keeps its first try's deadline. */
+  until?: number | undefined;
 }
 
 function isStatus(value: unknown): value is ProbeStatus {
@@ -86,8 +93,10 @@ function abortedError(): ReplError {
 export async function pollUntilReady(options: PollOptions): Promise<ProbeStatus> {
   const { context, helper, probe, guard } = options;
   const { target } = probe;
-  const deadline = pollDeadline(context, options.timeoutSec);
+  const deadline = Math.min(pollDeadline(context, options.timeoutSec), options.until ?? Number.POSITIVE_INFINITY);
   let last = 'not found';
+  // Since when the same cover has been in the way (performance.now()), while it has been.
+  let coveredSince: number | undefined;
   for (let first = true; ; first = false) {
     if (context.signal.aborted) throw abortedError();
     // The first probe always runs (timeoutSec 0 means "check once").
@@ -115,7 +124,14 @@ export async function pollUntilReady(options: PollOptions): Promise<ProbeStatus>
         if (result.status === 'multiple') throw multipleMatchesError(helper, target.selector, Number(result['count']));
         if (result.status === 'invalid selector') throw invalidSelectorError(helper, target.selector, String(result['message']));
       }
+      if (!result.status.startsWith('intercepted by')) coveredSince = undefined;
+      else if (result.status !== last || coveredSince === undefined) coveredSince = performance.now();
       last = result.status;
+      if (coveredSince !== undefined && options.coveredTimeoutSec !== undefined && performance.now() - coveredSince >= options.coveredTimeoutSec * 1000) {
+        throw coveredError(helper, probe.label, options.verb, options.coveredTimeoutSec, last);
+      }
+    } else {
+      coveredSince = undefined;
     }
     const remaining = deadline - Date.now();
     if (remaining <= 0) throw notReadyError(helper, probe.label, options.verb, options.timeoutSec, last);

@@ -32,14 +32,89 @@ const RESOLVE_ELEMENT = String.raw`
   }
 `;
 
+/** Property of the top window that holds the receipt of the click being made (see `ARM_RECEIPT`). */
+const RECEIPT_KEY = "Symbol.for('browser-repl.clickReceipt')";
+
+/**
+ * Arms the receipt of a click on `el` (issue 25: a click reported as done must have reached its
+ * target), in the manner of Playwright's hit-target interceptor: capture listeners on el's window
+ * and on every same-origin window above it see each pointer and mouse event of the click first.
+ * The first one decides: when its composed path holds el, the click reached it and every event
+ * passes; when it does not (something moved over el at the last moment), that event and the rest
+ * of the click are stopped before the page sees them, so the miss did nothing and the click can
+ * be tried again. `CLICK_RECEIPT` reads and removes the listeners; a timer removes them anyway, so
+ * an abandoned click leaves nothing behind. The record lives on the top window this realm
+ * reaches, where the read looks.
+ */
+const ARM_RECEIPT = String.raw`
+  function armReceipt(el) {
+    const top = topDocument().defaultView;
+    if (top[${RECEIPT_KEY}]) top[${RECEIPT_KEY}].stop();
+    const types = ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click', 'dblclick', 'auxclick', 'contextmenu'];
+    const windows = [];
+    for (let win = el.ownerDocument.defaultView; win; win = frameElementOf(win) ? frameElementOf(win).ownerDocument.defaultView : null) windows.push(win);
+    // Seen from a window, an event inside a closed shadow root is retargeted to its host: for a
+    // target in one, the outermost closed host stands for it.
+    let anchor = el;
+    for (let root = el.getRootNode(); root && root.nodeType === FRAGMENT_NODE && root.mode === 'closed'; root = anchor.getRootNode()) anchor = root.host;
+    const record = { events: [], verdict: null, stop: null };
+    const listener = function (event) {
+      if (record.verdict === null) {
+        const path = event.composedPath();
+        let reached = false;
+        for (let i = 0; i < path.length && !reached; i++) reached = path[i] === el || path[i] === anchor || (path[i].localName === 'label' && path[i].control === el);
+        record.verdict = reached ? 'reached' : 'missed';
+        record.hit = describe(asElement(path[0]));
+      }
+      record.events.push(event.type);
+      if (record.verdict === 'missed') {
+        event.preventDefault();
+        event.stopImmediatePropagation();
+      }
+    };
+    for (let w = 0; w < windows.length; w++) for (let i = 0; i < types.length; i++) windows[w].addEventListener(types[i], listener, true);
+    const timer = setTimeout(function () { record.stop(); }, 30000);
+    record.stop = function () {
+      clearTimeout(timer);
+      for (let w = 0; w < windows.length; w++) for (let i = 0; i < types.length; i++) windows[w].removeEventListener(types[i], listener, true);
+      if (top[${RECEIPT_KEY}] === record) delete top[${RECEIPT_KEY}];
+    };
+    top[${RECEIPT_KEY}] = record;
+  }
+`;
+
+/**
+ * `clickReceipt(final)`, evaluated in the top document of the probe's realm after the click's
+ * input was acknowledged: `{status: 'reached'}` when the click's first event reached the target,
+ * `{status: 'missed', hit}` when it went elsewhere (and the click was stopped, `ARM_RECEIPT`),
+ * `{status: 'none'}` when no event arrived yet (asked again, with `final` on the last try, which
+ * also disarms), `{status: 'gone'}` when the document holding the receipt was replaced (the
+ * click navigated).
+ */
+export const CLICK_RECEIPT = String.raw`function clickReceipt(final) {
+  'use strict';
+  const record = window[${RECEIPT_KEY}];
+  if (!record) return { status: 'gone' };
+  // A missed click is judged once its last event (the click) was stopped too.
+  const ended = record.verdict === 'reached' || record.events.indexOf('click') !== -1 || record.events.indexOf('mouseup') !== -1;
+  if (record.verdict !== null && (ended || final)) {
+    record.stop();
+    return record.verdict === 'reached' ? { status: 'reached' } : { status: 'missed', hit: record.hit };
+  }
+  if (final) record.stop();
+  return { status: 'none' };
+}`;
+
 /**
  * `resolveClickTarget(target, options)`; options: `force` (skip enabled, stability and hit
  * test), `recenter` (scroll the target to the centre even if it is in view), `position`
- * (`{x, y}` from the element's top-left corner).
+ * (`{x, y}` from the element's top-left corner), `receipt` (arm the click's receipt when ready,
+ * `ARM_RECEIPT`).
  */
 export const CLICK_PROBE = String.raw`async function resolveClickTarget(target, options) {
   'use strict';
   ${PAGE_LIBRARY}
+  ${ARM_RECEIPT}
   const FRAME_INTERVAL_MS = 15;
   // One animation frame, or 100 ms where frames are not produced (a background tab).
   function nextFrame() {
@@ -107,6 +182,7 @@ export const CLICK_PROBE = String.raw`async function resolveClickTarget(target, 
   if (options.force) return { status: 'ready', x: round(points[0].x), y: round(points[0].y) };
   const reached = firstReachingPoint(el, points);
   if (reached.blocker !== undefined) return { status: 'intercepted by ' + describe(reached.blocker) };
+  if (options.receipt) armReceipt(el);
   return { status: 'ready', x: round(reached.x), y: round(reached.y) };
 }`;
 

@@ -156,7 +156,9 @@ interface Place {
 function isKept(entry: Entry, entries: Map<string, Entry>, options: ProjectionOptions, place: Place): boolean {
   const { node } = entry;
   const role = String(axValue(node.role) ?? '');
-  if (node.ignored || !node.backendDOMNodeId || TEXT_ROLES.has(role) || DOCUMENT_ROLES.has(role)) return false;
+  if (!node.backendDOMNodeId || TEXT_ROLES.has(role) || DOCUMENT_ROLES.has(role)) return false;
+  // An ignored element is listed only for text nothing else above it could carry (see projectAxTree).
+  if (node.ignored) return !options.interactiveOnly && entry.text.trim() !== '';
   const focusable = property(node, 'focusable') === true;
   if (options.interactiveOnly) return INTERACTIVE_ROLES.has(role) || (focusable && !WRAPPER_ROLES.has(role));
   // A label's text is the name of the control it labels; listing it as well says it twice.
@@ -181,7 +183,7 @@ function toSnapshotNode(entry: Entry, depth: number, place: Place, facts: DomFac
   const { node } = entry;
   let name = collapse(String(axValue(node.name) ?? ''));
   if (place.inDateField) name = undouble(name);
-  let role = String(axValue(node.role) ?? '');
+  let role = node.ignored === true ? 'generic' : String(axValue(node.role) ?? '');
   const text = collapse(entry.text);
   // A label that labels nothing is named by its text (Chromium leaves its name empty).
   if (role === LABEL_ROLE && name === '') name = text;
@@ -247,7 +249,14 @@ export function projectAxTree(
   // Text first: a wrapper's own text decides whether it is kept.
   for (const entry of entries.values()) {
     if (axValue(entry.node.role) !== 'StaticText' || entry.node.ignored || entry.parent === undefined) continue;
-    const parent = entries.get(entry.parent);
+    // The nearest ancestor that is listed can carry it: Chromium often ignores the element right
+    // above a text (a custom element, a shadow root's host, a slot), which would lose the text.
+    // When every element above it is ignored (text straight in a custom element's shadow root),
+    // the text stays with the element right above it, which is then listed for it.
+    const direct = entries.get(entry.parent);
+    let parent = direct;
+    while (parent !== undefined && (parent.node.ignored === true || parent.node.backendDOMNodeId === undefined)) parent = parent.parent === undefined ? undefined : entries.get(parent.parent);
+    if (parent === undefined || DOCUMENT_ROLES.has(String(axValue(parent.node.role)))) parent = direct?.node.backendDOMNodeId === undefined ? undefined : direct;
     if (parent !== undefined) parent.text += String(axValue(entry.node.name) ?? '');
   }
   const labels = labellingElements(entries);

@@ -19,16 +19,27 @@ import { batchesOf, planBackspace, planTyping } from './keyboard.js';
 import { TargetProbe } from './resolve-target.js';
 
 import type { HelperContext } from '../helper-context.js';
+import type { FillRequest } from './interaction-options.js';
 
 const DONE = new Set(['ready', 'done', 'rejected']);
 
 /** `fillInput(target, text, options?)`; throws the contract's errors (see the module comment). */
 export async function fillInput(context: HelperContext, target: unknown, text: unknown, options: unknown): Promise<void> {
   const request = readFillRequest(target, text, options);
+  const sessionId = await context.client.ensureAttached(context.callOptions());
+  await fillElement(context, { sessionId, inputSessionId: sessionId, request, given: target });
+}
+
+/**
+ * Fills a field once it is editable: `fillInput` for targets of the attached page, and the agent
+ * tools for fields of cross-site frames (probe and checks in the frame's session `sessionId`,
+ * key input through the page's `inputSessionId`, which Chromium routes to the focused frame).
+ */
+export async function fillElement(context: HelperContext, fill: { sessionId: string; inputSessionId: string; request: FillRequest; given: unknown }): Promise<void> {
+  const { request, sessionId } = fill;
   const { client } = context;
-  const sessionId = await client.ensureAttached(context.callOptions());
-  const guard = await DialogGuard.start(context, 'fillInput', sessionId);
-  const probe = new TargetProbe(context, sessionId, request.target, 'fillInput', target);
+  const guard = await DialogGuard.start(context, 'fillInput', fill.inputSessionId);
+  const probe = new TargetProbe(context, sessionId, request.target, 'fillInput', fill.given);
   try {
     const ready = await pollUntilReady({
       context,
@@ -46,6 +57,7 @@ export async function fillInput(context: HelperContext, target: unknown, text: u
       }],
       awaitPromise: false,
       timeoutSec: request.timeoutSec,
+      coveredTimeoutSec: request.coveredTimeoutSec,
       done: DONE,
     });
     if (ready.status === 'done') return;
@@ -59,7 +71,7 @@ export async function fillInput(context: HelperContext, target: unknown, text: u
       ? [{ method: 'Input.insertText' as const, params: { text: request.text } }]
       : [...(clear ? planBackspace() : []), ...(request.insert === true ? [] : planTyping(request.text))];
     for (const batch of batchesOf(commands)) {
-      const dialog = await guard.settle(sendPipelined(client, sessionId, batch, context.callOptions()));
+      const dialog = await guard.settle(sendPipelined(client, fill.inputSessionId, batch, context.callOptions()));
       if (dialog !== null) throw dialogError('fillInput', dialog, true);
     }
     const finished = await guard.guard(probe.run(FILL_FINISH, [], { awaitPromise: false, timeoutMs: PROBE_GRACE_MS * 2 }));

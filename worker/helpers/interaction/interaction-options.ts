@@ -34,6 +34,8 @@ export interface ClickRequest {
   force: boolean;
   trial: boolean;
   position: { x: number; y: number } | undefined;
+  /** Fail once the same element has covered the target this long (default: wait out `timeoutSec`). */
+  coveredTimeoutSec?: number;
 }
 
 /** A parsed `fillInput` call. */
@@ -46,6 +48,8 @@ export interface FillRequest {
   force?: boolean;
   /** Type the text as one insertion (beforeinput/input, no key events), as Playwright's fill does. */
   insert?: boolean;
+  /** As {@link ClickRequest.coveredTimeoutSec}. */
+  coveredTimeoutSec?: number;
 }
 
 /** The states `waitForElement` waits for. */
@@ -91,7 +95,7 @@ export function readClickRequest(target: unknown, rawOptions: unknown): ClickReq
   } else {
     throw invalidArgument('click: target must be a selector, accessibility node, or finite {x, y} coordinates');
   }
-  const options = readOptions('click', rawOptions, ['button', 'clickCount', 'timeoutSec', 'modifiers', 'position', 'force', 'trial']);
+  const options = readOptions('click', rawOptions, ['button', 'clickCount', 'timeoutSec', 'modifiers', 'position', 'force', 'trial', 'coveredTimeoutSec']);
   const button = options['button'] ?? 'left';
   if (button !== 'left' && button !== 'right' && button !== 'middle') throw invalidArgument('click: button must be left, right, or middle');
   const clickCount = options['clickCount'] ?? 1;
@@ -99,7 +103,7 @@ export function readClickRequest(target: unknown, rawOptions: unknown): ClickReq
     throw invalidArgument('click: clickCount must be a positive integer');
   }
   if (parsed.kind === 'point') {
-    for (const name of ['timeoutSec', 'position', 'force', 'trial']) {
+    for (const name of ['timeoutSec', 'position', 'force', 'trial', 'coveredTimeoutSec']) {
       if (options[name] !== undefined) throw invalidArgument(`click: ${name} ${ELEMENT_ONLY}`);
     }
   }
@@ -114,7 +118,7 @@ export function readClickRequest(target: unknown, rawOptions: unknown): ClickReq
     }
     position = { x, y };
   }
-  return {
+  const request: ClickRequest = {
     target: parsed,
     button,
     clickCount,
@@ -124,6 +128,8 @@ export function readClickRequest(target: unknown, rawOptions: unknown): ClickReq
     force: readBoolean('click', options, 'force', false),
     trial: readBoolean('click', options, 'trial', false),
   };
+  if (options['coveredTimeoutSec'] !== undefined) request.coveredTimeoutSec = nonNegativeSeconds('click', options['coveredTimeoutSec'], 0, 'coveredTimeoutSec');
+  return request;
 }
 
 /** `fillInput(target, text, options?)`. */
@@ -131,12 +137,13 @@ export function readFillRequest(target: unknown, text: unknown, rawOptions: unkn
   const element = readTarget('fillInput', target);
   if (element === null) throw invalidArgument('fillInput: target must be a selector or accessibility node');
   if (typeof text !== 'string') throw invalidArgument('fillInput: text must be a string');
-  const options = readOptions('fillInput', rawOptions, ['clearFirst', 'timeoutSec', 'force', 'insert']);
+  const options = readOptions('fillInput', rawOptions, ['clearFirst', 'timeoutSec', 'force', 'insert', 'coveredTimeoutSec']);
   const clearFirst = readBoolean('fillInput', options, 'clearFirst', true);
   const timeoutSec = nonNegativeSeconds('fillInput', options['timeoutSec'], DEFAULT_TIMEOUT_SEC);
   const request: FillRequest = { target: element, text, clearFirst, timeoutSec };
   if (options['force'] !== undefined) request.force = readBoolean('fillInput', options, 'force', false);
   if (options['insert'] !== undefined) request.insert = readBoolean('fillInput', options, 'insert', false);
+  if (options['coveredTimeoutSec'] !== undefined) request.coveredTimeoutSec = nonNegativeSeconds('fillInput', options['coveredTimeoutSec'], 0, 'coveredTimeoutSec');
   return request;
 }
 
