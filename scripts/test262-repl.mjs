@@ -4,11 +4,14 @@
 // checks but not with them: the checks must never change what a cell means (docs/test262.md).
 //
 //   node --experimental-vm-modules scripts/test262-repl.mjs --test262 <dir> [--filter <prefix>]...
-//     [--commit <sha>] [--write] [--json]
+//     [--commit <sha>] [--baseline <report.json>] [--write] [--json]
 //
 // <dir> is a test262 checkout (its test/ and harness/; default $TEST262_DIR). --filter replaces the
-// default selection with paths under test/ (repeatable). --write puts the figures into
-// docs/test262.md between its TEST262 markers; --json prints them as JSON instead of text.
+// default selection with paths under test/ (repeatable). --baseline compares each mode with the
+// `--json` report of an earlier run (of another revision of the REPL): a test that failed there
+// must not pass here and the reverse, and the run fails when one passed there and fails here.
+// --write puts the figures into docs/test262.md between its TEST262 markers; --json prints them
+// as JSON instead of text.
 //
 // Needs `npm run build` first: it runs dist/, the code the worker runs.
 import { execFileSync } from 'node:child_process';
@@ -52,12 +55,13 @@ async function main() {
       test262: { type: 'string', default: process.env.TEST262_DIR },
       filter: { type: 'string', multiple: true },
       commit: { type: 'string' },
+      baseline: { type: 'string' },
       write: { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
     },
   });
   if (values.test262 === undefined || !existsSync(path.join(values.test262, 'test')) || !existsSync(path.join(values.test262, 'harness'))) {
-    console.error('usage: npm run test262 -- --test262 <test262 checkout with test/ and harness/> [--filter <path under test/>]... [--commit <sha>] [--write] [--json]');
+    console.error('usage: npm run test262 -- --test262 <test262 checkout with test/ and harness/> [--filter <path under test/>]... [--commit <sha>] [--baseline <report.json>] [--write] [--json]');
     process.exit(2);
   }
   const test262 = path.resolve(values.test262);
@@ -76,10 +80,37 @@ async function main() {
     replCommit: replRevision(),
     seconds: Math.round((Date.now() - started) / 1000),
   });
+  if (values.baseline !== undefined) report.againstBaseline = compareWithBaseline(report, JSON.parse(readFileSync(values.baseline, 'utf8')));
   if (values.json) console.log(JSON.stringify(report, null, 2));
   else console.log(formatText(report));
   if (values.write) writeSection(formatMarkdown(report));
-  process.exit(report.lost.length > 0 ? 1 : 0);
+  const lostAgainstBaseline = MODES.some((mode) => (report.againstBaseline?.lost[mode].length ?? 0) > 0);
+  process.exit(report.lost.length > 0 || lostAgainstBaseline ? 1 : 0);
+}
+
+/** The tests that failed in `mode`, from a report: those failing in both modes and those lost or gained. */
+function failuresOf(report, mode) {
+  const onlyThisMode = mode === 'with' ? report.lost : report.gained;
+  return new Map([...report.failedInBoth, ...onlyThisMode].map(({ test, reason }) => [test, reason]));
+}
+
+/**
+ * Each mode against the same mode of an earlier run's report (an earlier revision of the REPL, the
+ * same selection): `lost` failed here but not there, `gained` the reverse. Tests skipped or not
+ * selected in either run are not compared.
+ */
+function compareWithBaseline(report, baseline) {
+  const comparison = { baseline: { replCommit: baseline.replCommit, node: baseline.node, counts: baseline.counts }, lost: {}, gained: {} };
+  if (baseline.selected !== report.selected || baseline.test262Commit !== report.test262Commit) {
+    throw new Error(`--baseline: that report ran ${baseline.selected} tests of test262 ${baseline.test262Commit}, this one ${report.selected} of ${report.test262Commit}`);
+  }
+  for (const mode of MODES) {
+    const now = failuresOf(report, mode);
+    const before = failuresOf(baseline, mode);
+    comparison.lost[mode] = [...now].filter(([test]) => !before.has(test)).map(([test, reason]) => ({ test, reason }));
+    comparison.gained[mode] = [...before].filter(([test]) => !now.has(test)).map(([test, reason]) => ({ test, reason }));
+  }
+  return comparison;
 }
 
 /** The test files (not `_FIXTURE` modules, which tests import) under test/<prefix>. */
@@ -271,6 +302,15 @@ function formatText(report) {
     'skipped:',
     ...Object.entries(report.skipReasons).map(([reason, count]) => `  ${count} ${reason}`),
   ];
+  const against = report.againstBaseline;
+  if (against !== undefined) {
+    lines.push(`against the baseline (browser-repl ${against.baseline.replCommit}, Node ${against.baseline.node}):`);
+    for (const mode of MODES) {
+      lines.push(`  ${mode} checks: lost ${against.lost[mode].length}, gained ${against.gained[mode].length}`);
+      lines.push(...against.lost[mode].map(({ test, reason }) => `    lost ${test}: ${reason}`));
+      lines.push(...against.gained[mode].map(({ test }) => `    gained ${test}`));
+    }
+  }
   return lines.join('\n');
 }
 
@@ -300,6 +340,17 @@ function formatMarkdown(report) {
     'Skipped (in both modes):',
     '',
     ...(Object.keys(report.skipReasons).length === 0 ? ['None.'] : Object.entries(report.skipReasons).map(([reason, count]) => `- ${count}: ${reason}`)),
+    ...(report.againstBaseline === undefined ? [] : [
+      '',
+      `Against the baseline, browser-repl \`${report.againstBaseline.baseline.replCommit}\` on Node ${report.againstBaseline.baseline.node} (each mode against the same mode):`,
+      '',
+      '| Mode | Lost | Gained |',
+      '|---|---|---|',
+      ...MODES.map((mode) => `| ${mode} checks | ${report.againstBaseline.lost[mode].length} | ${report.againstBaseline.gained[mode].length} |`),
+      '',
+      ...MODES.flatMap((mode) => [...report.againstBaseline.lost[mode].map(({ test, reason }) => `- lost ${mode} checks: \`${test}\`: ${reason.replaceAll('\n', ' ')}`),
+        ...report.againstBaseline.gained[mode].map(({ test }) => `- gained ${mode} checks: \`${test}\``)]),
+    ]),
   ].join('\n');
 }
 
@@ -355,7 +406,8 @@ function timer(ms, value) {
 }
 
 async function runTest(test, mode, { CellEvaluator, CellInterrupts, harness }) {
-  const context = vm.createContext({});
+  // An ordinary global object, as a REPL worker's (worker/repl/create-context.ts).
+  const context = vm.createContext(vm.constants.DONT_CONTEXTIFY);
   let done;
   const asyncDone = new Promise((resolve) => {
     done = resolve;
@@ -367,8 +419,9 @@ async function runTest(test, mode, { CellEvaluator, CellInterrupts, harness }) {
     else if (text.startsWith('Test262:AsyncTestFailure:')) done({ pass: false, reason: `$DONE(error): ${text.slice('Test262:AsyncTestFailure:'.length)}` });
   };
   context.$262 = make262(context);
-  // As serve-repl.ts builds a worker: the checks' bindings first, then the evaluator.
-  const interrupts = mode === 'with' ? new CellInterrupts({ context, currentScope: () => undefined }) : undefined;
+  // As serve-repl.ts builds a worker: the checks' bindings first, then the evaluator. The flag is
+  // the constant a REPL worker's is between interrupts (the host raises it).
+  const interrupts = mode === 'with' ? new CellInterrupts({ context, currentScope: () => undefined, raisedByHost: true }) : undefined;
   const evaluator = new CellEvaluator({ context, interruptChecks: interrupts?.names });
 
   const limit = timer(TEST_TIMEOUT_MS, { pass: false, reason: `timeout: not settled within ${TEST_TIMEOUT_MS / 1000} s` });
@@ -430,7 +483,7 @@ function make262(context) {
     global: vm.runInContext('globalThis', context),
     evalScript: (code) => vm.runInContext(String(code), context),
     createRealm: () => {
-      const realm = vm.createContext({});
+      const realm = vm.createContext(vm.constants.DONT_CONTEXTIFY);
       realm.$262 = make262(realm);
       return realm.$262;
     },

@@ -172,8 +172,8 @@ async function checksSection({ quick }) {
     rows,
     notes: [
       'Loop rows time the function a setup cell defined, inside the cell (median of alternating rounds). The counted `for` loop',
-      'carries no check (its body cannot change its trip count; the check around it catches it after one run); a `while` loop',
-      'pays one read of the shared flag per iteration, which a one-cycle body feels most. Latency rows: wall time of a',
+      'carries no check (its body cannot change its trip count; the check around it catches it after one run); the other checks',
+      'read a flag V8 folds away until the host raises it through the inspector (issue 26), so they cost nothing. Latency rows: wall time of a',
       '`timeout_sec: 1` call minus 1000 ms. The baseline answers at once because it terminates the worker and loses every',
       'binding; the interrupted cell keeps them. Figures of one loop row move by ±15 % between runs of this machine (the',
       'optimised code of two workers differs), more than the checks cost.',

@@ -18,7 +18,7 @@ export type { ToolMessage, ToolResultMessage } from './tool-messages.js';
 export type { WebMcpAbortMessage, WebMcpCallMessage, WebMcpReplyMessage } from './webmcp-messages.js';
 
 /** Bumped when a message shape changes incompatibly; checked in the startup handshake. */
-export const PROTOCOL_VERSION = 5;
+export const PROTOCOL_VERSION = 6;
 
 /** `workerData` of every REPL worker. */
 export interface WorkerStartup {
@@ -28,21 +28,37 @@ export interface WorkerStartup {
   /** Whether the host can provide a browser endpoint (pure-Node REPLs get a clear error instead). */
   browser: { available: boolean };
   /**
-   * Two Int32 slots shared with the host (issue 15): the host writes the `requestId` of a cell past
-   * its deadline into slot {@link INTERRUPT_REQUESTED}, which the cell's checks read without a
-   * message; the worker sets slot {@link INTERRUPT_ABANDONED} once a cell was interrupted.
+   * Three Int32 slots shared with the host (issue 15): the host writes the `requestId` of a cell
+   * past its deadline into slot {@link INTERRUPT_REQUESTED}, which the cell's checks read without
+   * a message; the worker sets slot {@link INTERRUPT_ABANDONED} once a cell was interrupted, and
+   * writes the `requestId` of each cell it begins into slot {@link CELL_STARTED}.
    */
   interrupts?: SharedArrayBuffer;
   /** Whether cells get the liveness checks (default true); without them only ending the worker stops a cell. */
   interruptChecks?: boolean;
+  /**
+   * The name of the flag the cell checks read (a global of the cell context, an identifier), when
+   * the host raises it through the inspector to interrupt a busy cell (issue 26;
+   * lib/threads/thread-interrupter.ts). Absent when the host has no inspector: the checks then
+   * read {@link WorkerStartup.interrupts} themselves.
+   */
+  interruptFlag?: string;
 }
 
 /** Slot of `WorkerStartup.interrupts` the host writes: the `requestId` of the cell to stop, or 0. */
 export const INTERRUPT_REQUESTED = 0;
 /** Slot the worker writes: 1 once any cell was interrupted (what it left behind must stay inert). */
 export const INTERRUPT_ABANDONED = 1;
+/**
+ * Slot the worker writes as it begins a cell, before any of the cell runs: its `requestId`. A
+ * worker that dies before writing it never ran the cell, so the host can run it on a fresh worker
+ * instead of reporting a crash (the worker may have died between cells, a moment before the host
+ * noticed). Shared memory rather than a message (issue 26): seen at once, and one message fewer
+ * per cell on both threads.
+ */
+export const CELL_STARTED = 2;
 /** Size in bytes of `WorkerStartup.interrupts`. */
-export const INTERRUPT_BUFFER_BYTES = 8;
+export const INTERRUPT_BUFFER_BYTES = 12;
 
 // ----- main → worker -------------------------------------------------------------------------
 
@@ -155,16 +171,6 @@ export interface ImageItem {
 
 export type OutputItem = TextItem | ImageItem;
 
-/**
- * First message of every execution. A worker that dies before sending it never ran the cell, so
- * the host can run it on a fresh worker instead of reporting a crash (the worker may have died
- * between cells, a moment before the host noticed).
- */
-export interface StartedMessage {
-  type: 'started';
-  requestId: number;
-}
-
 /** One output item of the running cell, posted as soon as it is accepted by the collector. */
 export interface OutputMessage {
   type: 'output';
@@ -212,7 +218,6 @@ export interface EndpointRequestMessage {
 
 export type WorkerToMainMessage =
   | ReadyMessage
-  | StartedMessage
   | OutputMessage
   | ResultMessage
   | EnvAppliedMessage

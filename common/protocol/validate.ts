@@ -250,7 +250,6 @@ function validate<T>(checks: Readonly<Record<string, FieldCheck>>, value: unknow
 
 const REPL_WORKER_MESSAGES: Readonly<Record<WorkerToMainMessage['type'], FieldCheck>> = {
   'ready': (message) => first(integer(message, 'protocolVersion', 0), string(message, 'replId', MAX_ID_LENGTH)),
-  'started': requestId,
   'output': (message) => first(requestId(message), outputItem(message)),
   'result': (message) => first(
     requestId(message),

@@ -3,15 +3,18 @@
  * ends, and two requests (a cell, an environment update). It does not decide policy (timeouts,
  * restarts); `Repl` does.
  */
+import { randomBytes } from 'node:crypto';
+import { debuglog } from 'node:util';
 import { ReplError } from '../../common/errors.js';
 import { LIMITS } from '../../common/limits.js';
-import { INTERRUPT_BUFFER_BYTES, INTERRUPT_REQUESTED, PROTOCOL_VERSION } from '../../common/protocol/repl-messages.js';
+import { CELL_STARTED, INTERRUPT_BUFFER_BYTES, INTERRUPT_REQUESTED, PROTOCOL_VERSION } from '../../common/protocol/repl-messages.js';
 import type {
   ConfigureMessage, WarmMessage, EndpointRequestMessage, EnvMessage, ExecuteMessage, InterruptMessage, MainToWorkerMessage, OutputItem, ReadyMessage, ResultMessage,
   ShutdownMessage, WorkerStartup, WorkerToMainMessage,
 } from '../../common/protocol/repl-messages.js';
 import { validateReplWorkerMessage } from '../../common/protocol/validate.js';
 import type { ToolMessage, ToolOperation, ToolResultMessage } from '../../common/protocol/tool-messages.js';
+import { ThreadInterrupter } from '../threads/thread-interrupter.js';
 import { WorkerHandle, liveThreadCount, outOfMemoryText } from '../threads/worker-handle.js';
 import type { EndpointAnswer, WebMcpCallHandler, WorkerExit, WorkerKind } from '../threads/worker-handle.js';
 
@@ -51,6 +54,11 @@ export type ExecutionOutcome =
   | { kind: 'not-started'; death: WorkerDeath }
   | { kind: 'died'; death: WorkerDeath }
   | { kind: 'protocol'; message: string };
+
+const debug = debuglog('browser-repl:worker');
+
+/** Every REPL worker thread's name starts with it (the inspector attaches only those). */
+const REPL_THREAD_NAME = 'browser-repl ';
 
 const REPL_KIND: WorkerKind<MainToWorkerMessage, WorkerToMainMessage> = {
   thread: 'repl',
@@ -120,14 +128,19 @@ export class ReplWorker extends WorkerHandle<MainToWorkerMessage, WorkerToMainMe
   #runningCell: number | undefined;
   /** Cells get the interrupt checks: a timeout may keep this worker (`interruptChecks`). */
   readonly interruptible: boolean;
+  /** How to raise the flag of a busy cell's checks on the worker's own thread (`WorkerStartup.interruptFlag`). */
+  #interruptFlag: { interrupter: ThreadInterrupter; name: string } | undefined;
 
   constructor(options: ReplWorkerOptions) {
     const answerer: { answer: EndpointAnswerer } = { answer: noBrowser };
     const interrupts = new SharedArrayBuffer(INTERRUPT_BUFFER_BYTES);
     const interruptible = options.interruptChecks !== false;
+    // Created before the thread, so that the inspector attaches it as it starts.
+    const interrupter = interruptible ? ThreadInterrupter.shared(REPL_THREAD_NAME) : undefined;
+    const interruptFlag = interrupter === undefined ? undefined : `__repl_${randomBytes(8).toString('hex')}`;
     super(REPL_KIND, {
       id: options.replId,
-      name: `browser-repl ${options.replId}`,
+      name: `${REPL_THREAD_NAME}${options.replId}`,
       workerData: (port) => ({
         protocolVersion: PROTOCOL_VERSION,
         replId: options.replId,
@@ -135,6 +148,7 @@ export class ReplWorker extends WorkerHandle<MainToWorkerMessage, WorkerToMainMe
         browser: { available: options.browserAvailable },
         interrupts,
         interruptChecks: interruptible,
+        ...(interruptFlag === undefined ? {} : { interruptFlag }),
       } satisfies WorkerStartup),
       heapMb: options.heapMb,
       // Cells are vm.SourceTextModules. The worker silences exactly the warnings of the
@@ -149,6 +163,7 @@ export class ReplWorker extends WorkerHandle<MainToWorkerMessage, WorkerToMainMe
     this.#answerer = answerer;
     this.#interrupts = new Int32Array(interrupts);
     this.interruptible = interruptible;
+    if (interrupter !== undefined && interruptFlag !== undefined) this.#interruptFlag = { interrupter, name: interruptFlag };
   }
 
   get replId(): string {
@@ -181,31 +196,35 @@ export class ReplWorker extends WorkerHandle<MainToWorkerMessage, WorkerToMainMe
   }
 
   /**
-   * Asks the worker to stop the cell it runs, keeping its state (issue 15): sets the flag its
-   * checks read, for a cell that computes, and sends `interrupt`, for one that waits. The cell's
-   * `execute` then resolves with a result marked `interrupted`, unless the worker is stuck where
-   * no check runs (a loop in an imported package): the caller ends it after a grace period.
+   * Asks the worker to stop the cell it runs, keeping its state (issue 15): writes the cell's
+   * request id where the worker reads it, raises the flag its checks read through the inspector
+   * (a cell that computes sees it at its next check; lib/threads/thread-interrupter.ts), and
+   * sends `interrupt`, for one that waits. The cell's `execute` then resolves with a result
+   * marked `interrupted`, unless the worker is stuck where no check runs (a loop in an imported
+   * package): the caller ends it after a grace period.
    */
   interrupt(): void {
     const requestId = this.#runningCell;
     if (requestId === undefined || !this.alive) return;
     Atomics.store(this.#interrupts, INTERRUPT_REQUESTED, requestId);
+    const flag = this.#interruptFlag;
+    if (flag !== undefined && !flag.interrupter.raise(this.threadId, flag.name)) {
+      debug('worker %s is not attached to the inspector: its checks cannot see this interrupt', this.replId);
+    }
     this.notify({ type: 'interrupt', requestId } satisfies InterruptMessage);
   }
 
   /** Sends one cell; resolves with its result or with how the worker died. Never rejects. */
   async execute(code: string, timeoutMs: number, onOutput: (item: OutputItem) => void): Promise<ExecutionOutcome> {
     let receivedBytes = 0;
+    let sent = 0;
     const outcome = await this.request<ResultMessage>(
       (requestId) => {
-        this.#runningCell = requestId;
+        this.#runningCell = sent = requestId;
         return { type: 'execute', requestId, code, timeoutMs, deadline: Date.now() + timeoutMs } satisfies ExecuteMessage;
       },
-      (message, request) => {
+      (message) => {
         switch (message.type) {
-          case 'started':
-            request.started = true;
-            return undefined;
           case 'output':
             receivedBytes += message.item.type === 'text' ? message.item.text.length * 3 : message.item.bytes.byteLength;
             if (receivedBytes > LIMITS.responseBytes) return { violation: 'browser REPL response exceeds maximum size' };
@@ -223,8 +242,8 @@ export class ReplWorker extends WorkerHandle<MainToWorkerMessage, WorkerToMainMe
       case 'answered':
         return { kind: 'result', result: outcome.value };
       case 'exited':
-        // Ended on purpose (timeout, reset, close) counts as died even before `started`: it must not be rerun.
-        return outcome.started || outcome.exit.deliberate
+        // Ended on purpose (timeout, reset, close) counts as died even before it began: it must not be rerun.
+        return Atomics.load(this.#interrupts, CELL_STARTED) === sent || outcome.exit.deliberate
           ? { kind: 'died', death: death(outcome.exit) }
           : { kind: 'not-started', death: death(outcome.exit) };
       case 'protocol':

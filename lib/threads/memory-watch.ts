@@ -66,9 +66,25 @@ type HeapStatisticsWorker = Worker & { getHeapStatistics?: () => Promise<{ exter
 /** The per-worker measure exists (Node ≥ 22.16, 24); else the process-wide one is used. */
 export const perWorkerMeasureAvailable = typeof (Worker.prototype as HeapStatisticsWorker).getHeapStatistics === 'function';
 
+/**
+ * A request's baseline may be a reading up to one poll older than the request: reading the
+ * resident set is a read of /proc on Linux, a sizeable part of the host's own cost of a trivial
+ * cell (issue 26), and growth that recent counts for nothing next to a cap of hundreds of MiB.
+ */
+const BASELINE_REUSE_MS = BUSY_POLL_MS;
+
+let lastReading = { at: -Infinity, bytes: 0 };
+
 /** Bytes of this process's resident set (one small read of /proc on Linux). */
 function processMemoryBytes(): number {
-  return process.memoryUsage.rss();
+  const bytes = process.memoryUsage.rss();
+  lastReading = { at: performance.now(), bytes };
+  return bytes;
+}
+
+/** The resident set as a request's baseline: {@link processMemoryBytes}, or a reading from the last {@link BASELINE_REUSE_MS}. */
+function baselineBytes(): number {
+  return performance.now() - lastReading.at <= BASELINE_REUSE_MS ? lastReading.bytes : processMemoryBytes();
 }
 
 class MemoryWatch {
@@ -91,7 +107,7 @@ class MemoryWatch {
         if (entry.target.worker !== worker) continue;
         // Taken as the request starts, not at the first poll: what a cell allocates in its first
         // 100 ms counts against the cap as well.
-        entry.baseline = processMemoryBytes();
+        entry.baseline = baselineBytes();
         entry.busySince = performance.now();
       }
     }

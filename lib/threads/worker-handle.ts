@@ -291,9 +291,10 @@ export class WorkerHandle<ToWorker extends WorkerMessage, FromWorker extends Wor
     this.exited = new Promise((resolve) => {
       this.#worker.once('exit', (exitCode) => {
         clearTimeout(startTimer);
-        // What the thread posted just before it ended (a cell's `started` and its output before a
-        // `process.exit()`) may still wait in the port's queue, behind the 'exit' event: read it
-        // first, or a cell that began would look as if it never ran, and run a second time.
+        // What the thread posted just before it ended (a cell's output before a `process.exit()`,
+        // a kind's own start acknowledgement) may still wait in the port's queue, behind the 'exit'
+        // event: read it first, or it would be lost (and a request that began could look as if it
+        // never ran, and run a second time).
         // Guarded by test/socket/repl-lifecycle.test.mjs ("process.exit … exactly once").
         if (this.#destroying === undefined) {
           for (let queued = receiveMessageOnPort(this.#port); queued !== undefined; queued = receiveMessageOnPort(this.#port)) {
@@ -345,6 +346,11 @@ export class WorkerHandle<ToWorker extends WorkerMessage, FromWorker extends Wor
 
   get state(): WorkerState {
     return this.#state;
+  }
+
+  /** The worker's `threadId`. */
+  get threadId(): number {
+    return this.#worker.threadId;
   }
 
   /** `starting` or `ready`: neither ended nor asked to end. */

@@ -37,6 +37,11 @@ const writes = (json) => (json?.content ?? []).filter((item) => item.type === 't
  * answer. `check` returns undefined when the answer is the expected one, else why not.
  */
 export const CELL_KINDS = {
+  trivial: {
+    target: 'repl',
+    body: () => ({ code: '1' }),
+    check: (json) => (writes(json).length === 0 ? undefined : `expected no output, got ${JSON.stringify(writes(json))}`),
+  },
   counter: {
     target: 'repl',
     body: () => ({ code: 'counter += 1; repl.write(String(counter))' }),

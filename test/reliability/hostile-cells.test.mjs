@@ -89,6 +89,27 @@ t.test('each poisoning: a well-formed answer, and the next cell runs normally on
   }
 });
 
+t.test('what a cell left running changes between cells is put back before the next cell', async (t) => {
+  // The built-ins are put back after every cell, and before one only when code of an earlier
+  // cell may have run since: its timers mark that; a continuation of its I/O does not, and the
+  // quick look at the most used built-ins catches it (worker/threads/realm-integrity.ts).
+  const leftovers = [
+    ['a timer it started', (poison) => `setTimeout(() => { ${poison} }, 20)`],
+    ['a continuation of its I/O', (poison) => `import("node:fs").then((fs) => fs.promises.stat("/")).then(() => { ${poison} })`],
+  ];
+  for (const [name, leave] of leftovers) {
+    const repl = createRepl({ browser: false, warmSpare: false });
+    const first = await repl.run(`${WORKER} var mine = "kept"; ${leave('W.Array.prototype.push = () => { throw new Error("no push") }; globalThis.poisoned = true')}`);
+    t.equal(first.success, true, `${name}: ${first.error ?? 'ok'}`);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const next = await repl.run('let fresh = [1, 2, 3].map((n) => n * 2); repl.write(String(poisoned)); repl.write(mine + fresh.join(","))', { timeoutSec: 30 });
+    t.equal(next.success, true, `${name}: the next cell succeeds (${next.error ?? 'ok'})`);
+    t.same(texts(next), ['true', 'kept2,4,6'], `${name}: the poison ran, and the cell after it did not see it`);
+    t.equal(next.replId, first.replId, `${name}: on the same worker`);
+    await repl.close();
+  }
+});
+
 t.test('a built-in made impossible to put back: the answer says so, and the next call gets a fresh REPL', async (t) => {
   const repl = createRepl({ browser: false, warmSpare: false });
   t.teardown(() => repl.close());

@@ -58,14 +58,24 @@ t.test('BindingStore', async (t) => {
       t.ok(store.isInitialized('c'));
     });
 
-    t.test('a redeclared var keeps its value; a redeclared function waits for its new definition', async (t) => {
+    t.test('var and function are plain global data properties, as a script makes them; redeclared, they keep their value', async (t) => {
       const global = {};
       const store = new BindingStore({ global });
       store.declare([binding('v', 'var'), binding('f', 'function')]);
+      t.same(Object.getOwnPropertyDescriptor(global, 'v'), { value: undefined, writable: true, enumerable: true, configurable: false });
       global.v = 7;
+      global.f = 8;
       store.declare([binding('v', 'var'), binding('f', 'function')]);
-      t.equal(global.v, 7);
-      t.throws(() => global.f, { message: "Cannot access 'f' before initialization" });
+      t.same([global.v, global.f], [7, 8], 'a function keeps its old value until the prelude installs the new one');
+    });
+
+    t.test('a var of a name the global has keeps that property as it is', async (t) => {
+      const global = {};
+      Object.defineProperty(global, 'lazy', { get: () => 'node global', configurable: true, enumerable: false });
+      const store = new BindingStore({ global });
+      store.declare([binding('lazy', 'var')]);
+      const descriptor = Object.getOwnPropertyDescriptor(global, 'lazy');
+      t.same([typeof descriptor.get, descriptor.configurable, global.lazy], ['function', true, 'node global']);
     });
 
     t.test('uses the realm error constructors it was given', async (t) => {

@@ -4,6 +4,7 @@ import t from 'tap';
 import vm from 'node:vm';
 import { format } from 'node:util';
 import { CellEvaluator } from '../../dist/worker/repl/cell-evaluator.js';
+import { CellInterrupts } from '../../dist/worker/repl/cell-interrupts.js';
 
 const REDECLARED = (name) => `Identifier '${name}' has already been declared; use a new name or reset the REPL to retry, or wrap the cell in { … } so its let, const and class are scoped to the block and it can be re-run`;
 const TDZ = (name) => `Cannot access '${name}' before initialization`;
@@ -21,16 +22,22 @@ function declare(kind, name) {
   }
 }
 
-/** A fresh REPL: one context, one evaluator, `repl.write` and `console` captured into `output`. */
-function createRepl(options = {}) {
+/**
+ * A fresh REPL: one context with an ordinary global object, as a worker's
+ * (worker/repl/create-context.ts), one evaluator, `repl.write` and `console` captured into
+ * `output`. `contextified: true` makes the global a contextified object instead, as a caller of
+ * the evaluator may still give it.
+ */
+function createRepl({ contextified = false, ...options } = {}) {
   const output = [];
-  const context = vm.createContext({
+  const globals = {
     setTimeout,
     clearTimeout,
     queueMicrotask,
     repl: Object.freeze({ write: (value) => { output.push(value); } }),
     console: { log: (...args) => { output.push(format(...args)); } },
-  });
+  };
+  const context = contextified ? vm.createContext(globals) : Object.assign(vm.createContext(vm.constants.DONT_CONTEXTIFY), globals);
   const evaluator = new CellEvaluator({ context, ...options });
   const realm = vm.runInContext('({ ReferenceError, TypeError, SyntaxError, Error })', context);
   return {
@@ -452,6 +459,126 @@ t.test('CellEvaluator', async (t) => {
       const repl = createRepl();
       vm.runInContext('Object.defineProperty(globalThis, "writableFixed", { value: 1, writable: true, configurable: false }); Object.defineProperty(globalThis, "readOnly", { value: 1, writable: false, configurable: false })', repl.context);
       t.same(await repl.written('let writableFixed = 2; let readOnly = 2; let undefined = 3; repl.write([writableFixed, readOnly, typeof undefined])'), [[2, 1, 'undefined']]);
+    });
+  });
+
+  t.test('#evaluate resolves names as a script does (issue 26)', async (t) => {
+    t.test('a binding whose cell failed stays in its TDZ for the functions of earlier cells', async (t) => {
+      const repl = createRepl();
+      await repl.run('function readLater() { return later } function readPartial() { return [first, second] }');
+      t.equal((await repl.thrown('readLater(); let later = 1')).message, TDZ('later'));
+      t.equal((await repl.thrown('readLater()')).message, TDZ('later'), 'still in its TDZ in a later cell');
+      t.equal((await repl.thrown('let first = 1, second = (() => { throw new Error("cut") })()')).message, 'cut');
+      t.equal((await repl.thrown('readPartial()')).message, TDZ('second'));
+      t.same(await repl.written('repl.write(first)'), [1]);
+    });
+
+    t.test('an initialised lexical binding is a binding of the script scope, and globalThis reaches it', async (t) => {
+      const repl = createRepl();
+      await repl.run('let shared = 1; const frozen = "c"; class Shape {}');
+      t.same(vm.runInContext('[shared, frozen, typeof Shape]', repl.context), [1, 'c', 'function'], 'a script of the context sees them');
+      t.same(await repl.written('globalThis.shared = 2; repl.write([shared, globalThis.frozen, Object.getOwnPropertyDescriptor(globalThis, "shared").configurable])'), [[2, 'c', false]]);
+      const error = await repl.thrown('globalThis.frozen = 1');
+      t.ok(error instanceof repl.realm.TypeError);
+      t.equal(error.message, 'Assignment to constant variable.');
+      t.notOk(error.stack.split('\n')[1].includes('browser-repl-bindings'), 'the top frame is not the accessor');
+      t.same(await repl.written('repl.write(frozen)'), ['c']);
+    });
+
+    t.test('closures of earlier cells see assignments of later cells, also once optimised', async (t) => {
+      const repl = createRepl();
+      await repl.run('let factor = 2; function scale(x) { return x * factor } const bumpFactor = () => factor++');
+      await repl.run('{ let s = 0; for (let i = 0; i < 2e5; i++) s += scale(i) }');
+      t.same(await repl.written('factor = 10; repl.write(scale(1)); bumpFactor(); repl.write([factor, scale(1)])'), [10, [11, 11]]);
+    });
+
+    t.test('a global a later cell replaces, adds or deletes is seen by functions of earlier cells', async (t) => {
+      const repl = createRepl();
+      await repl.run('function top(x) { return Math.max(x, 1) } function readUser() { return userGlobal } globalThis.userGlobal = 1');
+      await repl.run('{ let s = 0; for (let i = 0; i < 2e5; i++) s += top(i) + readUser() }');
+      t.same(await repl.written('globalThis.Math = { max: () => "replaced" }; userGlobal = 2; repl.write([top(5), readUser()])'), [['replaced', 2]]);
+      t.same(await repl.written('delete globalThis.userGlobal; try { readUser() } catch (e) { repl.write(e.message) }'), ['userGlobal is not defined']);
+      t.same(await repl.written('delete globalThis.Math; try { top(1) } catch (e) { repl.write([e instanceof ReferenceError, e.message]) }'), [[true, 'Math is not defined']]);
+    });
+
+    t.test('typeof of a name nobody declared, before and after a cell defines it', async (t) => {
+      const repl = createRepl();
+      await repl.run('function kind() { return typeof maybeLater } for (let i = 0; i < 1e5; i++) kind()');
+      t.same(await repl.written('repl.write([typeof maybeLater, kind()])'), [['undefined', 'undefined']]);
+      t.same(await repl.written('globalThis.maybeLater = 1; repl.write(kind())'), ['number']);
+      t.same(await repl.written('delete globalThis.maybeLater; repl.write(kind())'), ['undefined']);
+    });
+
+    t.test('getters and setters on globalThis run on every read and write', async (t) => {
+      const repl = createRepl();
+      await repl.run('var reads = 0; Object.defineProperty(globalThis, "counted", { get() { return ++reads }, set(value) { reads = value * 10 }, configurable: true }); function readCounted() { return counted }');
+      t.same(await repl.written('for (let i = 0; i < 1e5; i++) readCounted(); repl.write(reads); counted = 2; repl.write(reads)'), [100000, 20]);
+    });
+
+    t.test('sloppy code of the context sees globalThis as this; cell code, strict, does not', async (t) => {
+      const repl = createRepl();
+      t.same(
+        await repl.written('repl.write([(0, eval)("this") === globalThis, new Function("return this")() === globalThis, this === undefined, (function () { return this })() === undefined])'),
+        [[true, true, true, true]],
+      );
+    });
+
+    t.test('top-level var and function make the global properties a script makes', async (t) => {
+      const repl = createRepl();
+      await repl.run('var scriptVar = 1; function scriptFunction() {} globalThis.userThing = 7; globalThis.replacedByFunction = 1');
+      const [descriptors] = await repl.written('repl.write(["scriptVar", "scriptFunction"].map((n) => { const d = Object.getOwnPropertyDescriptor(globalThis, n); return [typeof d.value, d.writable, d.enumerable, d.configurable] }))');
+      t.same(descriptors, [['number', true, true, false], ['function', true, true, false]]);
+      t.same(await repl.written('repl.write([Reflect.deleteProperty(globalThis, "scriptVar"), scriptVar]); globalThis.scriptVar = 5; repl.write(scriptVar)'), [[false, 1], 5]);
+      t.same(await repl.written('var userThing; var setTimeout; repl.write([userThing, typeof setTimeout, Object.getOwnPropertyDescriptor(globalThis, "userThing").configurable])'), [[7, 'function', true]], 'an existing property stays as it is');
+      t.same(await repl.written('function replacedByFunction() { return "fn" } repl.write([replacedByFunction(), Object.getOwnPropertyDescriptor(globalThis, "replacedByFunction").configurable])'), [['fn', false]]);
+    });
+
+    t.test('a binding that cannot move to the script scope keeps working on its accessor', async (t) => {
+      const repl = createRepl();
+      // Frozen before its first read: the accessor became non-configurable, which V8 refuses to
+      // declare a script-scope binding over.
+      t.same(await repl.written('let keptOnAccessor = 1; Object.freeze(globalThis); repl.write(keptOnAccessor); keptOnAccessor = 2; repl.write(keptOnAccessor)'), [1, 2]);
+      t.same(await repl.written('repl.write(keptOnAccessor)'), [2]);
+      t.equal(vm.runInContext('typeof keptOnAccessor', repl.context), 'number');
+    });
+
+    t.test('stack positions are those of the cell as written, on lines the lowering and the checks edited too', async (t) => {
+      const names = { token: '__repl_00c0ffee00c0ffee' };
+      const output = [];
+      const context = Object.assign(vm.createContext(vm.constants.DONT_CONTEXTIFY), { repl: { write: (value) => output.push(value) } });
+      const interrupts = new CellInterrupts({ context, names, currentScope: () => undefined, raisedByHost: true });
+      const evaluator = new CellEvaluator({ context, interruptChecks: interrupts.names });
+      const code = [
+        'let first = 1, second = 2; const boom = (n) => { for (let i = 0; ; i++) { if (i > n) return null.x } }',
+        'function outer() { while (true) { return boom(first + second) } } var kept = 3; outer()',
+      ].join('\n');
+      let thrown;
+      try {
+        await evaluator.evaluate(code);
+      } catch (error) {
+        thrown = error;
+      }
+      // The same source as a plain module: the positions V8 gives without any lowering.
+      const plain = new vm.SourceTextModule(code, { identifier: 'plain.mjs', context: vm.createContext(vm.constants.DONT_CONTEXTIFY) });
+      await plain.link(() => {});
+      let expected;
+      try {
+        await plain.evaluate();
+      } catch (error) {
+        expected = error;
+      }
+      const positions = (stack, file) => [...stack.matchAll(new RegExp(`${file.replaceAll('.', '\\.')}:(\\d+):(\\d+)`, 'g'))].map((match) => `${match[1]}:${match[2]}`);
+      const want = positions(expected.stack, 'plain.mjs');
+      t.equal(want.length, 3, 'three frames in the cell');
+      t.notSame(positions(thrown.stack, 'browser-repl-cell-1.mjs'), want, 'V8 reports the compiled columns');
+      t.same(positions(evaluator.writtenPositions(thrown.stack), 'browser-repl-cell-1.mjs'), want);
+    });
+
+    t.test('a contextified global works too', async (t) => {
+      const repl = createRepl({ contextified: true });
+      await repl.run('let counter = 0; const inc = () => ++counter; var total = 1; function twice(x) { return 2 * x }');
+      t.same(await repl.written('inc(); counter += 10; total = twice(total); repl.write([counter, total])'), [[11, 2]]);
+      t.equal((await repl.thrown('const fixed = 1; fixed = 2')).message, 'Assignment to constant variable.');
     });
   });
 

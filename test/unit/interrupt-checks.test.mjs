@@ -7,7 +7,7 @@ import { lowerCell, restoreFunctionNames } from '../../dist/worker/analyzer/lowe
 
 const names = { token: '__repl_0badc0de' };
 const T = names.token;
-const tick = `${T}[0]&&${T}_s();`;
+const tick = `${T}&&${T}_s();`;
 const marker = `/*${T}*/`;
 const checked = (code) => insertChecks(code, names);
 

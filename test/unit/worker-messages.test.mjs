@@ -36,7 +36,6 @@ const WEBMCP_REPLIES = [
 const VALID = {
   replWorker: [
     { type: 'ready', protocolVersion: 2, replId: 'abc' },
-    { type: 'started', requestId: 1 },
     { type: 'output', requestId: 1, item: text },
     { type: 'output', requestId: 1, item: image },
     { type: 'result', requestId: 1, success: true, contentTruncated: false, durationMs: 3 },
@@ -112,10 +111,11 @@ t.test('validateReplWorkerMessage names what is wrong', async (t) => {
     [{}, 'message type must be a string, got undefined'],
     [{ type: 7 }, 'message type must be a string, got number'],
     [{ type: 'bogus' }, 'unknown message type "bogus"'],
-    [{ type: 'started' }, 'started message: requestId must be a positive integer, got undefined'],
-    [{ type: 'started', requestId: '1' }, 'started message: requestId must be a positive integer, got string'],
-    [{ type: 'started', requestId: 1.5 }, 'started message: requestId must be a positive integer, got number'],
-    [{ type: 'started', requestId: 0 }, 'started message: requestId must be a positive integer, got number'],
+    [{ type: 'started', requestId: 1 }, 'unknown message type "started"'],
+    [{ type: 'env-applied' }, 'env-applied message: requestId must be a positive integer, got undefined'],
+    [{ type: 'env-applied', requestId: '1' }, 'env-applied message: requestId must be a positive integer, got string'],
+    [{ type: 'env-applied', requestId: 1.5 }, 'env-applied message: requestId must be a positive integer, got number'],
+    [{ type: 'env-applied', requestId: 0 }, 'env-applied message: requestId must be a positive integer, got number'],
     [{ type: 'output', requestId: 1 }, 'output message: item must be an output item object, got undefined'],
     [{ type: 'output', requestId: 1, item: 'hi' }, 'output message: item must be an output item object, got string'],
     [{ type: 'output', requestId: 1, item: { type: 'text', text: 'x' } }, 'output message: item.channel must be write, stdout or stderr'],

@@ -1,21 +1,21 @@
 /**
  * Inserts the liveness checks that let a timed-out cell be stopped without ending its worker
- * (issue 15, docs/lifecycle.md "Interrupted"). The inspector cannot interrupt a busy thread from
- * outside (its messages queue behind the busy loop), so cells interrupt themselves: code a cell
- * defines checks a flag at every loop back-edge, at every function entry and after every
- * `await`, and throws once the host has flagged the running cell.
+ * (issue 15, docs/lifecycle.md "Interrupted"). Cells interrupt themselves: code a cell defines
+ * checks a flag at every loop back-edge, at every function entry and after every `await`, and
+ * throws once the host has flagged the running cell.
  *
- *   while (c) s              →  while (c) {/*T*\/T[0]&&T_s();s/*T*\/}
- *   for (…) { … }            →  for (…) {T[0]&&T_s(); … }
- *   function f() { … }       →  function f() {T[0]&&T_s(); … }    (after a directive prologue)
- *   (x) => e                 →  (x) => (T[0]&&T_s(), e/*T*\/)
+ *   while (c) s              →  while (c) {/*T*\/T&&T_s();s/*T*\/}
+ *   for (…) { … }            →  for (…) {T&&T_s(); … }
+ *   function f() { … }       →  function f() {T&&T_s(); … }    (after a directive prologue)
+ *   (x) => e                 →  (x) => (T&&T_s(), e/*T*\/)
  *   await e                  →  T_a(await e/*T*\/)
  *
- * `T` is the worker's token ({@link InterruptToken}), and the name of an Int32Array over memory
- * the host shares (worker/repl/cell-interrupts.ts defines `T`, `T_s` and `T_a`). The check is
- * written out rather than called: a read of a constant typed array is all a hot loop pays, where
- * a call (even an inlined one) or `Atomics.load` cost several times the loop body (measured in
- * docs/benchmarks.md). Every inserted fragment contains the token, and a cell whose source
+ * `T` is the worker's token ({@link InterruptToken}), and the name of the flag: a global property
+ * of the cell's context (worker/repl/cell-interrupts.ts defines it, `T_s` and `T_a`, and says how
+ * the flag is raised so that V8 folds the check away). The check is written out rather than
+ * called: a global read V8 can fold is all a hot loop pays, where a call (even an inlined one) or
+ * `Atomics.load` costs several times the loop body (measured in docs/benchmarks.md). Every
+ * inserted fragment contains the token, and a cell whose source
  * contains it is left without checks, so {@link stripChecks} removes exactly what was inserted
  * from a function's source text (`fn.toString()`: a page function given to `js()` or to
  * Playwright's `evaluate` must arrive as the user wrote it). No fragment holds a line break:
@@ -30,6 +30,7 @@ import { parseModule } from 'meriyah';
 import { range } from './parse-cell.js';
 
 import type { ESTree } from 'meriyah';
+import type { SourceEdit } from './source-positions.js';
 
 /** The names a worker's checks use, all derived from one token. */
 export interface InterruptToken {
@@ -37,9 +38,9 @@ export interface InterruptToken {
   readonly token: string;
 }
 
-/** The statement a back-edge or a function entry gets: `T[0]&&T_s();`. */
+/** The statement a back-edge or a function entry gets: `T&&T_s();`. */
 export function tickStatement({ token }: InterruptToken): string {
-  return `${token}[0]&&${slowName({ token })}();`;
+  return `${token}&&${slowName({ token })}();`;
 }
 
 /** What a set flag calls into the worker: throws for the running cell, clears a stale flag. */
@@ -73,10 +74,15 @@ const FUNCTIONS = new Set(['FunctionDeclaration', 'FunctionExpression', 'ArrowFu
  * as a module: it is a lowered cell.
  */
 export function insertChecks(source: string, names: InterruptToken): string | undefined {
+  return insertChecksWithEdits(source, names)?.source;
+}
+
+/** {@link insertChecks}, with the insertions made, in order (source-positions.ts maps columns back). */
+export function insertChecksWithEdits(source: string, names: InterruptToken): { source: string; edits: SourceEdit[] } | undefined {
   if (source.includes(names.token)) return undefined;
   // Most cells are one-liners without a loop, a function or an await: every function has a `{`
   // or an `=>`, every loop and await its keyword, so such a cell is not parsed a second time.
-  if (!MAY_NEED_CHECKS.test(source)) return source;
+  if (!MAY_NEED_CHECKS.test(source)) return { source, edits: [] };
   const program = parseModule(source, { next: true, ranges: true });
   const tick = tickStatement(names);
   const marker = `/*${names.token}*/`;
@@ -132,7 +138,7 @@ export function insertChecks(source: string, names: InterruptToken): string | un
     output += source.slice(position, insert.at) + insert.text;
     position = insert.at;
   }
-  return output + source.slice(position);
+  return { source: output + source.slice(position), edits: inserts.map(({ at, text }) => ({ start: at, end: at, length: text.length })) };
 }
 
 /**

@@ -23,6 +23,7 @@ import { parseCell, range } from './parse-cell.js';
 
 import type { ESTree } from 'meriyah';
 import type { CellBinding, DeclarationSite } from './collect-bindings.js';
+import type { SourceEdit } from './source-positions.js';
 
 /** Options of {@link lowerCell}. */
 export interface LowerCellOptions {
@@ -40,6 +41,10 @@ export interface LoweredCell {
   readonly source: string;
   /** Declared bindings in source order (duplicates kept, for redeclaration checks). */
   readonly bindings: readonly CellBinding[];
+  /** Characters of `source` before the user's first line (the prelude and its line break). */
+  readonly preludeLength: number;
+  /** The edits of the user's code, in the order applied (source-positions.ts maps columns back). */
+  readonly edits: readonly SourceEdit[];
 }
 
 /** Prefix of the module-local alias a top-level function declaration is renamed to. */
@@ -238,7 +243,7 @@ class CellLowerer {
     }
   }
 
-  apply(prelude: string): string {
+  apply(prelude: string): { source: string; edits: SourceEdit[] } {
     const code = this.#code;
     // Edits are produced almost in order; a stable sort keeps same-position inserts in the order
     // they were generated (e.g. `)` before the ASI `;`).
@@ -249,7 +254,7 @@ class CellLowerer {
       output += code.slice(position, edit.start) + edit.text;
       position = edit.end;
     }
-    return output + code.slice(position);
+    return { source: output + code.slice(position), edits: edits.map(({ start, end, text }) => ({ start, end, length: text.length })) };
   }
 }
 
@@ -287,6 +292,8 @@ export function lowerCell(code: string, options: LowerCellOptions): LoweredCell 
   for (const [name, alias] of installs) {
     prelude += `${options.initTargetName}[${JSON.stringify(name)}] = ${alias}; `;
   }
-  return { source: lowerer.apply(prelude.trimEnd()), bindings };
+  prelude = prelude.trimEnd();
+  const { source, edits } = lowerer.apply(prelude);
+  return { source, bindings, preludeLength: prelude.length + 1, edits };
 }
 

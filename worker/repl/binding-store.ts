@@ -1,12 +1,30 @@
 /**
  * The persistent top-level bindings of one REPL (repl-contract §7.3–§7.5): a registry of every
- * name ever declared, one record `{kind, initialized, value}` per name exposed as a
- * non-configurable enumerable accessor on the context global, and the per-cell initialization
- * target through which lexical and function bindings receive their first value.
+ * name ever declared with its kind, where each binding lives, and the per-cell initialization
+ * target through which lexical and function bindings receive their first value. Where they live
+ * is chosen for speed with the language's own rules (docs/architecture.md, "Cells"):
+ *
+ * - `var` and `function`: an own data property of the context's global object, enumerable and
+ *   non-configurable, as a script's top-level `var` and `function` make it. A `var` of a name
+ *   the global already has leaves that property as it is (`var setTimeout;`), as a script does.
+ * - `let`, `const`, `class`: an accessor on the global while the binding has no value (it throws
+ *   the TDZ ReferenceError), then, once it has its value (moved at its first read or write, or
+ *   when its cell ends), a lexical binding of the context's script scope (script-bindings.ts)
+ *   that every later read and write resolves to directly; the
+ *   global keeps a non-configurable enumerable accessor reaching it, so `globalThis.name` stays
+ *   the binding. A binding that never got its value (its initializer threw) stays in its TDZ.
+ * - a lexical name the global already has as a non-configurable property (`let undefined`): that
+ *   property, assigned only when writable and not `const` (contract §7.4).
+ *
+ * Without a context to declare script-scope bindings in (a plain object as the global, in unit
+ * tests), lexical bindings stay accessors on the global, with the same semantics.
  */
 import { isLexicalKind } from '../analyzer/collect-bindings.js';
 import { DEFAULT_CELL_FILE_NAME, createCellSyntaxError } from '../analyzer/parse-cell.js';
+import { ScriptBindings } from './script-bindings.js';
+import type { ScriptBindingAccess } from './script-bindings.js';
 
+import type { Context } from 'node:vm';
 import type { BindingKind, CellBinding } from '../analyzer/collect-bindings.js';
 import type { ErrorCode } from '../../common/errors.js';
 
@@ -40,6 +58,11 @@ export interface RealmErrors {
 export interface BindingStoreOptions {
   /** The context's global object (`vm.runInContext('globalThis', context)`). */
   readonly global: object;
+  /**
+   * The context `global` belongs to: lexical bindings move into its script scope once
+   * initialized. Without it they stay accessors on `global`.
+   */
+  readonly context?: Context;
   /** Defaults to this realm's constructors. */
   readonly errors?: RealmErrors;
   /**
@@ -82,29 +105,31 @@ export function bindingsOfFunction(fn: object): DeclaredNames | undefined {
 export interface InitTarget {
   /** Global identifier the lowered cell uses. */
   readonly name: string;
-  /** Revokes the proxy and deletes the global. Call after evaluation, success or failure. */
+  /**
+   * Revokes the proxy, deletes the global and moves the cell's initialized lexical bindings into
+   * the script scope. Call after evaluation, success or failure.
+   */
   close(): void;
 }
+
+/**
+ * Where a binding lives (see the module comment): `global`, the global's own property (`var`,
+ * `function`, and a lexical name colliding with a non-configurable global); `accessor`, our
+ * accessor on the global holding `value` (a lexical binding before its value, or one that cannot
+ * move); `script`, the script scope, reached through `access`.
+ */
+type Place = 'global' | 'accessor' | 'script';
 
 interface BindingRecord {
   kind: BindingKind;
   initialized: boolean;
+  place: Place;
+  /** The value while `place` is `accessor`. */
   value: unknown;
-  /**
-   * True when a non-configurable global of that name pre-existed (e.g. `undefined`): no accessor
-   * could be installed, so the global property itself is the binding.
-   */
-  readonly external: boolean;
-}
-
-/** The value of an existing global: its data value, or what its getter returns now (undefined if it throws). */
-function currentValue(global: object, name: string, descriptor: PropertyDescriptor): unknown {
-  if ('value' in descriptor) return descriptor.value as unknown;
-  try {
-    return Reflect.get(global, name) as unknown;
-  } catch {
-    return undefined;
-  }
+  /** The script-scope binding, once `place` is `script`. */
+  access: ScriptBindingAccess | undefined;
+  /** False once the script scope refused the name: it stays an accessor. */
+  movable: boolean;
 }
 
 function throwWithStack(error: Error, above: (...args: never[]) => unknown): never {
@@ -118,10 +143,14 @@ export class BindingStore {
   readonly #global: object;
   readonly #errors: RealmErrors;
   readonly #records = new Map<string, BindingRecord>();
+  readonly #scriptBindings: ScriptBindings | undefined;
+  /** Initialized lexical bindings still on their accessor, waiting to move (in declaration order). */
+  readonly #waiting = new Set<string>();
 
   constructor(options: BindingStoreOptions) {
     this.#global = options.global;
     this.#errors = options.errors ?? { ReferenceError, TypeError };
+    this.#scriptBindings = options.context === undefined ? undefined : new ScriptBindings(options.context, options.global);
     if (options.functionPrototype !== undefined) storesByFunctionPrototype.set(options.functionPrototype, this);
   }
 
@@ -163,7 +192,7 @@ export class BindingStore {
       seen.set(binding.name, binding.kind);
     }
     if (Object.isExtensible(this.#global)) return;
-    // A frozen or sealed global can take neither new accessors nor the cell's init target.
+    // A frozen or sealed global can take neither new properties nor the cell's init target.
     for (const [name, kind] of seen) {
       if (kind !== 'var' || (!this.#records.has(name) && !Object.hasOwn(this.#global, name))) {
         throw new this.#errors.TypeError(`Cannot declare '${name}': the global object is not extensible`);
@@ -172,12 +201,11 @@ export class BindingStore {
   }
 
   /**
-   * Registers a cell's bindings and installs their accessors. Call once the cell module has
+   * Registers a cell's bindings and gives each new name its place. Call once the cell module has
    * linked (names stay reserved even if evaluation then fails) and after
-   * {@link BindingStore.assertDeclarable}. New `var`s start initialized (to the current value of a
-   * pre-existing configurable global of that name, else `undefined`); redeclared `var`s keep their
-   * value; `let`/`const`/`class`/`function` start uninitialized, and so does a redeclared function
-   * until its new definition is installed.
+   * {@link BindingStore.assertDeclarable}. A new `var` or `function` is a global data property
+   * (`undefined` until a function's definition is installed); a redeclared one keeps its
+   * property and value; `let`/`const`/`class` start in their TDZ.
    */
   declare(bindings: readonly CellBinding[]): void {
     const kinds = new Map<string, BindingKind>();
@@ -187,55 +215,64 @@ export class BindingStore {
     }
     for (const [name, kind] of kinds) {
       const existing = this.#records.get(name);
-      if (existing === undefined) {
-        this.#records.set(name, this.#create(name, kind));
-      } else if (kind === 'function') {
-        existing.kind = 'function';
-        existing.initialized = false;
-      } else if (!existing.initialized) {
-        existing.initialized = true;
-        existing.value = undefined;
-      }
+      if (existing === undefined) this.#records.set(name, this.#create(name, kind));
+      else if (kind === 'function') existing.kind = 'function';
     }
   }
 
   #create(name: string, kind: BindingKind): BindingRecord {
     const global = this.#global;
     const descriptor = Reflect.getOwnPropertyDescriptor(global, name);
-    if (descriptor?.configurable === false) {
-      return { kind, initialized: true, value: undefined, external: true };
+    const record: BindingRecord = { kind, initialized: true, place: 'global', value: undefined, access: undefined, movable: false };
+    if (!isLexicalKind(kind)) {
+      // CreateGlobalVarBinding / CreateGlobalFunctionBinding of a script: an existing property is
+      // kept (a function's definition replaces it when installed, see #initialize).
+      if (descriptor === undefined) {
+        Reflect.defineProperty(global, name, { value: undefined, writable: true, enumerable: true, configurable: false });
+      }
+      return record;
     }
-    // Like a script's `var`, declaring an existing global keeps its value (`var setTimeout;`),
-    // also when it is an accessor: Node's globals are lazy accessors of the context (create-context.ts).
-    const value = kind === 'var' && descriptor !== undefined ? currentValue(global, name, descriptor) : undefined;
-    const record: BindingRecord = { kind, initialized: kind === 'var', value, external: false };
+    if (descriptor?.configurable === false) return record;
+    record.initialized = false;
+    record.place = 'accessor';
+    record.movable = this.#scriptBindings !== undefined;
     const errors = this.#errors;
+    const tdz = (above: (...args: never[]) => unknown): never =>
+      throwWithStack(new errors.ReferenceError(`Cannot access '${name}' before initialization`), above);
     const accessor = {
-      get(): unknown {
-        if (!record.initialized) {
-          throwWithStack(new errors.ReferenceError(`Cannot access '${name}' before initialization`), accessor.get);
-        }
-        return record.value;
+      get: (): unknown => {
+        if (!record.initialized) tdz(accessor.get);
+        // The first read of a waiting binding moves it: from then on cell code reads it directly.
+        if (record.place === 'accessor') this.#moveWaiting();
+        return record.place === 'script' ? record.access!.get() : record.value;
       },
-      set(next: unknown): void {
+      set: (next: unknown): void => {
         // Writes before a lexical declaration ran (or after its initializer threw) are TDZ errors
         // and must not initialize the binding.
-        if (!record.initialized) {
-          throwWithStack(new errors.ReferenceError(`Cannot access '${name}' before initialization`), accessor.set);
-        }
-        if (record.kind === 'const') {
-          throwWithStack(new errors.TypeError('Assignment to constant variable.'), accessor.set);
+        if (!record.initialized) tdz(accessor.set);
+        if (record.kind === 'const') throwWithStack(new errors.TypeError('Assignment to constant variable.'), accessor.set);
+        if (record.place === 'accessor') this.#moveWaiting();
+        if (record.place === 'script') {
+          record.access!.set!(next);
+          return;
         }
         record.value = next;
       },
     };
+    // Configurable while it waits: V8 refuses to declare a script-scope binding over a
+    // non-configurable global property. Non-configurable from the start when it can never move.
     const defined = Reflect.defineProperty(global, name, {
       get: accessor.get,
       set: accessor.set,
       enumerable: true,
-      configurable: false,
+      configurable: record.movable,
     });
-    return defined ? record : { kind, initialized: true, value: undefined, external: true };
+    if (!defined) {
+      record.initialized = true;
+      record.place = 'global';
+      record.movable = false;
+    }
+    return record;
   }
 
   #initialize(name: string, value: unknown): void {
@@ -245,13 +282,63 @@ export class BindingStore {
       // The lowered declaration is an alias (`__browser_repl_function_<name>`); show the real name.
       Reflect.defineProperty(value, 'name', { value: name, configurable: true });
     }
-    if (record.external) {
-      const descriptor = Reflect.getOwnPropertyDescriptor(this.#global, name);
-      if (record.kind !== 'const' && descriptor?.writable === true) Reflect.set(this.#global, name, value);
-    } else {
-      record.value = value;
-    }
     record.initialized = true;
+    if (record.place === 'accessor') {
+      record.value = value;
+      if (record.movable) this.#waiting.add(name);
+      return;
+    }
+    const global = this.#global;
+    const descriptor = Reflect.getOwnPropertyDescriptor(global, name);
+    if (record.kind === 'function' && (descriptor === undefined || descriptor.configurable === true)) {
+      // A script's function declaration over a configurable property (a Node global, a user's).
+      Reflect.defineProperty(global, name, { value, writable: true, enumerable: true, configurable: false });
+    } else if (record.kind !== 'const' && descriptor !== undefined && 'value' in descriptor && descriptor.writable === true) {
+      Reflect.defineProperty(global, name, { value });
+    }
+  }
+
+  /**
+   * Moves every waiting binding into the script scope in one declaring script, and points their
+   * global accessors at it. Names the script scope refuses stay accessors for good; a script
+   * that failed otherwise (the stack nearly exhausted) leaves them waiting for the next try.
+   */
+  #moveWaiting(): void {
+    const scriptBindings = this.#scriptBindings;
+    if (scriptBindings === undefined || this.#waiting.size === 0) return;
+    const names = [...this.#waiting];
+    const records = names.map((name) => this.#records.get(name)!);
+    let access: ScriptBindingAccess[] | undefined;
+    try {
+      access = scriptBindings.declare(names.map((name, index) => ({ name, kind: records[index]!.kind, value: records[index]!.value })));
+    } catch {
+      return;
+    }
+    this.#waiting.clear();
+    if (access === undefined) {
+      // One refused name refuses the batch: declare the others one by one.
+      if (names.length > 1) {
+        for (const name of names) {
+          this.#waiting.add(name);
+          this.#moveWaiting();
+        }
+      } else {
+        records[0]!.movable = false;
+      }
+      return;
+    }
+    const errors = this.#errors;
+    names.forEach((name, index) => {
+      const record = records[index]!;
+      const binding = access[index]!;
+      record.place = 'script';
+      record.access = binding;
+      record.value = undefined;
+      const set = binding.set ?? function set(): never {
+        return throwWithStack(new errors.TypeError('Assignment to constant variable.'), set);
+      };
+      Reflect.defineProperty(this.#global, name, { get: binding.get, set, enumerable: true, configurable: false });
+    });
   }
 
   /**
@@ -289,6 +376,8 @@ export class BindingStore {
         pending.clear();
         revoke();
         Reflect.deleteProperty(global, globalName);
+        // What the cell initialized and never read moves now, in one script.
+        this.#moveWaiting();
       },
     };
   }

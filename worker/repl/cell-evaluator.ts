@@ -7,12 +7,15 @@
 import { randomUUID } from 'node:crypto';
 import vm from 'node:vm';
 
-import { insertChecks } from '../analyzer/interrupt-checks.js';
+import { insertChecksWithEdits } from '../analyzer/interrupt-checks.js';
 import { lowerCell } from '../analyzer/lower-cell.js';
 import { CELL_SYNTAX_ERROR_CODE } from '../analyzer/parse-cell.js';
+import { CellPositions } from '../analyzer/source-positions.js';
 import { BindingStore } from './binding-store.js';
 
+import type { CellBinding } from '../analyzer/collect-bindings.js';
 import type { InterruptToken } from '../analyzer/interrupt-checks.js';
+import type { SourceEdit } from '../analyzer/source-positions.js';
 import type { ImportAttributes, ImportModule } from './dynamic-import.js';
 import type { RealmErrors } from './binding-store.js';
 
@@ -55,6 +58,26 @@ export interface EvaluateOptions {
   readonly stop?: Promise<void> | undefined;
 }
 
+/** How many prepared cells {@link CellEvaluator} keeps, and up to which length of code. */
+const PREPARED_CELLS = 64;
+const MAX_PREPARED_CODE_LENGTH = 4096;
+
+/** How many cells' position maps {@link CellEvaluator.writtenPositions} keeps. */
+const KEPT_POSITIONS = 1000;
+
+/** `browser-repl-cell-<n>.mjs:<line>:<column>` in a stack. */
+const CELL_POSITION = /browser-repl-cell-(\d+)\.mjs:(\d+):(\d+)/g;
+
+/** A cell lowered and instrumented, ready to compile. */
+interface PreparedCell {
+  readonly source: string;
+  readonly bindings: readonly CellBinding[];
+  /** Named by the source only when the cell declares a lexical binding or a function. */
+  readonly initTargetName: string;
+  /** How its columns map back; undefined when nothing edited it. */
+  readonly positions: CellPositions | undefined;
+}
+
 function isObject(value: unknown): value is object {
   return (typeof value === 'object' && value !== null) || typeof value === 'function';
 }
@@ -70,6 +93,10 @@ export class CellEvaluator {
   readonly #importModule: ImportModule;
   readonly #store: BindingStore;
   readonly #interruptChecks: InterruptToken | undefined;
+  /** How the last cells' columns map back to the code as written, by cell number. */
+  readonly #positions = new Map<number, CellPositions>();
+  /** Recent cells that lower the same whatever their number, by code (see {@link CellEvaluator.#prepare}). */
+  readonly #prepared = new Map<string, PreparedCell>();
   /** One synthetic wrapper per imported namespace, so repeated imports yield the same namespace. */
   readonly #wrappers = new WeakMap<object, vm.SyntheticModule>();
   #sequence = 0;
@@ -84,6 +111,7 @@ export class CellEvaluator {
     } & RealmErrors;
     this.#store = new BindingStore({
       global: realm.global,
+      context: this.#context,
       errors: { ReferenceError: realm.ReferenceError, TypeError: realm.TypeError },
       // Lets js() recognise a cell's page function and hint at { arg } for a REPL variable it uses.
       functionPrototype: realm.functionPrototype,
@@ -112,11 +140,13 @@ export class CellEvaluator {
   async evaluate(code: string, options: EvaluateOptions = {}): Promise<void> {
     const sequence = ++this.#sequence;
     const identifier = `browser-repl-cell-${sequence}.mjs`;
-    // Unguessable per cell, so no cell can prepare a later cell's name. randomUUID draws from a
-    // pre-filled entropy cache: far cheaper than randomBytes on every cell.
-    const initTargetName = `__browser_repl_init_${sequence}_${randomUUID().replaceAll('-', '')}`;
-    const lowered = lowerCell(code, { cellSeq: sequence, initTargetName, fileName: identifier });
-    const module = this.#compile(this.#instrument(lowered.source), identifier);
+    const lowered = this.#prepare(code, sequence, identifier);
+    const { initTargetName } = lowered;
+    if (lowered.positions !== undefined) {
+      this.#positions.set(sequence, lowered.positions);
+      if (this.#positions.size > KEPT_POSITIONS) this.#positions.delete(this.#positions.keys().next().value!);
+    }
+    const module = this.#compile(lowered.source, identifier);
     await module.link(rejectStaticImport);
     // Checked after the await so no other cell can declare in between; still before any side effect.
     this.#store.assertDeclarable(lowered.bindings, identifier);
@@ -146,27 +176,77 @@ export class CellEvaluator {
    */
   warm(): void {
     const lowered = lowerCell(WARM_UP_CELL, { cellSeq: 0, initTargetName: '__browser_repl_warm_up', fileName: 'browser-repl-warm-up.mjs' });
-    this.#compile(this.#instrument(lowered.source), 'browser-repl-warm-up.mjs');
+    this.#compile(this.#instrument(lowered.source).source, 'browser-repl-warm-up.mjs');
   }
 
-  /** The lowered source with the liveness checks, when this evaluator inserts them. */
-  #instrument(source: string): string {
-    if (this.#interruptChecks === undefined) return source;
-    return insertChecks(source, this.#interruptChecks) ?? source;
+  /**
+   * The cell lowered and instrumented. A cell that declares nothing but `var`s lowers to a source
+   * that does not depend on its number (no init target), so the last {@link PREPARED_CELLS} of
+   * those are kept by their code: a cell run again (an agent polling a page) skips the parse.
+   */
+  #prepare(code: string, sequence: number, fileName: string): PreparedCell {
+    const prepared = this.#prepared;
+    const cached = prepared.get(code);
+    if (cached !== undefined) {
+      // Least recently used first: the Map's insertion order.
+      prepared.delete(code);
+      prepared.set(code, cached);
+      return cached;
+    }
+    // Unguessable per cell, so no cell can prepare a later cell's name. randomUUID draws from a
+    // pre-filled entropy cache: far cheaper than randomBytes on every cell.
+    const initTargetName = `__browser_repl_init_${sequence}_${randomUUID().replaceAll('-', '')}`;
+    const lowered = lowerCell(code, { cellSeq: sequence, initTargetName, fileName });
+    const checked = this.#instrument(lowered.source);
+    const positions = lowered.edits.length === 0 && checked.edits.length === 0
+      ? undefined
+      : new CellPositions(code, checked.source, lowered.preludeLength, lowered.edits, checked.edits);
+    const cell: PreparedCell = { source: checked.source, bindings: lowered.bindings, initTargetName, positions };
+    if (code.length <= MAX_PREPARED_CODE_LENGTH && lowered.bindings.every((binding) => binding.kind === 'var')) {
+      prepared.set(code, cell);
+      if (prepared.size > PREPARED_CELLS) prepared.delete(prepared.keys().next().value!);
+    }
+    return cell;
+  }
+
+  /** The lowered source with the liveness checks, when this evaluator inserts them, and their insertions. */
+  #instrument(source: string): { source: string; edits: readonly SourceEdit[] } {
+    const unchanged = { source, edits: [] };
+    if (this.#interruptChecks === undefined) return unchanged;
+    return insertChecksWithEdits(source, this.#interruptChecks) ?? unchanged;
+  }
+
+  /**
+   * `stack` with the positions in cells (`browser-repl-cell-<n>.mjs:<line>:<column>`) as the
+   * user wrote them: the lowering and the checks move the columns of the lines they edit
+   * (source-positions.ts). Positions in the last {@link KEPT_POSITIONS} cells are mapped; older
+   * ones, and those of cells nothing edited, stay as they are.
+   */
+  writtenPositions(stack: string): string {
+    if (!stack.includes('browser-repl-cell-')) return stack;
+    return stack.replace(CELL_POSITION, (match: string, cell: string, line: string, column: string) => {
+      const written = this.#positions.get(Number(cell))?.writtenColumn(Number(line), Number(column));
+      return written === undefined ? match : `browser-repl-cell-${cell}.mjs:${line}:${written}`;
+    });
   }
 
   #compile(source: string, identifier: string): vm.SourceTextModule {
     try {
+      // `import()` and `import.meta` are syntax (a keyword takes no escapes): a source without the
+      // word needs neither hook, and Node registers a module with hooks at a cost (issue 26).
+      const imports = source.includes('import');
       return new vm.SourceTextModule(source, {
         context: this.#context,
         identifier,
         // Line 1 is the prelude, so user line N is generated line N + 1.
         lineOffset: -1,
-        initializeImportMeta: (meta) => {
-          meta.url = CELL_IMPORT_META_URL;
-        },
-        importModuleDynamically: ((specifier: string, _referrer: vm.Module, attributes?: ImportAttributes) =>
-          this.#dynamicImport(specifier, identifier, attributes)) as never,
+        ...(imports ? {
+          initializeImportMeta: (meta: { url?: string }) => {
+            meta.url = CELL_IMPORT_META_URL;
+          },
+          importModuleDynamically: ((specifier: string, _referrer: vm.Module, attributes?: ImportAttributes) =>
+            this.#dynamicImport(specifier, identifier, attributes)) as never,
+        } : {}),
       });
     } catch (error) {
       // V8 rejects what meriyah accepts but Node 20 lacks (decorators, `using`): still a cell

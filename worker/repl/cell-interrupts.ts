@@ -2,15 +2,30 @@
  * The worker's side of stopping a cell past its deadline without ending the worker (issue 15,
  * docs/lifecycle.md "Interrupted"). The lowering inserts checks into cell code
  * (worker/analyzer/interrupt-checks.ts); what they read and call is defined here, in the cell's
- * own realm, as global lexical bindings no cell can reassign or delete.
+ * own realm.
  *
- * The fast path of a check is one read of a slot the host writes from the main thread
- * (`INTERRUPT_REQUESTED`): a busy cell sees the flag at its next back-edge, function entry or
- * await, with no message in between. Only when the slot is set does the check call back into the
- * worker, which throws an interrupt for the running cell and ignores a stale one (a cell that
- * answered just before the host wrote). A check after an `await` also stops what an interrupted
- * cell left behind (a detached async function resuming during a later cell): once any cell was
- * interrupted (`INTERRUPT_ABANDONED`), it asks which cell the resuming code belongs to.
+ * A check reads one flag: the context's global property named by the worker's token, `T`
+ * (non-enumerable, internal). How the flag gets set decides what a check costs (issue 26;
+ * docs/architecture.md "Cells"):
+ *
+ * - Raised by the host (`raisedByHost`): `T` is a plain data property holding 0 that nothing writes
+ *   until an interrupt, so V8 treats it as a constant and folds every check out of optimised code,
+ *   which then costs nothing. To interrupt a busy cell, the host has the inspector define a binding
+ *   of that name in this thread's contexts (lib/threads/thread-interrupter.ts): V8 runs it at the
+ *   busy loop's own stack check, natively (it needs no JavaScript stack, so even a recursion that
+ *   catches its own stack overflow sees it), the property's new value makes V8 discard the code
+ *   that assumed it constant, and the next check sees it. Once the interrupt is dealt with, the
+ *   property is defined anew, as a constant 0 again.
+ * - Otherwise (unit tests, test262, a Node without the inspector), `T` is a getter reading the slot
+ *   the host writes from the main thread (`INTERRUPT_REQUESTED`): a call and one read of shared
+ *   memory per check, seen at the next back-edge, function entry or await with no message at all.
+ *
+ * Only when the flag is set does the check call back into the worker (`T_s`), which throws an
+ * interrupt for the running cell and ignores a stale one (a cell that answered just before the
+ * host wrote). A check after an `await` (`T_a`) also stops what an interrupted cell left behind (a
+ * detached async function resuming during a later cell): once any cell was interrupted
+ * (`INTERRUPT_ABANDONED`), it asks which cell the resuming code belongs to. `T_s` and `T_a` are
+ * global lexical bindings of the context, which no cell can reassign or delete.
  *
  * The check after an `await` is defined in the context, so that V8 may inline it: calls across
  * realms are never inlined. A cell that waits (on a page, a timer) reaches no check: the host's
@@ -20,7 +35,7 @@ import { randomBytes } from 'node:crypto';
 import vm from 'node:vm';
 
 import type { ErrorCode } from '../../common/errors.js';
-import { INTERRUPT_ABANDONED, INTERRUPT_BUFFER_BYTES, INTERRUPT_REQUESTED } from '../../common/protocol/repl-messages.js';
+import { CELL_STARTED, INTERRUPT_ABANDONED, INTERRUPT_BUFFER_BYTES, INTERRUPT_REQUESTED } from '../../common/protocol/repl-messages.js';
 import { afterAwaitName, slowName, stripChecks } from '../analyzer/interrupt-checks.js';
 import { restoreFunctionNames } from '../analyzer/lower-cell.js';
 import type { InterruptToken } from '../analyzer/interrupt-checks.js';
@@ -50,6 +65,12 @@ export interface CellInterruptsOptions {
   readonly buffer?: SharedArrayBuffer | undefined;
   /** The scope of the code running now (cell-scope.ts). */
   readonly currentScope: () => CellScope | undefined;
+  /**
+   * The host raises the flag through the inspector (`WorkerStartup.interruptFlag`, whose name
+   * `names` then holds): the flag is a constant V8 folds away. Otherwise the checks read the
+   * shared memory (see the module comment).
+   */
+  readonly raisedByHost?: boolean | undefined;
 }
 
 type ErrorConstructorLike = new (message: string) => Error;
@@ -69,6 +90,11 @@ export class CellInterrupts {
   readonly names: InterruptToken;
   readonly #view: Int32Array;
   readonly #currentScope: () => CellScope | undefined;
+  /** The context's global object, which holds the flag. */
+  readonly #global: object;
+  /** The flag's getter when the host does not raise it (a function of the context). */
+  readonly #readShared: () => number;
+  readonly #raisedByHost: boolean;
   readonly #ContextError: ErrorConstructorLike;
   #running: RunningCell | undefined;
   /** The request id of the last cell that began: ids only grow, so a larger one has not begun. */
@@ -82,20 +108,37 @@ export class CellInterrupts {
     this.names = options.names ?? newInterruptToken();
     this.#view = new Int32Array(options.buffer ?? new SharedArrayBuffer(INTERRUPT_BUFFER_BYTES));
     this.#currentScope = options.currentScope;
+    this.#raisedByHost = options.raisedByHost === true;
     const { context } = options;
     // The cell's own Error: `catch (e) { e instanceof Error }` holds in cell code.
     this.#ContextError = vm.runInContext('Error', context) as ErrorConstructorLike;
-    installChecks(context, this.names, this.#view, (afterAwait) => this.#slow(afterAwait));
+    [this.#global, this.#readShared] = defineCheckHelpers(context, this.names, this.#view, (afterAwait) => this.#slow(afterAwait));
+    this.#defineFlag();
     // A top-level function declaration also shows its own name, not the lowering's alias.
     hideChecksFromToString(vm.runInContext('Function.prototype', context) as FunctionPrototype, (source) => sourceAsWritten(source, this.names));
   }
 
   /**
-   * A cell starts: an interrupt left over for an earlier one is void, but one the host sent for
-   * this very cell before it began (its `execute` waited in this worker's queue) stops it at once:
-   * the flag it set names this request, or its `interrupt` message came first.
+   * Defines the flag as it is between interrupts: a constant 0 (raised by the host), or a getter
+   * of the slot the host writes. Non-enumerable; configurable, so that the host's binding can
+   * replace it and a new one can be defined after an interrupt.
+   */
+  #defineFlag(): void {
+    const { token } = this.names;
+    Reflect.deleteProperty(this.#global, token);
+    Reflect.defineProperty(this.#global, token, this.#raisedByHost
+      ? { value: 0, writable: true, enumerable: false, configurable: true }
+      : { get: this.#readShared, enumerable: false, configurable: true });
+  }
+
+  /**
+   * A cell starts, and the host is told that it began (`CELL_STARTED`); call before any of the cell
+   * runs. An interrupt left over for an earlier cell is void, but one the host sent for this very
+   * cell before it began (its `execute` waited in this worker's queue) stops it at once: the slot
+   * names this request, or its `interrupt` message came first.
    */
   begin(requestId: number, scope: CellScope, onInterrupt: () => void): void {
+    Atomics.store(this.#view, CELL_STARTED, requestId);
     const running: RunningCell = { requestId, scope, onInterrupt };
     this.#running = running;
     this.#lastBegun = requestId;
@@ -107,12 +150,14 @@ export class CellInterrupts {
       return;
     }
     Atomics.store(this.#view, INTERRUPT_REQUESTED, 0);
+    this.#lower();
   }
 
   /** The cell answered. */
   end(): void {
     this.#running = undefined;
     Atomics.store(this.#view, INTERRUPT_REQUESTED, 0);
+    this.#lower();
   }
 
   /**
@@ -121,8 +166,13 @@ export class CellInterrupts {
    */
   requested(requestId: number): void {
     const running = this.#running;
-    if (running !== undefined && running.requestId === requestId) this.#stop(running);
-    else if (requestId > this.#lastBegun) this.#early = requestId;
+    if (running === undefined || running.requestId !== requestId) {
+      if (requestId > this.#lastBegun) this.#early = requestId;
+      return;
+    }
+    this.#stop(running);
+    // What the cell still runs (a loop after the await it waited in) stops at its next check.
+    if (this.#raisedByHost) Reflect.set(this.#global, this.names.token, 1);
   }
 
   /**
@@ -151,6 +201,20 @@ export class CellInterrupts {
     running.onInterrupt();
   }
 
+  /**
+   * A raised flag goes back to 0 once nothing is requested: defined anew, since V8 no longer deems
+   * a property that was written a constant, and code optimised from now on may fold it again.
+   * Also removes the host's binding from this worker's own global object.
+   */
+  #lower(): void {
+    if (!this.#raisedByHost || Atomics.load(this.#view, INTERRUPT_REQUESTED) !== 0) return;
+    const { token } = this.names;
+    const flag = Reflect.getOwnPropertyDescriptor(this.#global, token);
+    if (flag !== undefined && 'value' in flag && flag.value === 0 && flag.writable === true) return;
+    this.#defineFlag();
+    Reflect.deleteProperty(globalThis, token);
+  }
+
   #slow(afterAwait: boolean): void {
     const requested = Atomics.load(this.#view, INTERRUPT_REQUESTED);
     if (requested !== 0) {
@@ -166,6 +230,8 @@ export class CellInterrupts {
       Atomics.compareExchange(this.#view, INTERRUPT_REQUESTED, requested, 0);
     }
     if (afterAwait && this.#currentScope()?.interrupted === true) throw (this.#error ??= this.#interruptError());
+    // A flag raised with nothing requested (an interrupt that reached the thread after its cell answered).
+    this.#lower();
   }
 
   #interruptError(): Error {
@@ -177,22 +243,31 @@ export class CellInterrupts {
 }
 
 /**
- * Defines the checks' names as global lexical bindings of `context` (this realm when undefined):
- * constants V8 folds into optimised code, neither assignable nor deletable by the code. The flag
- * view (slots `INTERRUPT_REQUESTED` and `INTERRUPT_ABANDONED`) is read directly (see
- * interrupt-checks.ts); `T_s` is the way back into the worker, taken only when a slot is set. The
- * executor's checks (worker/executor/call-interrupts.ts) use the same slots.
+ * Defines `T_s` and `T_a` of the checks as global lexical bindings of `context` (this realm when
+ * undefined), which the code can neither reassign nor delete, and answers the realm's global
+ * object and a getter of the flag's slot made in that realm (so that V8 may inline it). `T_s` is
+ * the way back into the worker, taken only when the flag is set; `T_a` reads the flag too, and the
+ * abandoned slot, through a constant view of the shared memory.
  */
-export function installChecks(context: vm.Context | undefined, names: InterruptToken, view: Int32Array, slow: (afterAwait: boolean) => void): void {
+function defineCheckHelpers(context: vm.Context | undefined, names: InterruptToken, view: Int32Array, slow: (afterAwait: boolean) => void): [object, () => number] {
   const { token } = names;
   const carrier = `${token}_install`;
-  const global = (context ?? globalThis) as Record<string, unknown>;
-  global[carrier] = { view, slow: (afterAwait?: boolean) => slow(afterAwait === true) };
-  const source = `const ${token} = globalThis.${carrier}.view, ${slowName(names)} = globalThis.${carrier}.slow;`
-    + ` const ${afterAwaitName(names)} = function (value) { if ((${token}[${INTERRUPT_REQUESTED}] | ${token}[${INTERRUPT_ABANDONED}]) !== 0) ${slowName(names)}(true); return value; };`
-    + ` delete globalThis.${carrier};`;
-  if (context === undefined) vm.runInThisContext(source);
-  else vm.runInContext(source, context);
+  (context ?? (globalThis as unknown as Record<string, unknown>) as Record<string, unknown>)[carrier] = { view, slow: (afterAwait?: boolean) => slow(afterAwait === true) };
+  const source = `const ${slowName(names)} = globalThis.${carrier}.slow, ${token}_view = globalThis.${carrier}.view;`
+    + ` const ${afterAwaitName(names)} = function (value) { if (${token} || ${token}_view[${INTERRUPT_ABANDONED}] !== 0) ${slowName(names)}(true); return value; };`
+    + ` delete globalThis.${carrier};`
+    + ` [globalThis, { get() { return ${token}_view[${INTERRUPT_REQUESTED}] } }.get]`;
+  return (context === undefined ? vm.runInThisContext(source) : vm.runInContext(source, context)) as [object, () => number];
+}
+
+/**
+ * The checks of code that runs in `context` (this realm when undefined) with the flag read from
+ * shared memory (slots `INTERRUPT_REQUESTED` and `INTERRUPT_ABANDONED` of `view`): the executor's
+ * (worker/executor/call-interrupts.ts), whose thread the host interrupts through those slots only.
+ */
+export function installChecks(context: vm.Context | undefined, names: InterruptToken, view: Int32Array, slow: (afterAwait: boolean) => void): void {
+  const [global, readShared] = defineCheckHelpers(context, names, view, slow);
+  Reflect.defineProperty(global, names.token, { get: readShared, enumerable: false, configurable: false });
 }
 
 type FunctionPrototype = { toString: (...args: unknown[]) => string };

@@ -32,7 +32,7 @@
  * cannot take event listeners), so the output path defends itself with captured primordials
  * (worker/output/primordials.ts).
  */
-import { Script, createContext, type Context } from 'node:vm';
+import { Script, constants, createContext, type Context } from 'node:vm';
 import { lockPromiseSpecies } from '../threads/realm-integrity.js';
 import type { CellTimer } from '../webmcp/cell-scope.js';
 
@@ -44,6 +44,8 @@ export interface ContextGlobals {
   webmcp: object;
   /** Told of every timer a cell starts (`setTimeout`, `setInterval`, `setImmediate`), so an interrupt can clear it. */
   onTimer?: ((timer: CellTimer) => void) | undefined;
+  /** Told each time the callback of a cell's timer is about to run (it may run between requests). */
+  onTimerCallback?: (() => void) | undefined;
 }
 
 type AnyFunction = (...args: never[]) => unknown;
@@ -93,25 +95,22 @@ function cellFunctionOrValue(value: unknown): unknown {
 }
 
 /**
- * A replaceable data property resolved on first read: `resolve` runs at most once, and an
- * assignment before that skips it.
+ * A replaceable property resolved on first read: an accessor until then, which replaces itself
+ * with a plain writable data property holding the resolved value (or what was assigned first).
+ * Cell code reads a data property of an ordinary global as fast as a module variable; an accessor
+ * would cost it a call on every read (docs/architecture.md, "Cells").
  */
 function defineLazy(target: object, key: PropertyKey, enumerable: boolean, resolve: () => unknown): void {
-  let value: unknown;
-  let resolved = false;
+  const settle = (value: unknown): unknown => {
+    ObjectDefineProperty(target, key, { value, writable: true, enumerable, configurable: true });
+    return value;
+  };
   ObjectDefineProperty(target, key, {
     configurable: true,
     enumerable,
-    get() {
-      if (!resolved) {
-        value = resolve();
-        resolved = true;
-      }
-      return value;
-    },
-    set(replacement: unknown) {
-      value = replacement;
-      resolved = true;
+    get: () => settle(resolve()),
+    set: (replacement: unknown) => {
+      settle(replacement);
     },
   });
 }
@@ -120,12 +119,14 @@ function defineLazy(target: object, key: PropertyKey, enumerable: boolean, resol
  * A function of this REPL's own (a new object each time) calling `target`, with `target`'s name
  * and length; its frames are hidden from cell stacks like all of worker/repl/ (describe-error.ts).
  * `self` fixes the receiver (the methods of a view act on the worker's object); without it the
- * caller's `this` is passed on. Symbol-keyed properties (`util.promisify.custom` of the timers)
- * are copied lazily, wrapped the same way.
+ * caller's `this` is passed on; `prepare` may replace arguments before the call, `after` sees
+ * the result. Symbol-keyed properties (`util.promisify.custom` of the timers) are copied lazily,
+ * wrapped the same way.
  */
-function wrapFunction(name: string, target: AnyFunction, self?: object, after?: (result: unknown) => void): AnyFunction {
+function wrapFunction(name: string, target: AnyFunction, self?: object, after?: (result: unknown) => void, prepare?: (args: unknown[]) => void): AnyFunction {
   const wrapper = {
     [name](this: unknown, ...args: unknown[]): unknown {
+      prepare?.(args);
       const result = ReflectApply(target, self ?? this, args);
       after?.(result);
       return result;
@@ -206,17 +207,36 @@ function createView(target: object): object {
 /** The globals that start a timer, and the kind each starts. */
 const TIMER_KINDS: ReadonlyMap<string, CellTimer['kind']> = new Map([['setTimeout', 'timeout'], ['setInterval', 'interval'], ['setImmediate', 'immediate']]);
 
+/** The timer function `name` of a cell: tells of each timer it starts, and of each callback it runs. */
+function timerFunction(name: string, fn: AnyFunction, kind: CellTimer['kind'], globals: TimerHooks): AnyFunction {
+  const { onTimer, onTimerCallback } = globals;
+  return wrapFunction(
+    name,
+    fn,
+    undefined,
+    onTimer === undefined ? undefined : (handle) => onTimer({ kind, handle } as CellTimer),
+    onTimerCallback === undefined ? undefined : (args) => {
+      const callback = args[0];
+      if (typeof callback !== 'function') return;
+      args[0] = function (this: unknown, ...callbackArgs: unknown[]): unknown {
+        onTimerCallback();
+        return ReflectApply(callback as AnyFunction, this, callbackArgs);
+      };
+    },
+  );
+}
+
+type TimerHooks = Pick<ContextGlobals, 'onTimer' | 'onTimerCallback'>;
+
 /** What a cell gets for the worker's global `name`; see the module comment. */
-function cellGlobal(name: string, value: unknown, onTimer: ContextGlobals['onTimer']): unknown {
+function cellGlobal(name: string, value: unknown, timers: TimerHooks): unknown {
   if (SHARED_GLOBALS.has(name)) return value;
   if (typeof value === 'function') {
     const fn = value as AnyFunction;
     // A "class" that cannot be extended is no ordinary class: shared as it is, like Node's REPL does.
     if (isInterfaceName(name)) return subclassOf(name, fn as unknown as AnyConstructor) ?? value;
     const timerKind = TIMER_KINDS.get(name);
-    if (timerKind !== undefined && onTimer !== undefined) {
-      return wrapFunction(name, fn, undefined, (handle) => onTimer({ kind: timerKind, handle } as CellTimer));
-    }
+    if (timerKind !== undefined) return timerFunction(name, fn, timerKind, timers);
     return wrapFunction(name, fn);
   }
   if (typeof value === 'object' && value !== null) return createView(value);
@@ -224,22 +244,22 @@ function cellGlobal(name: string, value: unknown, onTimer: ContextGlobals['onTim
 }
 
 /**
- * Installs Node's globals on the sandbox: every own string-keyed property of this worker's global
- * object that the new context does not have by itself (its own `Object`, `Promise`, `Intl`…),
+ * Installs Node's globals on the context's global object: every own string-keyed property of
+ * this worker's global object that the new context does not have by itself (its own `Object`, `Promise`, `Intl`…),
  * with the enumerability Node gave it. Reading the descriptors or values here would load what
  * Node loads lazily (undici, web streams: tens of ms on a worker's start); `propertyIsEnumerable`
  * does not.
  */
-function defineNodeGlobals(sandbox: object, contextGlobal: object, contextBuiltins: ReadonlySet<string>, onTimer: ContextGlobals['onTimer']): void {
+function defineNodeGlobals(contextGlobal: object, contextBuiltins: ReadonlySet<string>, timers: TimerHooks): void {
   const workerGlobal = globalThis;
   for (const name of ObjectGetOwnPropertyNames(workerGlobal)) {
     if (contextBuiltins.has(name) || MODULE_SCOPE_NAMES.has(name)) continue;
     const enumerable = ReflectApply(ObjectPrototypePropertyIsEnumerable, workerGlobal, [name]) as boolean;
     if (name === 'global') {
-      ObjectDefineProperty(sandbox, name, { value: contextGlobal, writable: true, enumerable, configurable: true });
+      ObjectDefineProperty(contextGlobal, name, { value: contextGlobal, writable: true, enumerable, configurable: true });
       continue;
     }
-    defineLazy(sandbox, name, enumerable, () => cellGlobal(name, ReflectGet(workerGlobal, name), onTimer));
+    defineLazy(contextGlobal, name, enumerable, () => cellGlobal(name, ReflectGet(workerGlobal, name), timers));
   }
 }
 
@@ -249,19 +269,30 @@ let contextIntrospection: Script | undefined;
 /** The same for every context of this Node: the built-ins V8 and Node give a new context. */
 let contextBuiltins: ReadonlySet<string> | undefined;
 
+/**
+ * A new context whose global object is an ordinary one (`vm.constants.DONT_CONTEXTIFY`, Node ≥
+ * 20.18 and ≥ 22.8), not a contextified object: V8 then resolves a free name (`Math`, a user's
+ * global, a `var` of an earlier cell) through its own global property cells, as in any script,
+ * instead of calling Node's interceptors on every read (about 200 ns each; docs/architecture.md,
+ * "Cells", has the figures). The returned object is the context's `globalThis` itself.
+ */
+function createOrdinaryContext(options: { name: string }): Context {
+  return createContext(constants.DONT_CONTEXTIFY, { name: options.name, codeGeneration: { strings: true, wasm: true } });
+}
+
 export function createReplContext(globals: ContextGlobals): Context {
-  const sandbox: Record<string, unknown> = {};
-  const context = createContext(sandbox, { name: 'browser-repl', codeGeneration: { strings: true, wasm: true } });
-  contextIntrospection ??= new Script('({ global: globalThis, builtins: Object.getOwnPropertyNames(globalThis), Promise })');
-  // Listed before anything is added to the (still empty) sandbox, which it would list as well.
-  const introspected = contextIntrospection.runInContext(context) as { global: object; builtins: string[]; Promise: PromiseConstructor };
+  const context = createOrdinaryContext({ name: 'browser-repl' });
+  const global = context as Record<string, unknown>;
+  contextIntrospection ??= new Script('({ builtins: Object.getOwnPropertyNames(globalThis), Promise })');
+  // Listed before anything is added to the global, which it would list as well.
+  const introspected = contextIntrospection.runInContext(context) as { builtins: string[]; Promise: PromiseConstructor };
   // Every cell is a module with top-level await: V8 aborts the whole process when the context's
   // Promise species is changed under it (worker/threads/realm-integrity.ts).
   lockPromiseSpecies(introspected.Promise);
   contextBuiltins ??= new Set(introspected.builtins);
-  defineNodeGlobals(sandbox, introspected.global, contextBuiltins, globals.onTimer);
+  defineNodeGlobals(global, contextBuiltins, globals);
   const browser = Object.freeze({ ...globals.helpers, webmcp: globals.webmcp });
-  Object.assign(sandbox, {
+  Object.assign(global, {
     console: globals.console,
     repl: globals.repl,
     ...globals.helpers,

@@ -19,4 +19,11 @@ if (typeof enableCompileCache === 'function' && process.env['NODE_V8_COVERAGE'] 
 const { serveRepl } = await import('./serve-repl.js');
 
 const startup = workerData as WorkerStartup;
-serveRepl({ replId: startup.replId, port: startup.port, browserAvailable: startup.browser.available, interrupts: startup.interrupts, interruptChecks: startup.interruptChecks !== false });
+serveRepl({
+  replId: startup.replId,
+  port: startup.port,
+  browserAvailable: startup.browser.available,
+  interrupts: startup.interrupts,
+  interruptChecks: startup.interruptChecks !== false,
+  interruptFlag: startup.interruptFlag,
+});

@@ -17,7 +17,7 @@ import { ReplError } from '../../common/errors.js';
 import type { SerializedError } from '../../common/errors.js';
 import { PROTOCOL_VERSION } from '../../common/protocol/repl-messages.js';
 import type {
-  EnvAppliedMessage, EnvMessage, WarmedMessage, ExecuteMessage, OutputMessage, ReadyMessage, ResultMessage, StartedMessage,
+  EnvAppliedMessage, EnvMessage, WarmedMessage, ExecuteMessage, OutputMessage, ReadyMessage, ResultMessage,
   WorkerToMainMessage,
 } from '../../common/protocol/repl-messages.js';
 import { validateReplHostMessage } from '../../common/protocol/validate.js';
@@ -25,6 +25,7 @@ import type { ToolMessage, ToolResultMessage } from '../../common/protocol/tool-
 import type { ToolRunner } from '../tools/tool-runner.js';
 import type { ScopedEndpoint } from '../../common/cdp/scoped-endpoint.js';
 import { EndpointBridge } from '../threads/endpoint-bridge.js';
+import { ModuleReclaimer } from '../threads/module-reclaimer.js';
 import { RealmSnapshot, lockPromiseSpecies } from '../threads/realm-integrity.js';
 import type { CdpClient } from '../cdp/cdp-client.js';
 import { HelperContext } from '../helpers/helper-context.js';
@@ -60,6 +61,8 @@ export interface ReplStartup {
   interrupts?: SharedArrayBuffer | undefined;
   /** Insert the liveness checks into cells (default true). */
   interruptChecks?: boolean | undefined;
+  /** `WorkerStartup.interruptFlag`: the flag the host raises on this busy thread. */
+  interruptFlag?: string | undefined;
 }
 
 /** Exit code of a worker whose built-ins a cell damaged beyond repair (it ends itself after answering). */
@@ -78,13 +81,30 @@ export function serveRepl(startup: ReplStartup): void {
   const reallyExit = (process as { reallyExit?: (code: number) => never }).reallyExit?.bind(process);
   /** Built-ins a cell made impossible to put back; the worker ends after its current answer. */
   let damaged: string[] = [];
+  /**
+   * Code of a cell may have run since the built-ins were last put back: a timer it started fired,
+   * a host message resolved something it awaits, a rejection of its went unhandled. The next
+   * request then puts them back before it runs anything (see realm-integrity.ts).
+   */
+  let realmTouched = false;
   /** Puts the built-ins back (see realm-integrity.ts); a failure is reported on stderr once. */
   function restoreRealm(): void {
     if (damaged.length > 0) return;
     damaged = realm.restore();
+    realmTouched = false;
     if (damaged.length > 0) {
       collector.text('stderr', `browser-repl: a cell changed built-ins of the REPL runtime that cannot be put back (${damaged.join(', ')}); this REPL worker ends after this answer and the next call gets a fresh REPL`);
     }
+  }
+  /**
+   * Before a request: after the previous one the built-ins were put back already, so only what
+   * ran since can have changed them. A full restore reads a few hundred descriptors, a good part
+   * of a trivial cell's cost (issue 26); what runs between requests without marking itself (a
+   * continuation of a cell's I/O) is caught by the quick look at the most used ones, and by the
+   * full restore after the cell in any case.
+   */
+  function restoreRealmIfTouched(): void {
+    if (realmTouched || !realm.looksIntact()) restoreRealm();
   }
   /** After an answer was posted: a damaged worker ends itself instead of running more cells wrongly. */
   function endIfDamaged(): void {
@@ -145,7 +165,7 @@ export function serveRepl(startup: ReplStartup): void {
   });
   let knownDownloadFolders: { incoming: string; folder: string } | undefined;
   // The token of this worker's interrupt checks: page functions are sent without them.
-  const interruptNames = newInterruptToken();
+  const interruptNames = startup.interruptFlag === undefined ? newInterruptToken() : { token: startup.interruptFlag };
   const helperContext = new HelperContext({
     client,
     sourceAsWritten: (source) => sourceAsWritten(source, interruptNames),
@@ -169,16 +189,24 @@ export function serveRepl(startup: ReplStartup): void {
     webmcp: webmcp.client,
     // An interrupt clears the timers the cell started (cell-scope.ts).
     onTimer: (timer) => currentCellScope()?.trackTimer(timer),
+    onTimerCallback: () => {
+      realmTouched = true;
+    },
   });
-  const interrupts = new CellInterrupts({ context, names: interruptNames, buffer: startup.interrupts, currentScope: currentCellScope });
+  const interrupts = new CellInterrupts({
+    context, names: interruptNames, buffer: startup.interrupts, currentScope: currentCellScope, raisedByHost: startup.interruptFlag !== undefined,
+  });
+  // Every cell is a module V8 keeps until asked for all the garbage it can find.
+  const reclaimer = new ModuleReclaimer();
   const evaluator = new CellEvaluator({ context, interruptChecks: startup.interruptChecks === false ? undefined : interruptNames });
 
   /**
    * A cell that reads CDP_ENDPOINT (to connect Playwright) needs a running browser before it
-   * starts: the browser is launched lazily, so make sure it is up and the variable is current.
+   * starts (`needsEndpoint`): the browser is launched lazily, so make sure it is up and the
+   * variable is current.
    */
-  async function prepareEndpoint(code: string): Promise<void> {
-    if (!startup.browserAvailable || !code.includes('CDP_ENDPOINT')) return;
+  const needsEndpoint = (code: string): boolean => startup.browserAvailable && code.includes('CDP_ENDPOINT');
+  async function prepareEndpoint(): Promise<void> {
     try {
       await endpoints.request();
       process.env['CDP_ENDPOINT'] = await scopedEndpoint().url();
@@ -212,11 +240,13 @@ export function serveRepl(startup: ReplStartup): void {
   // fault of the worker. Any other uncaught exception still ends it, with the error as it was
   // (rethrown once this listener is gone, it reaches the host as the worker's 'error').
   process.on('uncaughtException', function passInterrupts(error) {
+    realmTouched = true;
     if (CellInterrupts.isInterrupt(error)) return;
     process.removeListener('uncaughtException', passInterrupts);
     throw error;
   });
   process.on('unhandledRejection', (reason) => {
+    realmTouched = true;
     // A promise chain of an interrupted cell that ended at its next check: nothing to report.
     if (CellInterrupts.isInterrupt(reason)) return;
     const stack = reason !== null && typeof reason === 'object' ? (reason as { stack?: unknown }).stack : undefined;
@@ -228,8 +258,7 @@ export function serveRepl(startup: ReplStartup): void {
   async function execute(message: ExecuteMessage): Promise<void> {
     const { requestId } = message;
     const started = performance.now();
-    restoreRealm();
-    post({ type: 'started', requestId } satisfies StartedMessage);
+    restoreRealmIfTouched();
     collector.begin((item, transfer) => post({ type: 'output', requestId, item } satisfies OutputMessage, transfer));
     helperContext.beginCell(message.deadline);
     // Everything the cell starts, timers and promises it leaves behind included, carries this
@@ -247,9 +276,10 @@ export function serveRepl(startup: ReplStartup): void {
     });
     let failed: { thrown: unknown } | undefined;
     try {
-      // Interrupted before it began (begin() above): none of it runs.
+      // Interrupted before it began (begin() above): none of it runs. Awaited only when needed:
+      // every await is a promise, which on Node 20 the scope's AsyncLocalStorage tracks at a cost.
       if (!scope.interrupted) {
-        await prepareEndpoint(message.code);
+        if (needsEndpoint(message.code)) await prepareEndpoint();
         await runInCellScope(scope, () => evaluator.evaluate(message.code, { stop }));
       }
     } catch (thrown) {
@@ -265,8 +295,10 @@ export function serveRepl(startup: ReplStartup): void {
       let outcome: CellOutcome;
       if (interrupted) outcome = { success: false, interrupted: true, error: { name: 'Error', message: INTERRUPTED_MESSAGE, code: 'REPL_ERR_CELL_TIMEOUT' } };
       else if (failed === undefined) outcome = { success: true };
-      else outcome = { success: false, error: serializeThrown(failed.thrown, interrupts) };
-      await finishCell(requestId, started, outcome, scope);
+      else outcome = { success: false, error: serializeThrown(failed.thrown, interrupts, evaluator) };
+      // An unfinished webmcp call makes the answer wait one turn (see finishCell).
+      if (scope.end() > 0) await new Promise((resolve) => setImmediate(resolve));
+      finishCell(requestId, started, outcome);
     } catch (failure) {
       // The runtime itself failed after the cell (a built-in the cell broke and we do not
       // restore): the host still gets its answer, never a silent worker.
@@ -281,18 +313,16 @@ export function serveRepl(startup: ReplStartup): void {
       } satisfies ResultMessage);
     }
     endIfDamaged();
+    reclaimer.afterCell();
   }
 
-  async function finishCell(
-    requestId: number,
-    started: number,
-    outcome: CellOutcome,
-    scope: CellScope,
-  ): Promise<void> {
-    // A promise chain of the cell's own that awaited an aborted call (`(async () => { await
-    // webmcp.invokeTool(…) })()`) now rejects; Node reports it unhandled once the microtasks have
-    // run. One turn of the event loop lets that report land in this cell's output, not the next's.
-    if (scope.end() > 0) await new Promise((resolve) => setImmediate(resolve));
+  /**
+   * Posts a cell's answer. Its scope has ended before: when that aborted webmcp calls, a promise
+   * chain of the cell's own that awaited one (`(async () => { await webmcp.invokeTool(…) })()`)
+   * rejects, and Node reports it unhandled once the microtasks have run; the caller lets one turn
+   * of the event loop pass first, so that the report lands in this cell's output, not the next's.
+   */
+  function finishCell(requestId: number, started: number, outcome: CellOutcome): void {
     helperContext.endCell();
     const { contentTruncated } = collector.end();
     post({
@@ -313,7 +343,7 @@ export function serveRepl(startup: ReplStartup): void {
   let toolRunner: ToolRunner | undefined;
   async function runTool(message: ToolMessage): Promise<void> {
     const { requestId } = message;
-    restoreRealm();
+    restoreRealmIfTouched();
     collector.begin(() => undefined);
     helperContext.beginCell(message.deadline);
     try {
@@ -321,7 +351,7 @@ export function serveRepl(startup: ReplStartup): void {
       const { outcome, transfer } = await toolRunner.run(message.operation, message.read);
       post({ type: 'tool-result', requestId, outcome } satisfies ToolResultMessage, transfer);
     } catch (thrown) {
-      const error = serializeThrown(thrown, interrupts);
+      const error = serializeThrown(thrown, interrupts, evaluator);
       // What the tools need to word the failure (the probe's status, what covered the target).
       if (thrown instanceof ReplError && thrown.data !== undefined) error.data = thrown.data;
       post({ type: 'tool-result', requestId, error } satisfies ToolResultMessage);
@@ -364,6 +394,9 @@ export function serveRepl(startup: ReplStartup): void {
     const checked = validateReplHostMessage(raw);
     if (!checked.ok) throw new TypeError(`browser REPL received a malformed message from the host (${checked.error})`);
     const message = checked.message;
+    // An answer the host sends (to an endpoint request, a webmcp call) settles a promise that code
+    // of a cell may await, between requests too.
+    if (message.type === 'endpoint-reply' || message.type === 'webmcp-reply') realmTouched = true;
     switch (message.type) {
       case 'execute':
         enqueue(() => execute(message));
@@ -419,11 +452,11 @@ type CellOutcome = { success: true } | { success: false; error: SerializedError;
  * What a cell threw, as it crosses the port: `describeError`'s guarded reads, plus the name. V8's
  * words for an expression the liveness checks wrapped are put back as the user wrote it.
  */
-function serializeThrown(thrown: unknown, interrupts: CellInterrupts): SerializedError {
+function serializeThrown(thrown: unknown, interrupts: CellInterrupts, evaluator: CellEvaluator): SerializedError {
   const described = describeError(thrown);
   const { errorCode } = described;
   const error = interrupts.cleanMessage(described.error);
-  const stack = described.stack === undefined ? undefined : interrupts.cleanMessage(described.stack);
+  const stack = described.stack === undefined ? undefined : evaluator.writtenPositions(interrupts.cleanMessage(described.stack));
   let name: unknown;
   try {
     name = thrown !== null && typeof thrown === 'object' ? (thrown as { name?: unknown }).name : undefined;

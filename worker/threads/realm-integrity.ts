@@ -19,6 +19,11 @@
  *
  * A property a cell made non-configurable cannot be put back: `restore()` reports it, and the
  * worker then ends itself (the REPL's next call gets a fresh worker).
+ *
+ * A full `restore()` reads every recorded descriptor (a few hundred: tens of microseconds, a good
+ * part of a trivial cell's cost; issue 26). The message loop runs it after every cell, and before a
+ * cell only when code of an earlier cell may have run since (its timers, the host's messages) or
+ * {@link RealmSnapshot.looksIntact} finds one of the built-ins the request path uses most changed.
  */
 
 // Captured when the worker loads, before any cell runs (worker/output/primordials.ts).
@@ -97,9 +102,32 @@ function describeKey(target: string, key: PropertyKey): string {
   return `${target}.${typeof key === 'symbol' ? `[${StringCtor(key.description)}]` : StringCtor(key)}`;
 }
 
+/**
+ * What {@link RealmSnapshot.looksIntact} compares: the built-ins the message loop, the lowering
+ * (meriyah) and the evaluator call on every request.
+ */
+const MOST_USED: ReadonlyArray<readonly [string, readonly PropertyKey[]]> = [
+  ['Function.prototype', ['call', 'apply', 'bind']],
+  ['Array.prototype', ['push', 'pop', 'map', 'filter', 'forEach', 'join', 'slice', 'some', 'includes', Symbol.iterator]],
+  ['ArrayIterator', ['next']],
+  ['Object', ['keys', 'assign', 'defineProperty', 'getOwnPropertyDescriptor', 'create', 'hasOwn']],
+  ['String.prototype', ['slice', 'split', 'includes', 'indexOf', 'charCodeAt', 'startsWith', 'replace', 'replaceAll']],
+  ['Map.prototype', ['get', 'set', 'has', 'delete', Symbol.iterator]],
+  ['Set.prototype', ['add', 'has', 'delete', Symbol.iterator]],
+  ['MapIterator', ['next']],
+  ['SetIterator', ['next']],
+  ['JSON', ['parse', 'stringify']],
+  ['Reflect', ['apply', 'get', 'defineProperty', 'getOwnPropertyDescriptor']],
+  ['Promise', ['resolve', 'reject', 'race']],
+];
+
 /** The built-ins of this realm as they were at {@link RealmSnapshot.capture}; see the module comment. */
 export class RealmSnapshot {
   readonly #recorded: Recorded[] = [];
+  /** Index pairs into {@link #recorded}: the entries {@link looksIntact} compares. */
+  readonly #mostUsed: Array<{ recorded: Recorded; index: number }> = [];
+  /** How many own keys `Object.prototype` had (additions there are always removed). */
+  #objectPrototypeKeys = 0;
 
   /** Records this realm's built-ins now; call it before any untrusted code runs. */
   static capture(): RealmSnapshot {
@@ -129,7 +157,32 @@ export class RealmSnapshot {
       ['TypedArray', typedArray], ['TypedArray.prototype', typedArray.prototype], ['Uint8Array.prototype', Uint8Array.prototype],
     ];
     for (const [name, target] of intrinsics) snapshot.#record(name, target, {});
+    for (const [name, keys] of MOST_USED) {
+      const recorded = snapshot.#recorded.find((entry) => entry.name === name);
+      if (recorded === undefined) continue;
+      for (const key of keys) {
+        const index = recorded.keys.indexOf(key);
+        if (index !== -1) snapshot.#mostUsed.push({ recorded, index });
+      }
+    }
+    snapshot.#objectPrototypeKeys = ReflectOwnKeys(Object.prototype).length;
     return snapshot;
+  }
+
+  /**
+   * A quick look (a few microseconds) at the built-ins the request path uses most: false when one
+   * of them, or `Object.prototype`'s list of keys, differs from the snapshot. True does not mean
+   * intact: only {@link restore} compares everything.
+   */
+  looksIntact(): boolean {
+    if (ReflectOwnKeys(Object.prototype).length !== this.#objectPrototypeKeys) return false;
+    const mostUsed = this.#mostUsed;
+    for (let i = 0; i < mostUsed.length; i++) {
+      const { recorded, index } = mostUsed[i]!;
+      const current = ReflectGetOwnPropertyDescriptor(recorded.target, recorded.keys[index]!);
+      if (current === undefined || !sameDescriptor(current, recorded.descriptors[index]!)) return false;
+    }
+    return true;
   }
 
   #record(name: string, target: object, options: { only?: ReadonlySet<PropertyKey>; removeAdded?: boolean }): void {
