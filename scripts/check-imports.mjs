@@ -20,7 +20,7 @@ const DEPS = {
   'lib': ['common', 'lib'],
   'lib/browser': ['common', 'lib/system'],
   'lib/threads': ['common'],
-  'lib/repl': ['common', 'lib/browser', 'lib/threads'],
+  'lib/repl': ['common', 'lib/browser', 'lib/threads', 'lib/system'],
   'lib/executor': ['common', 'lib/browser', 'lib/threads', 'lib/system'],
   'lib/webmcp': ['common', 'lib/browser'],
   'lib/host': ['common', 'lib/browser', 'lib/threads', 'lib/repl', 'lib/executor', 'lib/webmcp'],

@@ -1,26 +1,31 @@
 #!/usr/bin/env node
 // Runs a command (the test tiers) and then fails, naming them, if it left a process or a
-// temporary folder behind: a Chromium (with its renderers), a server, a watchdog, a command of
-// /process/exec, a profile, a download or workspace folder, Chromium's singleton-socket folder.
+// temporary file behind: a Chromium (with its renderers), a server, a watchdog, a command of
+// /process/exec, a profile, a download or workspace folder, Chromium's singleton-socket folder,
+// a folder Playwright made for a connection that was never closed.
 //
 //   node scripts/leak-check.mjs <command> [args...]
 //
-// Attribution: every process the command starts inherits BROWSER_REPL_LEAK_CHECK=<run id> in its
-// environment (Chromium and its children too), so a process is ours when /proc/<pid>/environ
-// carries the id; processes of anyone else on the machine are never blamed. A folder is ours when
-// it appeared during the run, has one of the names the package and its tests give their temporary
-// folders, and its creator (the pid in the name, where it has one) is not a live process of
-// someone else. What is found is reported, the processes are killed and the folders that surely
-// are ours removed (so the next run starts clean), and the exit status is 1.
+// Attribution, on a machine others share:
+// - Processes: every process the command starts inherits BROWSER_REPL_LEAK_CHECK=<run id> in its
+//   environment (Chromium and its children too), so a process is ours when /proc/<pid>/environ
+//   carries the id; processes of anyone else on the machine are never blamed.
+// - Files: the command runs with TMPDIR set to a folder of this run's own (Node's os.tmpdir(),
+//   Chromium and Playwright all honour it), so whatever is left in it is surely ours, whatever its
+//   name: it is named, removed, and fails the run. Folders without a creator in their name
+//   (Playwright's `playwright-artifacts-*`, Chromium's `org.chromium.Chromium.*`) can only be told
+//   apart this way: in the shared folder they may be anyone's. The shared folder is still watched
+//   for what ignored TMPDIR: a folder with one of our names and its creator's pid in it, where
+//   that creator is not a live process of someone else.
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { readFileSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
+import { lstatSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 const MARKER = 'BROWSER_REPL_LEAK_CHECK';
-/** Names of the temporary folders the package (lib/system/child-lifetime.ts) and its tests create. */
+/** Names of the temporary folders the package (lib/system/child-lifetime.ts) and its tests create: watched in the shared folder. */
 const FOLDER_NAMES = /^(browser-repl-|chromium-repl-|org\.chromium\.Chromium\.|playwright-artifacts-|interaction-upload-|semantic-upload-|mcp-conformance-|mcp-stdio-test-)/;
 /** Processes may take a moment to go after the test process that owned them exited. */
 const SETTLE_MS = Number(process.env.BROWSER_REPL_LEAK_SETTLE_MS ?? 10_000);
@@ -34,8 +39,10 @@ if (command === undefined) {
 const runId = randomUUID();
 const temp = tmpdir();
 const foldersBefore = new Set(listFolders());
+/** This run's TMPDIR: all of it that is left at the end was left by the command. */
+const runTemp = mkdtempSync(path.join(temp, 'leak-check-run-'));
 
-const child = spawn(command, args, { stdio: 'inherit', env: { ...process.env, [MARKER]: runId } });
+const child = spawn(command, args, { stdio: 'inherit', env: { ...process.env, [MARKER]: runId, TMPDIR: runTemp } });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
 const [code, signal] = await new Promise((resolve) => child.once('exit', (...result) => resolve(result)));
 const status = code ?? (signal === null ? 1 : 128);
@@ -46,15 +53,20 @@ while (processes.length > 0 && Date.now() < settleUntil) {
   await sleep(200);
   processes = ourProcesses();
 }
-const folders = listFolders().filter((name) => !foldersBefore.has(name) && !ownedByOther(name));
+const leftInRunTemp = readdirSync(runTemp).map((name) => path.join(runTemp, name));
+const leftInShared = listFolders().filter((name) => !foldersBefore.has(name) && ownCreatorGone(name)).map((name) => path.join(temp, name));
+const folders = [...leftInRunTemp, ...leftInShared];
 
 if (processes.length === 0 && folders.length === 0) {
-  console.log(`# leak check: no process and no temporary folder left behind (${temp})`);
+  rmSync(runTemp, { recursive: true, force: true });
+  console.log(`# leak check: no process and no temporary file left behind (the run's TMPDIR and ${temp})`);
   process.exit(status);
 }
 console.log('# leak check FAILED: the tests left these behind');
 for (const p of processes) console.log(`#   process ${p.pid} (group ${p.pgid}): ${p.cmdline.slice(0, 160)}`);
-for (const name of folders) console.log(`#   folder ${path.join(temp, name)}`);
+// Named by where the command believed it wrote them: its TMPDIR (the run's folder, removed below).
+for (const file of leftInRunTemp) console.log(`#   ${kindOf(file)} ${path.join('$TMPDIR', path.basename(file))}`);
+for (const file of leftInShared) console.log(`#   folder ${file}`);
 // Clean up, so that the machine and the next run are not affected.
 for (const p of processes) {
   try {
@@ -63,11 +75,10 @@ for (const p of processes) {
     // Gone meanwhile.
   }
 }
-// Only what is surely ours: a folder without its creator's pid in the name might belong to
-// something else that ran meanwhile on a shared machine, so it is named but left alone.
-const removable = folders.filter((name) => /-\d+-[A-Za-z0-9]{6}$/.test(name));
-for (const name of removable) rmSync(path.join(temp, name), { recursive: true, force: true });
-console.log(`# leak check: ${processes.length} process(es) and ${folders.length} folder(s) left; killed the processes, removed ${removable.length} folder(s)`);
+// All of it is surely ours: the run's TMPDIR and the shared folders whose creator was ours.
+for (const file of folders) rmSync(file, { recursive: true, force: true });
+rmSync(runTemp, { recursive: true, force: true });
+console.log(`# leak check: ${processes.length} process(es) and ${folders.length} temporary file(s) left; killed the processes, removed the files`);
 process.exit(status === 0 ? 1 : status);
 
 function listFolders() {
@@ -99,24 +110,17 @@ function ourProcesses() {
 }
 
 /**
- * Whether a new folder belongs to a live process that is not part of this run (another server on
- * the machine): its name carries its creator's pid, or, for Chromium's singleton-socket folder, a
- * profile of such a creator links to it.
+ * Whether a new folder of the shared temporary folder is one of ours that ignored TMPDIR: its
+ * name carries its creator's pid (lib/system/child-lifetime.ts names them so), and that creator is
+ * not a live process of someone else. A name without a pid cannot be attributed there.
  */
-function ownedByOther(name) {
+function ownCreatorGone(name) {
   const owned = /-(\d+)-[A-Za-z0-9]{6}$/.exec(name);
-  if (owned !== null) return liveOther(Number(owned[1]));
-  if (!name.startsWith('org.chromium.Chromium.')) return false;
-  for (const profile of listFolders().filter((entry) => entry.startsWith('browser-repl-profile-'))) {
-    try {
-      if (path.basename(path.dirname(readlinkSync(path.join(temp, profile, 'SingletonSocket')))) !== name) continue;
-    } catch {
-      continue;
-    }
-    const creator = /-(\d+)-[A-Za-z0-9]{6}$/.exec(profile);
-    return creator !== null && liveOther(Number(creator[1]));
-  }
-  return false;
+  return owned !== null && !liveOther(Number(owned[1]));
+}
+
+function kindOf(file) {
+  return lstatSync(file, { throwIfNoEntry: false })?.isDirectory() ? 'folder' : 'file';
 }
 
 /** A running process without this run's id (EACCES on its environment: another user's). */

@@ -43,6 +43,12 @@ export interface WorkerStartup {
    * read {@link WorkerStartup.interrupts} themselves.
    */
   interruptFlag?: string;
+  /**
+   * Where Node's compile cache keeps the runtime's code (Node >= 22.1): the worker's own
+   * os.tmpdir() is a folder that goes with it (lib/system/thread-temp.ts), so the default would
+   * cache nothing across REPLs.
+   */
+  compileCacheDir?: string;
 }
 
 /** Slot of `WorkerStartup.interrupts` the host writes: the `requestId` of the cell to stop, or 0. */

@@ -4,8 +4,6 @@
  * to tell the caller) belongs to `PlaywrightExecutor`.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
 import { debuglog } from 'node:util';
 import { ReplError } from '../../common/errors.js';
 import type { EndpointRequestMessage } from '../../common/protocol/repl-messages.js';
@@ -17,7 +15,7 @@ import type {
   MainToExecutorMessage, PlaywrightEngine, StopReason,
 } from '../../common/protocol/executor-messages.js';
 import { validateExecutorWorkerMessage } from '../../common/protocol/validate.js';
-import { ownedTempPrefix } from '../system/child-lifetime.js';
+import { makeThreadTempFolder } from '../system/thread-temp.js';
 import { WorkerHandle, liveThreadCount, outOfMemoryText } from '../threads/worker-handle.js';
 import type { EndpointAnswer, WebMcpCallHandler, WorkerKind } from '../threads/worker-handle.js';
 import type { PlaywrightOutput } from './execute-result.js';
@@ -87,22 +85,6 @@ const EXECUTOR_KIND: WorkerKind<MainToExecutorMessage, ExecutorToMainMessage> = 
 /** How long a start outlives the call that stopped waiting for it, at least. */
 const ABANDON_GRACE_MS = 1000;
 
-/**
- * Artifact folders of executor workers that have not been removed yet. The process may end before
- * a worker's 'exit' (and the removal after it) comes: at exit, whatever is left goes synchronously.
- */
-const liveArtifactsDirs = new Set<string>();
-let exitHookInstalled = false;
-
-function trackArtifactsDir(dir: string): void {
-  liveArtifactsDirs.add(dir);
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.once('exit', () => {
-    for (const left of liveArtifactsDirs) rmSync(left, { recursive: true, force: true });
-  });
-}
-
 /** One executor worker thread. Await `readyWithin(…)` (or `ready`) before the first call. */
 export class ExecutorWorker extends WorkerHandle<MainToExecutorMessage, ExecutorToMainMessage> {
   #startupTimer: NodeJS.Timeout | undefined;
@@ -120,12 +102,9 @@ export class ExecutorWorker extends WorkerHandle<MainToExecutorMessage, Executor
   constructor(options: ExecutorWorkerOptions, id: string = randomUUID()) {
     // Playwright makes a temporary folder per connectOverCDP and removes it only when the
     // connection is closed politely: a worker that is terminated, or a connection that is
-    // dropped, left one behind each time. This worker's go into a folder of its own instead,
-    // removed when the thread has exited, however it ended.
-    // Named after this process, so a server that was killed leaves nothing the next one keeps
-    // (lib/system/child-lifetime.ts); removed at exit if the thread's own 'exit' never came.
-    const artifactsDir = mkdtempSync(ownedTempPrefix('chromium-repl-executor'));
-    trackArtifactsDir(artifactsDir);
+    // dropped, left one behind each time. This worker's go into a folder of the thread's own.
+    const artifacts = makeThreadTempFolder('chromium-repl-executor');
+    const artifactsDir = artifacts.path;
     const interrupts = new SharedArrayBuffer(EXECUTOR_STOP_BUFFER_BYTES);
     super(EXECUTOR_KIND, {
       id,
@@ -139,9 +118,7 @@ export class ExecutorWorker extends WorkerHandle<MainToExecutorMessage, Executor
       url: options.workerUrl,
     });
     this.#stopSlots = new Int32Array(interrupts);
-    void this.exited
-      .then(() => rm(artifactsDir, { recursive: true, force: true, maxRetries: 3 }))
-      .then(() => liveArtifactsDirs.delete(artifactsDir), () => undefined);
+    artifacts.removeAfter(this.exited);
     const settle = (): void => {
       this.#startupSettled = true;
       clearTimeout(this.#startupTimer);

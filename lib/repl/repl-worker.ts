@@ -4,6 +4,8 @@
  * restarts); `Repl` does.
  */
 import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { debuglog } from 'node:util';
 import { ReplError } from '../../common/errors.js';
 import { LIMITS } from '../../common/limits.js';
@@ -14,6 +16,7 @@ import type {
 } from '../../common/protocol/repl-messages.js';
 import { validateReplWorkerMessage } from '../../common/protocol/validate.js';
 import type { ToolMessage, ToolOperation, ToolResultMessage } from '../../common/protocol/tool-messages.js';
+import { makeThreadTempFolder } from '../system/thread-temp.js';
 import { ThreadInterrupter } from '../threads/thread-interrupter.js';
 import { WorkerHandle, liveThreadCount, outOfMemoryText } from '../threads/worker-handle.js';
 import type { EndpointAnswer, WebMcpCallHandler, WorkerExit, WorkerKind } from '../threads/worker-handle.js';
@@ -138,6 +141,13 @@ export class ReplWorker extends WorkerHandle<MainToWorkerMessage, WorkerToMainMe
     // Created before the thread, so that the inspector attaches it as it starts.
     const interrupter = interruptible ? ThreadInterrupter.shared(REPL_THREAD_NAME) : undefined;
     const interruptFlag = interrupter === undefined ? undefined : `__repl_${randomBytes(8).toString('hex')}`;
+    // The thread's os.tmpdir() is a folder of its own, inside the one it would have had: what a
+    // cell leaves there (a Playwright connection's folder, which Playwright removes only on a
+    // polite close) goes with the REPL, whether it was reset, destroyed or terminated.
+    const parentTemp = options.env['TMPDIR'] || tmpdir();
+    const scratch = makeThreadTempFolder('chromium-repl-tmp', parentTemp);
+    // Node's compile cache would follow os.tmpdir() into that folder, and be lost with it.
+    const compileCacheDir = options.env['NODE_COMPILE_CACHE'] || path.join(parentTemp, 'node-compile-cache');
     super(REPL_KIND, {
       id: options.replId,
       name: `${REPL_THREAD_NAME}${options.replId}`,
@@ -149,17 +159,19 @@ export class ReplWorker extends WorkerHandle<MainToWorkerMessage, WorkerToMainMe
         interrupts,
         interruptChecks: interruptible,
         ...(interruptFlag === undefined ? {} : { interruptFlag }),
+        compileCacheDir,
       } satisfies WorkerStartup),
       heapMb: options.heapMb,
       // Cells are vm.SourceTextModules. The worker silences exactly the warnings of the
       // experimental features it relies on (worker/threads/runtime-warnings.ts), not every ExperimentalWarning.
       execArgv: ['--experimental-vm-modules'],
-      env: { ...options.env, BROWSER_REPL_ID: options.replId },
+      env: { ...options.env, BROWSER_REPL_ID: options.replId, TMPDIR: scratch.path },
       startupTimeoutMs: options.startupTimeoutMs,
       // Answered by the REPL that took this worker (see `configure`); a spare has no one to ask yet.
       onEndpointRequest: (message) => answerer.answer(message),
       url: options.workerUrl,
     });
+    scratch.removeAfter(this.exited);
     this.#answerer = answerer;
     this.#interrupts = new Int32Array(interrupts);
     this.interruptible = interruptible;

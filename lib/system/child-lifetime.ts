@@ -157,6 +157,7 @@ export const TEMP_FOLDER_KINDS = [
   'browser-repl-profile',
   'chromium-repl-downloads',
   'chromium-repl-executor',
+  'chromium-repl-tmp',
   'chromium-repl-tools',
 ] as const;
 export type TempFolderKind = (typeof TEMP_FOLDER_KINDS)[number];

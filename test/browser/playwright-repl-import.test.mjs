@@ -3,7 +3,9 @@
 // Playwright objects held in bindings persist across cells, and after a Chromium restart the old
 // connection reports disconnected while reconnecting in a later cell works with all other state intact.
 import t from 'tap';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { apiServer, texts } from '../helpers/api-server.mjs';
 import { startFixtureServer } from '../helpers/fixture-server.mjs';
@@ -75,4 +77,28 @@ t.test('Playwright in REPL cells across a Chromium restart', async (t) => {
   t.equal(reconnected.replId, connected.replId, 'the same REPL');
   t.not(host.browser.pid, pid, 'a relaunched Chromium');
   await cell('await again.close();');
+});
+
+t.test("a REPL's temporary folder goes with it: a Playwright connection never closed leaves nothing (docs/repl.md)", async (t) => {
+  const api = await apiServer(t, { defaultHost: { browser: { cdpEndpoint: null } } });
+  const ended = await api.repl(`
+    const { chromium } = await import('playwright-core');
+    const leftOpen = await chromium.connectOverCDP(process.env.CDP_ENDPOINT);
+    const { readdirSync } = await import('node:fs');
+    const os = await import('node:os');
+    repl.write(JSON.stringify({ tmp: os.tmpdir(), env: process.env.TMPDIR, inside: readdirSync(os.tmpdir()) }));
+  `);
+  t.equal(ended.success, true, ended.error ?? 'the cell ran');
+  const seen = JSON.parse(texts(ended).join(''));
+  t.match(path.basename(seen.tmp), /^chromium-repl-tmp-\d+-[A-Za-z0-9]{6}$/, "the cell's os.tmpdir() is the REPL's own folder");
+  t.equal(path.dirname(seen.tmp), tmpdir(), "inside the server's");
+  t.equal(seen.env, seen.tmp, 'and TMPDIR says so to the commands it spawns');
+  t.ok(seen.inside.some((name) => name.startsWith('playwright-artifacts-')), "Playwright's folder for the open connection is in it");
+  const reset = await api.call('DELETE', '/repls/default');
+  t.ok(reset.status < 300, `DELETE /repls/default: ${reset.status}`);
+  // The folder goes once the old worker's exit has come, a moment after the reset answered.
+  for (let tries = 0; tries < 100 && existsSync(seen.tmp); tries++) await sleep(50);
+  t.notOk(existsSync(seen.tmp), 'the reset REPL took its folder, and the connection left open with it');
+  const fresh = await api.repl('repl.write((await import("node:os")).tmpdir())');
+  t.not(texts(fresh).join(''), seen.tmp, 'the next REPL has a folder of its own');
 });

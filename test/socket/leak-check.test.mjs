@@ -27,23 +27,44 @@ async function leakCheck(...command) {
 t.test('a clean command passes with its own status', async (t) => {
   const clean = await leakCheck('/bin/sh', '-c', 'exit 0');
   t.equal(clean.code, 0, clean.output);
-  t.match(clean.output, /leak check: no process and no temporary folder left behind/);
+  t.match(clean.output, /leak check: no process and no temporary file left behind/);
   const failing = await leakCheck('/bin/sh', '-c', 'exit 3');
   t.equal(failing.code, 3, 'a failing command keeps its status');
 });
 
-t.test('a process and folders left behind fail the run, named', { skip: process.platform !== 'linux' && 'reads /proc' }, async (t) => {
-  // A creator pid that no longer runs: the shell's own, gone when the check looks.
-  const profile = `browser-repl-profile-$$-Ab12Cd`;
-  const script = `setsid sh -c 'sleep 60; : browser-repl-leak-demo' >/dev/null 2>&1 & mkdir "${temp}/${profile}" "${temp}/browser-repl-test-leak-$$"; echo $$`;
+t.test('a process and files left behind fail the run, named', { skip: process.platform !== 'linux' && 'reads /proc' }, async (t) => {
+  // The command gets a TMPDIR of the run's own: all of it that is left is the command's, whatever
+  // its name. In the shared folder (here \`temp\`) only a folder that names its creator's pid, and
+  // whose creator is not someone else's live process, is blamed (the shell's own pid: gone when
+  // the check looks); one without a pid may be anyone's and is left alone.
+  const sharedProfile = `browser-repl-profile-$$-Ab12Cd`;
+  const script = [
+    `setsid sh -c 'sleep 60; : browser-repl-leak-demo' >/dev/null 2>&1 &`,
+    'mkdir "$TMPDIR/playwright-artifacts-Xy12Zw" && : > "$TMPDIR/stray.txt"',
+    `mkdir "${temp}/${sharedProfile}" "${temp}/playwright-artifacts-Other1"`,
+    'echo "$$ $TMPDIR"',
+  ].join('\n');
   const result = await leakCheck('/bin/sh', '-c', script);
-  const shellPid = /^(\d+)$/m.exec(result.output)?.[1];
-    t.equal(result.code, 1, 'the run fails');
+  t.teardown(() => rmSync(path.join(temp, 'playwright-artifacts-Other1'), { recursive: true, force: true }));
+  const [, shellPid, runTemp] = /^(\d+) (\S+)$/m.exec(result.output) ?? [];
+  t.equal(result.code, 1, 'the run fails');
   t.match(result.output, /leak check FAILED/);
+  t.equal(path.dirname(runTemp ?? ''), temp, 'the TMPDIR of the run is a folder of its own inside the shared one');
   t.match(result.output, /process \d+ \(group \d+\): sh -c sleep 60; : browser-repl-leak-demo/, 'names the process');
-  t.match(result.output, new RegExp(`folder .*browser-repl-profile-${shellPid}-Ab12Cd`), 'names the profile');
-  t.match(result.output, new RegExp(`folder .*browser-repl-test-leak-${shellPid}`), 'names the test folder');
-  t.equal(existsSync(path.join(temp, `browser-repl-profile-${shellPid}-Ab12Cd`)), false, 'removes a folder whose creator is gone');
-  t.equal(existsSync(path.join(temp, `browser-repl-test-leak-${shellPid}`)), true, 'leaves a folder it cannot attribute for sure');
-  t.match(result.output, /[12] process\(es\) and 2 folder\(s\) left; killed the processes, removed 1 folder/);
+  t.match(result.output, /folder \$TMPDIR\/playwright-artifacts-Xy12Zw/, 'names a folder left in its TMPDIR, though its name has no creator');
+  t.match(result.output, /file \$TMPDIR\/stray\.txt/, 'names a file left there');
+  t.match(result.output, new RegExp(`folder .*${sharedProfile.replace('$$', shellPid)}`), 'names a folder of the shared one whose creator was its own');
+  t.notMatch(result.output, /playwright-artifacts-Other1/, 'a folder of the shared one without a creator is not blamed');
+  t.equal(existsSync(runTemp ?? temp), false, 'removes its TMPDIR with what was left in it');
+  t.equal(existsSync(path.join(temp, sharedProfile.replace('$$', shellPid))), false, 'removes the folder whose creator is gone');
+  t.equal(existsSync(path.join(temp, 'playwright-artifacts-Other1')), true, 'leaves the folder it cannot attribute');
+  t.match(result.output, /[12] process\(es\) and 3 temporary file\(s\) left; killed the processes, removed the files/);
+});
+
+t.test('a clean run removes its TMPDIR', async (t) => {
+  const clean = await leakCheck('/bin/sh', '-c', 'echo "$TMPDIR"');
+  t.equal(clean.code, 0, clean.output);
+  const runTemp = clean.output.split('\n')[0];
+  t.not(runTemp, temp, 'the command saw a TMPDIR of its own');
+  t.equal(existsSync(runTemp), false, 'and it is gone');
 });

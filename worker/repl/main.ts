@@ -11,14 +11,15 @@ silenceRuntimeExperimentalWarnings();
 // nothing: every message on it would be deserialized there, for no listener.
 parentPort?.close();
 
-// Node >= 22.1: V8 code cache on disk for the runtime's modules (NODE_COMPILE_CACHE, else
-// <os.tmpdir()>/node-compile-cache), enabled before they load: hence the dynamic import (issue 8).
+const startup = workerData as WorkerStartup;
+
+// Node >= 22.1: V8 code cache on disk for the runtime's modules (in the folder the host chose,
+// WorkerStartup.compileCacheDir), enabled before they load: hence the dynamic import (issue 8).
 // Not under coverage collection, which a code cache makes less precise.
-const { enableCompileCache } = module as { enableCompileCache?: () => unknown };
-if (typeof enableCompileCache === 'function' && process.env['NODE_V8_COVERAGE'] === undefined) enableCompileCache();
+const { enableCompileCache } = module as { enableCompileCache?: (directory?: string) => unknown };
+if (typeof enableCompileCache === 'function' && process.env['NODE_V8_COVERAGE'] === undefined) enableCompileCache(startup.compileCacheDir);
 const { serveRepl } = await import('./serve-repl.js');
 
-const startup = workerData as WorkerStartup;
 serveRepl({
   replId: startup.replId,
   port: startup.port,
