@@ -1,0 +1,132 @@
+#!/usr/bin/env node
+// `npm run image`: builds the Containerfile as localhost/browser-repl:dev (the dev overlay's image).
+//
+//   npm run image [-- --builder=auto|docker|podman|buildah] [--build-arg NAME=VALUE]...
+//
+// auto (default, or CHROMIUM_REPL_IMAGE_BUILDER) takes Docker when its daemon answers, else Podman,
+// else buildah. Docker and Podman build FROM the Containerfile's default base (the official Node
+// image, from its registry). buildah builds FROM a local base made here with debootstrap plus Node
+// from the npm registry (scripts/image/local-base.mjs), so no container registry is needed; it
+// needs root, buildah and debootstrap, which this script never installs: docs/deploy.md says how.
+// The image's id is recorded for this checkout, and `npm run image:test` tests that image.
+import { cpus } from 'node:os';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ensureLocalBase } from './local-base.mjs';
+import { IMAGE_NAME, buildah, buildahStoreOptions, cacheDir, run, withBuildLock, works, writeCheckoutRecord } from './storage.mjs';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const containerfile = join(root, 'Containerfile');
+const BUILDERS = ['docker', 'podman', 'buildah'];
+const HOW_TO_INSTALL = 'Install Docker or Podman, or, to build without any container registry, buildah and debootstrap '
+  + '(Debian or Ubuntu: `sudo apt-get install buildah debootstrap`) and run `npm run image` as root. '
+  + 'docs/deploy.md, "Build and test the image without a registry", explains each way.';
+
+/** `{ builder, buildArgs }` from argv; throws on anything else. */
+export function parseArguments(argv, env = process.env) {
+  let builder = env.CHROMIUM_REPL_IMAGE_BUILDER === undefined || env.CHROMIUM_REPL_IMAGE_BUILDER === '' ? 'auto' : env.CHROMIUM_REPL_IMAGE_BUILDER;
+  const buildArgs = [];
+  for (let index = 0; index < argv.length; index++) {
+    const argument = argv[index];
+    const builderFlag = /^--builder=(.*)$/.exec(argument);
+    if (builderFlag !== null) builder = builderFlag[1];
+    else if (argument === '--build-arg' && argv[index + 1] !== undefined) buildArgs.push(argv[++index]);
+    else if (argument.startsWith('--build-arg=')) buildArgs.push(argument.slice('--build-arg='.length));
+    else throw new Error(`unknown argument ${JSON.stringify(argument)}; usage: npm run image [-- --builder=auto|docker|podman|buildah] [--build-arg NAME=VALUE]...`);
+  }
+  if (builder !== 'auto' && !BUILDERS.includes(builder)) throw new Error(`--builder (or CHROMIUM_REPL_IMAGE_BUILDER) must be auto, docker, podman or buildah, got ${JSON.stringify(builder)}`);
+  for (const buildArg of buildArgs) if (!/^[A-Za-z_][A-Za-z0-9_]*=/.test(buildArg)) throw new Error(`--build-arg takes NAME=VALUE, got ${JSON.stringify(buildArg)}`);
+  return { builder, buildArgs };
+}
+
+/** The builder to use: the one asked for, or the first of Docker, Podman and buildah that works here. */
+async function chooseBuilder(asked) {
+  if (asked !== 'auto') return asked;
+  const skipped = [];
+  if (await works('docker', ['info'])) return 'docker';
+  skipped.push(await works('docker') ? 'docker: the client is installed, but no daemon answers `docker info`' : 'docker: not installed');
+  if (await works('podman', ['info'])) return 'podman';
+  skipped.push(await works('podman') ? 'podman: installed, but `podman info` fails' : 'podman: not installed');
+  if (await works('buildah')) {
+    console.log(`image: building with buildah (${skipped.join('; ')})`);
+    return 'buildah';
+  }
+  skipped.push('buildah: not installed');
+  throw new Error(`no container builder on this machine (${skipped.join('; ')}). ${HOW_TO_INSTALL}`);
+}
+
+/**
+ * The CA file this machine's npm trusts (npm's `cafile`, else NODE_EXTRA_CA_CERTS), copied into
+ * the cache with an npmrc naming it: mounted over the base's empty /usr/local/etc for the build's
+ * RUN steps, npm's global config there makes `npm ci` trust a TLS-inspecting proxy as npm does here.
+ * A volume is no layer: neither file reaches the image. Undefined when npm trusts Node's own list.
+ */
+async function buildTrust(env) {
+  let file = (await run('npm', ['config', 'get', 'cafile']).catch(() => '')).trim();
+  if (file === '' || file === 'null' || file === 'undefined') file = env.NODE_EXTRA_CA_CERTS ?? '';
+  if (file === '' || !existsSync(file)) return undefined;
+  const folder = join(cacheDir(env), 'build-trust');
+  mkdirSync(folder, { recursive: true });
+  copyFileSync(file, join(folder, 'ca.crt'));
+  writeFileSync(join(folder, 'npmrc'), 'cafile=/usr/local/etc/ca.crt\n');
+  return { file, folder };
+}
+
+async function buildWithBuildah(buildArgs, env, iidfile) {
+  if (process.getuid?.() !== 0) throw new Error(`building with buildah makes its base with debootstrap, which needs root: run \`sudo npm run image\`. ${HOW_TO_INSTALL}`);
+  if (!(await works('debootstrap', ['--version']))) throw new Error(`buildah is installed but debootstrap is not. ${HOW_TO_INSTALL}`);
+  return withBuildLock(env, async () => {
+    const base = await ensureLocalBase({ containerfile, env });
+    const trust = await buildTrust(env);
+    if (trust !== undefined) console.log(`image: npm in the build trusts ${trust.file}, as npm does here (mounted for RUN steps, not in the image)`);
+    await buildah([
+      'bud',
+      // chroot: RUN steps need no user namespaces or container runtime; layers: each step is a
+      // cache entry, so an unchanged lockfile skips `npm ci` and an unchanged base skips apt.
+      '--isolation', 'chroot', '--layers', '--force-rm', '--format', 'docker',
+      '--jobs', String(Math.min(2, cpus().length)),
+      '--build-arg', `BASE_IMAGE=${base}`,
+      ...buildArgs.flatMap((buildArg) => ['--build-arg', buildArg]),
+      ...(trust === undefined ? [] : ['--volume', `${trust.folder}:/usr/local/etc:ro`]),
+      '--iidfile', iidfile,
+      '--file', containerfile,
+      '--tag', IMAGE_NAME,
+      root,
+    ], { env, stdio: 'inherit' });
+    return base;
+  });
+}
+
+async function main() {
+  const env = process.env;
+  const { builder: asked, buildArgs } = parseArguments(process.argv.slice(2), env);
+  const builder = await chooseBuilder(asked);
+  const started = Date.now();
+  mkdirSync(cacheDir(env), { recursive: true });
+  const iidfile = join(cacheDir(env), `iid-${process.pid}`);
+  let base;
+  try {
+    if (builder === 'buildah') {
+      base = await buildWithBuildah(buildArgs, env, iidfile);
+    } else {
+      // Podman's default OCI format has no HEALTHCHECK; the docker format keeps it.
+      await run(builder, ['build', ...(builder === 'podman' ? ['--format', 'docker'] : []),
+        ...buildArgs.flatMap((buildArg) => ['--build-arg', buildArg]),
+        '--iidfile', iidfile, '--file', containerfile, '--tag', IMAGE_NAME, root], { env, stdio: 'inherit' });
+    }
+    const id = readFileSync(iidfile, 'utf8').trim();
+    const seconds = Math.round((Date.now() - started) / 1000);
+    writeCheckoutRecord(root, { builder, image: IMAGE_NAME, id, base, builtAt: new Date().toISOString(), seconds, ...(builder === 'buildah' ? { store: buildahStoreOptions(env) } : {}) }, env);
+    console.log(`image: built ${IMAGE_NAME} (${id.replace(/^sha256:/, '').slice(0, 12)}) with ${builder} in ${seconds} s; npm run image:test tests it`);
+  } finally {
+    rmSync(iidfile, { force: true });
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  main().catch((error) => {
+    console.error(`image: ${error.message}`);
+    process.exit(1);
+  });
+}
