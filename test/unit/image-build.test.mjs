@@ -1,9 +1,13 @@
-// The pure parts of `npm run image` (scripts/image/): what the local base is made of, which
-// mirrors it comes from, and the command line. The build itself runs in `npm run image` (CI).
+// The pure parts of `npm run image` (scripts/image/) and of the container `npm run image:test`
+// starts (test/helpers/kubernetes.mjs, test/helpers/image-container.mjs): what the local base is
+// made of, which mirrors it comes from, the command line, and a pod's environment. The builds and
+// the container themselves run in `npm run image` and `npm run image:test` (CI).
 import t from 'tap';
 import { parseArguments } from '../../scripts/image/build.mjs';
 import { baseFromContainerfile, debianMirrors } from '../../scripts/image/local-base.mjs';
 import { cacheDir, storageDriver } from '../../scripts/image/storage.mjs';
+import { containerEnv } from '../helpers/image-container.mjs';
+import { expandEnvValue } from '../helpers/kubernetes.mjs';
 
 t.test('baseFromContainerfile reads the Node major and Debian suite of ARG BASE_IMAGE', async (t) => {
   t.same(baseFromContainerfile('# x\nARG BASE_IMAGE=docker.io/library/node:24-bookworm-slim\nFROM ${BASE_IMAGE}\n'),
@@ -53,4 +57,29 @@ t.test('cacheDir and storageDriver', async (t) => {
   t.match(cacheDir({}), /\/\.cache\/chromium-repl-image$/);
   t.equal(storageDriver({ CHROMIUM_REPL_IMAGE_STORAGE_DRIVER: 'vfs' }), 'vfs');
   t.throws(() => storageDriver({ CHROMIUM_REPL_IMAGE_STORAGE_DRIVER: 'btrfs' }), /must be overlay or vfs, got "btrfs"/);
+});
+
+t.test('expandEnvValue expands $(NAME) as Kubernetes does', async (t) => {
+  const defined = new Map([['POD_NAMESPACE', 'browser-repl-dev']]);
+  t.equal(expandEnvValue('http://{node}.browser-repl.$(POD_NAMESPACE).svc:10001', defined), 'http://{node}.browser-repl.browser-repl-dev.svc:10001');
+  t.equal(expandEnvValue('$(UNDEFINED) stays', defined), '$(UNDEFINED) stays');
+  t.equal(expandEnvValue('$$(POD_NAMESPACE) is escaped, $$ alone too', defined), '$(POD_NAMESPACE) is escaped, $ alone too');
+});
+
+t.test('containerEnv: the image\'s ENV, what the kubelet adds, the pod\'s env, then the overrides', async (t) => {
+  const env = containerEnv(
+    { env: ['PATH=/usr/local/bin:/usr/bin', 'PORT=10001', 'HOST=0.0.0.0', 'A=b=c'] },
+    { podName: 'browser-repl-0', env: [['PORT', '10001'], ['BROWSER_REPL_DRAIN_SEC', '15']] },
+    { PORT: '0' },
+  );
+  t.same(env, {
+    PATH: '/usr/local/bin:/usr/bin',
+    PORT: '0',
+    HOST: '0.0.0.0',
+    A: 'b=c',
+    HOSTNAME: 'browser-repl-0',
+    KUBERNETES_SERVICE_HOST: '10.96.0.1',
+    KUBERNETES_SERVICE_PORT: '443',
+    BROWSER_REPL_DRAIN_SEC: '15',
+  });
 });
