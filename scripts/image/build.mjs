@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run image`: builds the Containerfile as localhost/browser-repl:dev (the dev overlay's image).
 //
-//   npm run image [-- --builder=auto|docker|podman|buildah] [--build-arg NAME=VALUE]...
+//   npm run image [-- --builder=auto|docker|podman|buildah] [--build-arg NAME=VALUE]... [--save=FILE]
 //
 // auto (default, or CHROMIUM_REPL_IMAGE_BUILDER) takes Docker when its daemon answers, else Podman,
 // else buildah. Docker and Podman build FROM the Containerfile's default base (the official Node
@@ -9,9 +9,11 @@
 // from the npm registry (scripts/image/local-base.mjs), so no container registry is needed; it
 // needs root, buildah and debootstrap, which this script never installs: docs/deploy.md says how.
 // The image's id is recorded for this checkout, and `npm run image:test` tests that image.
+// --save writes it to a docker-archive file too, for `docker load`, `podman load` or `kind load
+// image-archive` (an image built with buildah lives in this tool's own store).
 import { cpus } from 'node:os';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureLocalBase } from './local-base.mjs';
 import { IMAGE_NAME, buildah, buildahStoreOptions, cacheDir, run, withBuildLock, works, writeCheckoutRecord } from './storage.mjs';
@@ -23,21 +25,25 @@ const HOW_TO_INSTALL = 'Install Docker or Podman, or, to build without any conta
   + '(Debian or Ubuntu: `sudo apt-get install buildah debootstrap`) and run `npm run image` as root. '
   + 'docs/deploy.md, "Build and test the image without a registry", explains each way.';
 
-/** `{ builder, buildArgs }` from argv; throws on anything else. */
+const USAGE = 'usage: npm run image [-- --builder=auto|docker|podman|buildah] [--build-arg NAME=VALUE]... [--save=FILE]';
+
+/** `{ builder, buildArgs, save }` from argv (`save`: a file path, or undefined); throws on anything else. */
 export function parseArguments(argv, env = process.env) {
   let builder = env.CHROMIUM_REPL_IMAGE_BUILDER === undefined || env.CHROMIUM_REPL_IMAGE_BUILDER === '' ? 'auto' : env.CHROMIUM_REPL_IMAGE_BUILDER;
   const buildArgs = [];
+  let save;
   for (let index = 0; index < argv.length; index++) {
     const argument = argv[index];
     const builderFlag = /^--builder=(.*)$/.exec(argument);
     if (builderFlag !== null) builder = builderFlag[1];
     else if (argument === '--build-arg' && argv[index + 1] !== undefined) buildArgs.push(argv[++index]);
     else if (argument.startsWith('--build-arg=')) buildArgs.push(argument.slice('--build-arg='.length));
-    else throw new Error(`unknown argument ${JSON.stringify(argument)}; usage: npm run image [-- --builder=auto|docker|podman|buildah] [--build-arg NAME=VALUE]...`);
+    else if (argument.startsWith('--save=') && argument.length > '--save='.length) save = resolve(argument.slice('--save='.length));
+    else throw new Error(`unknown argument ${JSON.stringify(argument)}; ${USAGE}`);
   }
   if (builder !== 'auto' && !BUILDERS.includes(builder)) throw new Error(`--builder (or CHROMIUM_REPL_IMAGE_BUILDER) must be auto, docker, podman or buildah, got ${JSON.stringify(builder)}`);
   for (const buildArg of buildArgs) if (!/^[A-Za-z_][A-Za-z0-9_]*=/.test(buildArg)) throw new Error(`--build-arg takes NAME=VALUE, got ${JSON.stringify(buildArg)}`);
-  return { builder, buildArgs };
+  return { builder, buildArgs, save };
 }
 
 /** The builder to use: the one asked for, or the first of Docker, Podman and buildah that works here. */
@@ -98,9 +104,23 @@ async function buildWithBuildah(buildArgs, env, iidfile) {
   });
 }
 
+/** The image's size as its builder reports it (`1.16 GB`), or undefined when it does not say. */
+async function imageSize(builder, id, env) {
+  try {
+    if (builder === 'buildah') {
+      const images = JSON.parse(await buildah(['images', '--json'], { env })) ?? [];
+      return images.find((image) => id.replace(/^sha256:/, '').startsWith(image.id))?.size;
+    }
+    const bytes = Number((await run(builder, ['image', 'inspect', '--format', '{{.Size}}', id], { env })).trim());
+    return Number.isFinite(bytes) ? `${(bytes / 1e9).toFixed(2)} GB` : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 async function main() {
   const env = process.env;
-  const { builder: asked, buildArgs } = parseArguments(process.argv.slice(2), env);
+  const { builder: asked, buildArgs, save } = parseArguments(process.argv.slice(2), env);
   const builder = await chooseBuilder(asked);
   const started = Date.now();
   mkdirSync(cacheDir(env), { recursive: true });
@@ -118,7 +138,13 @@ async function main() {
     const id = readFileSync(iidfile, 'utf8').trim();
     const seconds = Math.round((Date.now() - started) / 1000);
     writeCheckoutRecord(root, { builder, image: IMAGE_NAME, id, base, builtAt: new Date().toISOString(), seconds, ...(builder === 'buildah' ? { store: buildahStoreOptions(env) } : {}) }, env);
-    console.log(`image: built ${IMAGE_NAME} (${id.replace(/^sha256:/, '').slice(0, 12)}) with ${builder} in ${seconds} s; npm run image:test tests it`);
+    const size = await imageSize(builder, id, env);
+    console.log(`image: built ${IMAGE_NAME} (${id.replace(/^sha256:/, '').slice(0, 12)}${size === undefined ? '' : `, ${size}`}) with ${builder} in ${seconds} s; npm run image:test tests it`);
+    if (save !== undefined) {
+      if (builder === 'buildah') await buildah(['push', '--quiet', id, `docker-archive:${save}:${IMAGE_NAME}`], { env });
+      else await run(builder, ['save', ...(builder === 'podman' ? ['--format', 'docker-archive'] : []), '--output', save, IMAGE_NAME], { env });
+      console.log(`image: saved ${IMAGE_NAME} to ${save} (docker load -i, podman load -i, kind load image-archive)`);
+    }
   } finally {
     rmSync(iidfile, { force: true });
   }

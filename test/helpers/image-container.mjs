@@ -166,22 +166,34 @@ export async function imageInStore(record) {
   }
 }
 
-/** Removes working containers left by test processes that are gone (killed before their teardown). */
+/** The pid in one of our names (`chromium-repl-image-test-<pid>-…`) when that process is gone, else undefined. */
+function goneOwner(name) {
+  const owner = new RegExp(`^${CONTAINER_PREFIX}(\\d+)-`).exec(name)?.[1];
+  return owner !== undefined && !alive(Number(owner)) ? Number(owner) : undefined;
+}
+
+/**
+ * Removes the working containers and temporary folders of test processes that are gone (killed
+ * before their teardown; their watchdog already ended the container's processes).
+ */
 export async function removeStaleContainers(buildah) {
   const containers = JSON.parse(await buildah(['containers', '--json'])) ?? [];
   for (const container of containers) {
-    const owner = new RegExp(`^${CONTAINER_PREFIX}(\\d+)-`).exec(container.containername)?.[1];
-    if (owner === undefined || alive(Number(owner))) continue;
+    if (goneOwner(container.containername) === undefined) continue;
     await buildah(['umount', container.id]).catch(() => {});
     await buildah(['rm', container.id]).catch(() => {});
+  }
+  for (const name of readdirSync(tmpdir())) {
+    if (goneOwner(name) !== undefined) rmSync(join(tmpdir(), name), { recursive: true, force: true });
   }
 }
 
 /**
  * Starts a container of `image` (an id or name in the store `buildah` runs against) under `plan`,
  * with `overrides` on top of its environment. Resolves once PID 1 is known:
- * `{ pid, namespace, config, stdout(), stderr(), closed, processes(), volumeFolder(path), signal(name), destroy() }`:
- * - `closed` resolves `[code, signal]` when PID 1 exits (then every process of the container is gone);
+ * `{ pid, namespace, config, env, stdout(), stderr(), closed, exitStatus(), processes(), volumeFolder(path), exec(argv, env), signal(name), destroy() }`:
+ * - `closed` resolves `[code, signal]` when PID 1 exits (then every process of the container is gone),
+ *   and `exitStatus()` is that pair once it did, undefined before;
  * - `processes()` lists the container's processes (`processStatus` of each), PID 1 first;
  * - `volumeFolder(path)` is the host folder behind a disk volume (to see what the server left there);
  * - `exec(argv, env)` runs a command in the container (its namespaces and root, as its user), as
@@ -260,6 +272,8 @@ export async function startContainer({ buildah, image, plan, overrides = {} }) {
       root, config.workdir, plan.podName, plan.readOnlyRoot ? 'ro' : 'rw', ...mounts, '--', ...user, ...config.entrypoint, ...config.cmd,
     ], { stdio: ['ignore', 'pipe', 'pipe'] });
     closed = once(child, 'close');
+    let exitStatus;
+    closed.then((status) => { exitStatus = status; });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk) => { stdout += chunk; });
@@ -288,6 +302,7 @@ export async function startContainer({ buildah, image, plan, overrides = {} }) {
       stdout: () => stdout,
       stderr: () => stderr,
       closed,
+      exitStatus: () => exitStatus,
       processes: () => processesIn(namespace).sort((a, b) => (a === pid1 ? -1 : b === pid1 ? 1 : a - b)).flatMap((pid) => {
         try {
           return [processStatus(pid)];

@@ -42,14 +42,17 @@ t.test('debianMirrors finds the suite\'s mirrors in apt sources, or falls back t
 });
 
 t.test('parseArguments: the builder and build arguments of `npm run image`', async (t) => {
-  t.same(parseArguments([], {}), { builder: 'auto', buildArgs: [] });
-  t.same(parseArguments(['--builder=buildah'], {}), { builder: 'buildah', buildArgs: [] });
+  t.same(parseArguments([], {}), { builder: 'auto', buildArgs: [], save: undefined });
+  t.same(parseArguments(['--builder=buildah'], {}), { builder: 'buildah', buildArgs: [], save: undefined });
+  t.equal(parseArguments(['--save=/tmp/browser-repl.tar'], {}).save, '/tmp/browser-repl.tar');
+  t.match(parseArguments(['--save=image.tar'], {}).save, /^\/.+\/image\.tar$/, 'a relative path, made absolute');
   t.same(parseArguments([], { CHROMIUM_REPL_IMAGE_BUILDER: 'podman' }).builder, 'podman', 'CHROMIUM_REPL_IMAGE_BUILDER');
   t.same(parseArguments(['--builder=docker'], { CHROMIUM_REPL_IMAGE_BUILDER: 'podman' }).builder, 'docker', 'the flag wins');
   t.same(parseArguments(['--build-arg', 'A=1', '--build-arg=B=two words'], {}).buildArgs, ['A=1', 'B=two words']);
   t.throws(() => parseArguments(['--builder=kaniko'], {}), /--builder \(or CHROMIUM_REPL_IMAGE_BUILDER\) must be auto, docker, podman or buildah, got "kaniko"/);
   t.throws(() => parseArguments(['--build-arg', '=x'], {}), /--build-arg takes NAME=VALUE, got "=x"/);
   t.throws(() => parseArguments(['--tag', 'x'], {}), /unknown argument "--tag"; usage: npm run image/);
+  t.throws(() => parseArguments(['--save='], {}), /unknown argument "--save="/, 'an empty file name');
 });
 
 t.test('cacheDir and storageDriver', async (t) => {
