@@ -16,7 +16,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSyn
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureLocalBase } from './local-base.mjs';
-import { IMAGE_NAME, buildah, buildahStoreOptions, cacheDir, run, withBuildLock, works, writeCheckoutRecord } from './storage.mjs';
+import { IMAGE_NAME, buildah, buildahStoreOptions, cacheDir, run, storageDriver, withBuildLock, works, writeCheckoutRecord } from './storage.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const containerfile = join(root, 'Containerfile');
@@ -83,14 +83,23 @@ async function buildWithBuildah(buildArgs, env, iidfile) {
   if (process.getuid?.() !== 0) throw new Error(`building with buildah makes its base with debootstrap, which needs root: run \`sudo npm run image\`. ${HOW_TO_INSTALL}`);
   if (!(await works('debootstrap', ['--version']))) throw new Error(`buildah is installed but debootstrap is not. ${HOW_TO_INSTALL}`);
   return withBuildLock(env, async () => {
+    // Under the lock no other build runs: a build's working container still here is one a killed
+    // build left, and it would keep its image from ever being removed.
+    const containers = JSON.parse(await buildah(['containers', '--json'], { env })) ?? [];
+    for (const container of containers.filter((entry) => /-working-container$|^chromium-repl-base-\d+$/.test(entry.containername))) {
+      await buildah(['rm', container.id], { env });
+    }
     const base = await ensureLocalBase({ containerfile, env });
     const trust = await buildTrust(env);
     if (trust !== undefined) console.log(`image: npm in the build trusts ${trust.file}, as npm does here (mounted for RUN steps, not in the image)`);
+    // chroot: RUN steps need no user namespaces or container runtime. --layers: each step is a
+    // cache entry, so an unchanged lockfile skips `npm ci` and an unchanged base skips apt; only
+    // with overlay, where a layer holds what changed: vfs copies the whole tree per layer, and a
+    // cache of every step would take gigabytes.
+    const layers = storageDriver(env) === 'overlay';
     await buildah([
       'bud',
-      // chroot: RUN steps need no user namespaces or container runtime; layers: each step is a
-      // cache entry, so an unchanged lockfile skips `npm ci` and an unchanged base skips apt.
-      '--isolation', 'chroot', '--layers', '--force-rm', '--format', 'docker',
+      '--isolation', 'chroot', `--layers=${layers}`, '--force-rm', '--format', 'docker',
       '--jobs', String(Math.min(2, cpus().length)),
       '--build-arg', `BASE_IMAGE=${base}`,
       ...buildArgs.flatMap((buildArg) => ['--build-arg', buildArg]),

@@ -112,7 +112,8 @@ export function readCheckoutRecord(root, env = process.env) {
   }
 }
 
-function pidAlive(pid) {
+/** Whether process `pid` exists (EPERM: it does, as someone else's). */
+export function pidAlive(pid) {
   try {
     process.kill(pid, 0);
     return true;

@@ -18,7 +18,7 @@ import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, readdirSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { buildahStoreOptions, run } from '../../scripts/image/storage.mjs';
+import { buildahStoreOptions, pidAlive, run } from '../../scripts/image/storage.mjs';
 
 /** Names of our working containers: the pid of the test process that made it, so stale ones can be told apart. */
 const CONTAINER_PREFIX = 'chromium-repl-image-test-';
@@ -104,15 +104,6 @@ function processesIn(namespace) {
   return pids;
 }
 
-function alive(pid) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return error.code === 'EPERM';
-  }
-}
-
 /** The config of an image in the store: `{ entrypoint, cmd, env, workdir, user, healthcheck }` (healthcheck: the docker format's, or undefined). */
 export async function imageConfig(buildah, image) {
   const inspected = JSON.parse(await buildah(['inspect', '--type', 'image', image]));
@@ -169,7 +160,7 @@ export async function imageInStore(record) {
 /** The pid in one of our names (`chromium-repl-image-test-<pid>-…`) when that process is gone, else undefined. */
 function goneOwner(name) {
   const owner = new RegExp(`^${CONTAINER_PREFIX}(\\d+)-`).exec(name)?.[1];
-  return owner !== undefined && !alive(Number(owner)) ? Number(owner) : undefined;
+  return owner !== undefined && !pidAlive(Number(owner)) ? Number(owner) : undefined;
 }
 
 /**
@@ -215,7 +206,7 @@ export async function startContainer({ buildah, image, plan, overrides = {} }) {
     if (destroyed) return;
     destroyed = true;
     if (child !== undefined && child.exitCode === null && child.signalCode === null) {
-      if (pid1 !== undefined && alive(pid1)) process.kill(pid1, 'SIGKILL');
+      if (pid1 !== undefined && pidAlive(pid1)) process.kill(pid1, 'SIGKILL');
       child.kill('SIGKILL');
       await closed;
     }
