@@ -1,6 +1,7 @@
-// The Containerfile, checked by parsing it (no image can be built on this machine): stages and
-// bases, what the runtime stage installs and copies, the user, the init, the command, the
-// environment, the port, and the healthcheck, which is also run against stand-in servers.
+// The Containerfile, checked by parsing it: stages and bases, what the runtime stage installs and
+// copies, the user, the init, the command, the environment, the port, and the healthcheck, which
+// is also run against stand-in servers. `npm run image` builds it, and `npm run image:test`
+// (test/image) runs what it built.
 import t from 'tap';
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -8,10 +9,12 @@ import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { CONTAINERFILE, envOf, execForm, healthcheckOf, imageRuntime, parseStages, resolveUser } from '../helpers/containerfile.mjs';
+import { baseFromContainerfile } from '../../scripts/image/local-base.mjs';
+import { CONTAINERFILE, envOf, execForm, globalArgs, healthcheckOf, imageRuntime, parseStages, resolveFrom, resolveUser } from '../helpers/containerfile.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const stages = parseStages(readFileSync(CONTAINERFILE, 'utf8'));
+const args = globalArgs(readFileSync(CONTAINERFILE, 'utf8'));
 const final = stages.at(-1);
 const runtime = imageRuntime();
 
@@ -27,11 +30,11 @@ function aptInstalls(stage) {
     .map((words) => ({ run, words, packages: words.slice(words.indexOf('install') + 1).filter((word) => !word.startsWith('-')) })));
 }
 
-/** The image a stage starts from, following `FROM <earlier stage>`. */
-function baseImage(stage) {
+/** The stage a stage starts from, following `FROM <earlier stage>` back to one that names an image. */
+function rootStage(stage) {
   const image = stage.from.getImage();
   const earlier = stages.slice(0, stages.indexOf(stage)).find((s) => s.name !== undefined && s.name === image);
-  return earlier === undefined ? stage.from : baseImage(earlier);
+  return earlier === undefined ? stage : rootStage(earlier);
 }
 
 /** True when a stage's RUNs produce node_modules without dev dependencies (and never reinstall them after). */
@@ -50,13 +53,27 @@ function installsProductionOnly(stage) {
 
 t.test('stages and base images', async (t) => {
   t.ok(stages.length >= 2, `a multi-stage build (${stages.length} stages)`);
+  t.ok('BASE_IMAGE' in args, 'ARG BASE_IMAGE before the first FROM: the base is a build argument');
   for (const stage of stages) {
-    const from = baseImage(stage);
     const label = `FROM ${stage.from.getImage()}${stage.name === undefined ? '' : ` AS ${stage.name}`}`;
-    t.ok(from.getRegistry() === null || from.getRegistry() === 'docker.io', `${label}: Docker Hub's official image`);
+    const root = rootStage(stage);
+    // One base for every stage, so --build-arg BASE_IMAGE=… swaps all of them at once (npm run image
+    // without a registry) and the runtime stage copies files built for exactly its Node and glibc.
+    t.match(root.from.getImage(), /^\$\{?BASE_IMAGE\}?$/, `${label}: starts from \${BASE_IMAGE}`);
+    const from = resolveFrom(root, args);
+    t.ok(from.getRegistry() === null || from.getRegistry() === 'docker.io', `${label}: by default Docker Hub's official image`);
     t.ok(['node', 'library/node'].includes(from.getImageName()), `${label}: the node image`);
     t.match(from.getImageTag() ?? '', /^24(\.\d+){0,2}-(bookworm|trixie)-slim$/, `${label}: Node 24 on Debian slim`);
   }
+  t.test('a local base replaces every stage\'s base', async (t) => {
+    const local = 'localhost/chromium-repl-base:bookworm-node24.0.0-0123456789ab';
+    t.same(stages.map((stage) => resolveFrom(rootStage(stage), args, { BASE_IMAGE: local }).getImage()), stages.map(() => local));
+  });
+  t.test('scripts/image/local-base.mjs reads the Node major and the Debian suite of the default', async (t) => {
+    const { nodeMajor, suite } = baseFromContainerfile(readFileSync(CONTAINERFILE, 'utf8'));
+    const tag = resolveFrom(rootStage(final), args).getImageTag();
+    t.equal(`${nodeMajor}-${suite}-slim`, tag.replace(/^(\d+)(\.\d+)*/, '$1'));
+  });
   t.test('every COPY --from names an earlier stage', async (t) => {
     for (const [index, stage] of stages.entries()) {
       for (const copy of keyword(stage, 'COPY').filter((c) => c.getFromFlag() !== null)) {

