@@ -19,7 +19,7 @@
 //   that creator is not a live process of someone else.
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -39,8 +39,15 @@ if (command === undefined) {
 const runId = randomUUID();
 const temp = tmpdir();
 const foldersBefore = new Set(listFolders());
-/** This run's TMPDIR: all of it that is left at the end was left by the command. */
-const runTemp = mkdtempSync(path.join(temp, 'leak-check-run-'));
+/**
+ * This run's TMPDIR: all of it that is left at the end was left by the command. A short name:
+ * Chromium keeps its singleton socket in a folder of TMPDIR, and a Unix socket's path may not be
+ * longer than 107 bytes, so every byte here is one less for the tests' own folders below it.
+ */
+const runTemp = mkdtempSync(path.join(temp, 'leak-run-'));
+// Open to every user as the shared folder is (sticky, world-writable): tests run servers as the
+// image's user, whose temporary folder lives in here.
+chmodSync(runTemp, 0o1777);
 /**
  * Caches the tools keep in their temporary folder on purpose, to be found by the next run: tap's
  * TypeScript loader (v8-compile-cache-lib) and Node's compile cache. Links to the shared folder's,

@@ -511,7 +511,11 @@ export class ChromiumProcess {
   #launchFailed(reason: string, headless: boolean, env: NodeJS.ProcessEnv, cause?: unknown): ReplError {
     const tail = [...this.#stderrTail, this.#partialLine].filter((line) => line !== '').join('\n');
     let hint = '';
-    if (/no-sandbox|sandbox/i.test(tail)) hint = ' Hint: the sandbox could not start; pass noSandbox: true (or run outside a restricted container).';
+    // Chromium keeps its singleton socket in a folder of TMPDIR; a Unix socket's path may not be
+    // longer than 107 bytes, and a deep TMPDIR (a test runner's, a CI job's) aborts the browser.
+    if (/Socket path too long/.test(tail)) {
+      hint = ` Hint: Chromium's singleton socket lives in TMPDIR (${env['TMPDIR'] ?? tmpdir()}), and that path is too long for a Unix socket (107 bytes at most): start the server with a shorter TMPDIR.`;
+    } else if (/no-sandbox|sandbox/i.test(tail)) hint = ' Hint: the sandbox could not start; pass noSandbox: true (or run outside a restricted container).';
     else if (!headless && process.platform === 'linux' && (env.DISPLAY ?? '') === '' && (env.WAYLAND_DISPLAY ?? '') === '') {
       hint = ' Hint: headless: false needs a display (DISPLAY or WAYLAND_DISPLAY is not set).';
     }

@@ -31,9 +31,11 @@ const RUNS = 20;
 const TOKEN = randomBytes(16).toString('hex');
 
 const site = await startShopSite();
-// Whatever the servers and their Chromium leave in the temporary folder goes with this one.
-const scratch = mkdtempSync(join(tmpdir(), 'chromium-repl-agent-task-'));
-const serveTmp = join(scratch, 'serve-tmp');
+// Whatever the servers and their Chromium leave in the temporary folder goes with this one. Short
+// names: Chromium's singleton socket lives in a folder of TMPDIR, and a Unix socket's path may
+// not be longer than 107 bytes.
+const scratch = mkdtempSync(join(tmpdir(), 'agent-task-'));
+const serveTmp = join(scratch, 'http');
 mkdirSync(serveTmp);
 const serve = await spawnServe(t, {
   env: serveEnv({ BROWSER_REPL_TOKEN: TOKEN, BROWSER_REPL_TOOLS_PERMISSION: 'allow', BROWSER_REPL_MCP_CAPS: 'code', TMPDIR: serveTmp }),
@@ -97,7 +99,7 @@ t.test(`the whole task, ${RUNS} runs over streamable HTTP, each a fresh MCP sess
 
 t.test('the whole task over stdio (chromium-repl mcp), the download also checked in the workspace folder', async (t) => {
   const workspace = join(scratch, 'stdio-workspace');
-  const stdioTmp = join(scratch, 'stdio-tmp');
+  const stdioTmp = join(scratch, 'stdio');
   mkdirSync(stdioTmp);
   const client = await connectStdio('stdio', ourMcpArgs(['--workspace', workspace]), { env: serveEnv({ TMPDIR: stdioTmp }) });
   let outcome;

@@ -2,7 +2,7 @@
 // timeout, and the exit hook that kills a browser its Node process forgot to close.
 import t from 'tap';
 import { execFile } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -67,6 +67,20 @@ t.test('a browser that exits at once: REPL_ERR_BROWSER_LAUNCH_FAILED with its la
   t.match(error.message, /exited \(code 3, signal null\) before printing its DevTools endpoint/);
   t.match(error.message, /Last browser output:\nline one\nFATAL: no usable sandbox/);
   t.match(error.message, /Hint: the sandbox could not start/);
+  t.same(profilesIn(scratch), [], 'the profile is removed');
+});
+
+t.test('a TMPDIR too deep for Chromium\'s singleton socket: the failure says so and what to do', async (t) => {
+  // 120 bytes of folders: the socket's path (TMPDIR/org.chromium.Chromium.XXXXXX/SingletonSocket) cannot fit.
+  const deep = join(scratch, 'd'.repeat(Math.max(1, 120 - scratch.length)));
+  mkdirSync(deep, { recursive: true });
+  const error = await launchChromium({
+    executable: findChromium().executable, tmpDir: scratch, noSandbox: detectNoSandbox().noSandbox, env: { ...process.env, TMPDIR: deep },
+  }).catch((e) => e);
+  t.equal(error.code, 'REPL_ERR_BROWSER_LAUNCH_FAILED');
+  t.match(error.message, /Socket path too long/);
+  t.match(error.message, /Hint: Chromium's singleton socket lives in TMPDIR \(.*d{8}/);
+  t.match(error.message, /start the server with a shorter TMPDIR/);
   t.same(profilesIn(scratch), [], 'the profile is removed');
 });
 
