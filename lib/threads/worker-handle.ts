@@ -29,7 +29,7 @@
  */
 import { MessageChannel, Worker, receiveMessageOnPort } from 'node:worker_threads';
 import type { MessagePort, WorkerOptions } from 'node:worker_threads';
-import { ReplError, toSerialized } from '../../common/errors.js';
+import { httpStatusOf, ReplError, toSerialized } from '../../common/errors.js';
 import type { SerializedError } from '../../common/errors.js';
 import { LIMITS, TIMEOUTS } from '../../common/limits.js';
 import { channels, publish } from '../../common/diagnostics.js';
@@ -656,7 +656,7 @@ function describeOverrun(overrun: MemoryOverrun): string {
 /** A failed WebMCP call as it crosses: the registry's error plus the HTTP status the routes would answer. */
 function serializedWebMcpError(error: unknown): SerializedError {
   const serialized = toSerialized(error);
-  const statusCode = error instanceof ReplError ? error.status : 500;
+  const statusCode = error instanceof ReplError ? httpStatusOf(error.code) : 500;
   serialized.data = { ...serialized.data, statusCode };
   return serialized;
 }
