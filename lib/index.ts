@@ -77,5 +77,5 @@ export { WORKSPACE_URI_TEMPLATE } from './mcp/workspace-files.js';
 export { WebMcpMonitor } from './webmcp/webmcp-monitor.js';
 export type { WebMcpMonitorOptions } from './webmcp/webmcp-monitor.js';
 export type { WebMcpAnnotations, WebMcpInvocation, WebMcpInvokeOptions, WebMcpListOptions, WebMcpScope, WebMcpStatus, WebMcpTool, WebMcpTools } from './webmcp/types.js';
-export type { WebMcpCallHandler } from './threads/worker-handle.js';
+export type { WebMcpCallHandler } from './threads/browser-calls.js';
 export type { WebMcpCallMessage } from '../common/protocol/webmcp-messages.js';

@@ -12,7 +12,7 @@ import { TabRegistry } from '../browser/tab-registry.js';
 import type { PlaywrightExecuteResult, PlaywrightExecutorInfo, PlaywrightOutput } from './execute-result.js';
 import { EXECUTOR_NAME_PATTERN } from '../../common/protocol/executor-messages.js';
 import type { PlaywrightEngine } from '../../common/protocol/executor-messages.js';
-import type { WebMcpCallHandler } from '../threads/worker-handle.js';
+import type { WebMcpCallHandler } from '../threads/browser-calls.js';
 import { ExecutorWorker } from './executor-worker.js';
 import { PlaywrightExecutor } from './playwright-executor.js';
 import type { ExecutorSession } from './playwright-executor.js';

@@ -8,7 +8,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { debuglog } from 'node:util';
 import { ReplError } from '../../common/errors.js';
-import type { EndpointRequestMessage } from '../../common/protocol/repl-messages.js';
 import {
   EXECUTOR_PROTOCOL_VERSION, EXECUTOR_STOP_BUFFER_BYTES, EXECUTOR_STOP_REASON, EXECUTOR_STOP_REQUESTED, STOP_REASON_CODES,
 } from '../../common/protocol/executor-messages.js';
@@ -19,7 +18,9 @@ import type {
 import { validateExecutorWorkerMessage } from '../../common/protocol/validate.js';
 import { ownedTempPrefix } from '../system/child-lifetime.js';
 import { WorkerHandle, liveThreadCount, outOfMemoryText } from '../threads/worker-handle.js';
-import type { EndpointAnswer, WebMcpCallHandler, WorkerKind } from '../threads/worker-handle.js';
+import type { WorkerKind } from '../threads/worker-handle.js';
+import { BrowserCalls } from '../threads/browser-calls.js';
+import type { EndpointAnswerer, WebMcpCallHandler } from '../threads/browser-calls.js';
 import type { PlaywrightOutput } from './execute-result.js';
 
 const debug = debuglog('browser-repl:executor');
@@ -39,7 +40,7 @@ export interface ExecutorWorkerOptions {
    */
   startupTimeoutMs: number;
   /** Answers the worker's requests for the browser endpoint. */
-  onEndpointRequest: (message: EndpointRequestMessage) => Promise<string | EndpointAnswer>;
+  onEndpointRequest: EndpointAnswerer;
   /** Answers the code's `webmcp` calls (default: "no page tools"). */
   onWebMcpCall?: WebMcpCallHandler | undefined;
   /** Test seam: another worker script speaking the same protocol. */
@@ -134,8 +135,7 @@ export class ExecutorWorker extends WorkerHandle<MainToExecutorMessage, Executor
       heapMb: options.heapMb,
       // This class keeps the startup deadline (see readyWithin): it moves with the calls waiting.
       startupTimeoutMs: null,
-      onEndpointRequest: options.onEndpointRequest,
-      onWebMcpCall: options.onWebMcpCall,
+      calls: new BrowserCalls({ onEndpointRequest: options.onEndpointRequest, onWebMcpCall: options.onWebMcpCall }),
       url: options.workerUrl,
     });
     this.#stopSlots = new Int32Array(interrupts);

@@ -19,7 +19,7 @@ import { PlaywrightExecutors } from '../executor/executor-registry.js';
 import type { PlaywrightExecutorsOptions } from '../executor/executor-registry.js';
 import { WebMcpMonitor } from '../webmcp/webmcp-monitor.js';
 import type { WebMcpTools } from '../webmcp/types.js';
-import type { WebMcpCallHandler } from '../threads/worker-handle.js';
+import type { WebMcpCallHandler } from '../threads/browser-calls.js';
 import { webMcpCallHandler } from './webmcp-calls.js';
 
 /** Named REPLs per browser by default; `default` does not count. */

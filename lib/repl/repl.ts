@@ -20,7 +20,7 @@ import type { ReplWorkerSettings } from './repl-worker-supply.js';
 import type { ExecutionOutcome, ReplWorker } from './repl-worker.js';
 import { fromSerialized } from '../../common/errors.js';
 import type { ToolOperation, ToolOutcome } from '../../common/protocol/tool-messages.js';
-import type { EndpointAnswer, WebMcpCallHandler } from '../threads/worker-handle.js';
+import type { EndpointAnswer, WebMcpCallHandler } from '../threads/browser-calls.js';
 import { SerialQueue, abortError } from '../threads/serial-queue.js';
 import { valueWithin } from '../../common/wait.js';
 
