@@ -5,7 +5,8 @@ import t from 'tap';
 import { WorkerHandle, liveThreadCount, outOfMemoryText } from '../../dist/lib/threads/worker-handle.js';
 import { BrowserCalls, MAX_WEBMCP_CALLS_IN_FLIGHT } from '../../dist/lib/threads/browser-calls.js';
 import { ReplError } from '../../dist/common/errors.js';
-import { liveExecutorThreads, liveWorkerThreads } from '../../dist/lib/index.js';
+import { liveExecutorThreads } from '../../dist/lib/executor/executor-worker.js';
+import { liveWorkerThreads } from '../../dist/lib/repl/repl-worker.js';
 
 const FIXTURE = new URL('../fixtures/workers/handle-echo.mjs', import.meta.url);
 const VERSION = 7;
