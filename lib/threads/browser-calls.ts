@@ -17,18 +17,11 @@ import type {
 } from '../../common/protocol/webmcp-messages.js';
 import type { WorkerCallChannel, WorkerCalls, WorkerMessage } from './worker-handle.js';
 
-/** What an endpoint answerer may answer beyond the bare endpoint. */
-export interface EndpointAnswer {
-  endpoint: string;
-  /** The tab the requesting worker owns. */
-  targetId?: string;
-  /** Tabs that others own (targetId → owner), so the worker never attaches them by itself. */
-  tabOwners?: Record<string, string>;
-  /** The browser context of the worker's own tab, when it has one of its own (an agent-tool session). */
-  browserContextId?: string;
-  /** The host's download folders for this worker. */
-  downloads?: { incoming: string; folder: string };
-}
+/**
+ * What an endpoint answerer may answer beyond the bare endpoint: the fields of the reply message
+ * (the tab the worker owns, the tabs others own, its own browser context, its download folders).
+ */
+export type EndpointAnswer = { endpoint: string } & Pick<EndpointReplyMessage, 'targetId' | 'tabOwners' | 'browserContextId' | 'downloads'>;
 
 /** Answers a worker's `endpoint-request`; a rejection is sent back as a `SerializedError`. */
 export type EndpointAnswerer = (message: EndpointRequestMessage) => Promise<string | EndpointAnswer>;

@@ -2,8 +2,9 @@
  * One worker thread as the main thread sees it, whatever its kind (REPL, Playwright executor):
  * the thread over a dedicated MessageChannel, the startup handshake with a deadline, one request
  * at a time, the calls the worker starts itself (through the `calls` hook), validation of
- * everything the worker posts, and the ways the thread ends. What callers are told, and when a worker is replaced, belongs to the kinds
- * (lib/repl/repl-worker.ts, lib/executor/executor-worker.ts) and their owners.
+ * everything the worker posts, and the ways the thread ends. What callers are told, and when a
+ * worker is replaced, belongs to the kinds (lib/repl/repl-worker.ts,
+ * lib/executor/executor-worker.ts) and their owners.
  *
  * ```
  * new WorkerHandle ─► starting ──ready (protocol version and id match)──► ready
@@ -154,7 +155,7 @@ export interface WorkerHandleOptions {
    * moves with the calls waiting for it) and ends the thread itself.
    */
   startupTimeoutMs: number | null;
-  /** Answers the calls the worker starts itself; absent: a message of no pending request is a violation. */
+  /** Answers the calls the worker starts itself; absent: every message belongs to the pending request. */
   calls?: WorkerCalls | undefined;
   /** Test seam: another worker script speaking the kind's protocol. */
   url?: URL | undefined;
