@@ -3,13 +3,27 @@
  * stable `code` from this table. Callers match on `err.code`, never on `instanceof`: errors that
  * crossed a worker boundary are rebuilt here from their code (see `fromSerialized`).
  *
+ * A code either has an HTTP status (4xx or 5xx) with which it ends a request, or none (`status:
+ * null`): such a code is reported inside a 200 answer, as a cell's or a tool's result.
+ *
  * Retired codes MUST NOT be reused. `docs/errors.md` and `openapi.json` list exactly these codes;
  * `test/unit/error-registry.test.mjs` keeps the three in sync.
  */
 
+/**
+ * The statuses an error may end an HTTP request with: 4xx and 5xx only (499 is the de-facto
+ * "client closed request"). A union of literals rather than `number`, so the compiler refuses a 2xx
+ * or 3xx in the registry.
+ */
+export type HttpErrorStatus = 400 | 401 | 403 | 404 | 408 | 409 | 413 | 429 | 431 | 499 | 500 | 502 | 503 | 504;
+
 export interface ErrorDefinition {
-  /** HTTP status when this error ends a request. */
-  readonly status: number;
+  /**
+   * HTTP status when this error ends a request, or `null` for a code that has none: it is reported
+   * inside a 200 answer (a cell's result, a tool result, an event of a stream), never as the status
+   * of one. Read it through {@link httpStatusOf} where an HTTP status is needed.
+   */
+  readonly status: HttpErrorStatus | null;
   /** One line: what happened. Shown in docs. */
   readonly meaning: string;
   /** One line: what the caller should do. Shown in docs. */
@@ -37,33 +51,33 @@ export const ERROR_CODES = {
   REPL_ERR_DRAINING: { status: 503, meaning: 'The server is draining (shutting down gracefully, after SIGTERM): it takes no new browsers, while the ones it runs keep working until it stops.', fix: 'Create the browser on another server (through the Service, a load balancer retries another pod); /readyz of this one answers 503 meanwhile.' },
   REPL_ERR_CLOSED: { status: 503, meaning: 'The REPL or server is closing or closed and accepts no new work.', fix: 'Create a new REPL, or retry once the server is back.' },
   REPL_ERR_ABORTED: { status: 499, meaning: 'The caller aborted the operation (AbortSignal or client disconnect).', fix: 'None needed; if the cell had started, the REPL was replaced.' },
-  REPL_ERR_CELL_TIMEOUT: { status: 200, meaning: 'The cell ran past timeout_sec. It was interrupted and the REPL kept (interrupted: true), or, when no interrupt check reached it in time, the REPL was destroyed (repl_terminated: true).', fix: 'Raise timeout_sec, or split the work. After interrupted: true the bindings are there (those the cell had not initialised stay uninitialised); after repl_terminated: true the next call gets a fresh REPL: re-create them.' },
-  REPL_ERR_WORKER_CRASHED: { status: 200, meaning: 'The REPL worker exited during a cell (crash, process.exit, uncaught exception).', fix: 'The next call gets a fresh REPL; re-create its bindings.' },
-  REPL_ERR_OUT_OF_MEMORY: { status: 200, meaning: 'The cell exceeded a memory cap of its worker, the V8 heap cap or the cap on memory outside the heap (Buffers, ArrayBuffers); the worker was terminated.', fix: 'Raise heapMb (BROWSER_REPL_HEAP_MB) or BROWSER_REPL_EXTERNAL_MEMORY_MB (default 1024 MiB), or process data in smaller pieces.' },
-  REPL_ERR_PROTOCOL: { status: 200, meaning: 'The worker sent a message that breaks the host protocol; the REPL was destroyed.', fix: 'Report a bug with the cell that caused it.' },
+  REPL_ERR_CELL_TIMEOUT: { status: null, meaning: 'The cell ran past timeout_sec. It was interrupted and the REPL kept (interrupted: true), or, when no interrupt check reached it in time, the REPL was destroyed (repl_terminated: true).', fix: 'Raise timeout_sec, or split the work. After interrupted: true the bindings are there (those the cell had not initialised stay uninitialised); after repl_terminated: true the next call gets a fresh REPL: re-create them.' },
+  REPL_ERR_WORKER_CRASHED: { status: null, meaning: 'The REPL worker exited during a cell (crash, process.exit, uncaught exception).', fix: 'The next call gets a fresh REPL; re-create its bindings.' },
+  REPL_ERR_OUT_OF_MEMORY: { status: null, meaning: 'The cell exceeded a memory cap of its worker, the V8 heap cap or the cap on memory outside the heap (Buffers, ArrayBuffers); the worker was terminated.', fix: 'Raise heapMb (BROWSER_REPL_HEAP_MB) or BROWSER_REPL_EXTERNAL_MEMORY_MB (default 1024 MiB), or process data in smaller pieces.' },
+  REPL_ERR_PROTOCOL: { status: null, meaning: 'The worker sent a message that breaks the host protocol; the REPL was destroyed.', fix: 'Report a bug with the cell that caused it.' },
   // --- inside a cell (thrown to user code, reported as the cell error) ---
-  REPL_ERR_CELL_SYNTAX: { status: 200, meaning: 'The cell does not parse, or uses static import/export or top-level return.', fix: 'Fix the syntax; use dynamic import() instead of static imports.' },
-  REPL_ERR_BINDING: { status: 200, meaning: 'A top-level declaration conflicts with an earlier one (redeclaration rules).', fix: 'Use a new name, wrap the cell in { … } (a block scopes its let, const and class, so it can be re-run), or reset the REPL.' },
-  REPL_ERR_OUTPUT_LIMIT: { status: 200, meaning: 'An output call was rejected by a size limit (for example an image above 8 MiB).', fix: 'Emit smaller images (captureScreenshot maxDim) or less text.' },
-  REPL_ERR_INVALID_ARGUMENT: { status: 200, meaning: 'A helper was called with an invalid argument or option.', fix: 'Read repl.help("<helper>") for the signature.' },
-  REPL_ERR_CELL_INTERRUPTED: { status: 200, meaning: 'The cell was interrupted on request (POST /repl/interrupt, repl.interrupt(), Ctrl-C in the CLI): the answer says interrupted: true with the REPL and its bindings kept, or repl_terminated: true when no interrupt check reached it in time. Also what an interrupt check throws into cell code (at a timeout too, whose answer says REPL_ERR_CELL_TIMEOUT); the next check throws it again, so catching it only delays the stop.', fix: 'Nothing to handle: let it propagate. After interrupted: true the bindings are there (those the cell had not initialised stay uninitialised); after repl_terminated: true re-create them.' },
+  REPL_ERR_CELL_SYNTAX: { status: null, meaning: 'The cell does not parse, or uses static import/export or top-level return.', fix: 'Fix the syntax; use dynamic import() instead of static imports.' },
+  REPL_ERR_BINDING: { status: null, meaning: 'A top-level declaration conflicts with an earlier one (redeclaration rules).', fix: 'Use a new name, wrap the cell in { … } (a block scopes its let, const and class, so it can be re-run), or reset the REPL.' },
+  REPL_ERR_OUTPUT_LIMIT: { status: null, meaning: 'An output call was rejected by a size limit (for example an image above 8 MiB).', fix: 'Emit smaller images (captureScreenshot maxDim) or less text.' },
+  REPL_ERR_INVALID_ARGUMENT: { status: null, meaning: 'A helper was called with an invalid argument or option.', fix: 'Read repl.help("<helper>") for the signature.' },
+  REPL_ERR_CELL_INTERRUPTED: { status: null, meaning: 'The cell was interrupted on request (POST /repl/interrupt, repl.interrupt(), Ctrl-C in the CLI): the answer says interrupted: true with the REPL and its bindings kept, or repl_terminated: true when no interrupt check reached it in time. Also what an interrupt check throws into cell code (at a timeout too, whose answer says REPL_ERR_CELL_TIMEOUT); the next check throws it again, so catching it only delays the stop.', fix: 'Nothing to handle: let it propagate. After interrupted: true the bindings are there (those the cell had not initialised stay uninitialised); after repl_terminated: true re-create them.' },
   // --- browser and CDP ---
   REPL_ERR_BROWSER_NOT_FOUND: { status: 500, meaning: 'No Chromium executable was found and no CDP_ENDPOINT was given.', fix: 'Install one (`npx chromium-repl install-browser`), or set BROWSER_REPL_CHROME / CHROME_PATH / CDP_ENDPOINT.' },
   REPL_ERR_BROWSER_LAUNCH_FAILED: { status: 500, meaning: 'Chromium was found but did not start or did not expose a DevTools endpoint.', fix: 'Read the captured browser output in the message; check sandbox flags.' },
-  REPL_ERR_CDP_CONNECT_FAILED: { status: 200, meaning: 'The DevTools WebSocket could not be opened.', fix: 'Check CDP_ENDPOINT and that the browser is running.' },
-  REPL_ERR_CDP_COMMAND_FAILED: { status: 200, meaning: 'Chromium answered a CDP command with an error.', fix: 'Read the CDP message; check the method name and parameters.' },
-  REPL_ERR_CDP_TIMEOUT: { status: 200, meaning: 'A CDP command got no answer before its deadline.', fix: 'A modal dialog or a busy page may block the renderer; see the hint in the message.' },
-  REPL_ERR_CDP_DEADLINE_REACHED: { status: 200, meaning: 'A CDP command could not start because the cell deadline had been reached.', fix: 'Raise timeout_sec.' },
-  REPL_ERR_CDP_DISCONNECTED: { status: 200, meaning: 'The CDP connection closed while a command was pending.', fix: 'Retry; the next helper call reconnects.' },
-  REPL_ERR_CDP_OUTCOME_UNKNOWN: { status: 200, meaning: 'The connection closed before a non-idempotent command answered; it was not retried.', fix: 'Check the page state before repeating the action.' },
-  REPL_ERR_TARGET_NOT_FOUND: { status: 200, meaning: 'A tab, frame or element target does not exist (any more).', fix: 'List tabs again, or take a new accessibility snapshot.' },
-  REPL_ERR_PAGE_EVALUATION: { status: 200, meaning: 'JavaScript evaluated in the page threw.', fix: 'Read the page exception in the message.' },
-  REPL_ERR_ACTION_FAILED: { status: 200, meaning: 'An element never became actionable (visible, enabled, stable, unobscured) in time.', fix: 'Read which check failed in the message; wait for the page or use a more specific selector.' },
-  REPL_ERR_LOAD_TIMEOUT: { status: 200, meaning: 'gotoUrl with waitUntil "domcontentloaded" or "load" saw the navigation commit, but the new document did not reach that state within timeoutSec.', fix: 'Raise timeoutSec (and timeout_sec), or wait for what the cell needs with waitForElement; the page may still be loading a slow resource.' },
-  REPL_ERR_DIALOG_OPEN: { status: 200, meaning: 'A JavaScript dialog blocks the page.', fix: 'Handle it with handleDialog({ accept: true }) (or { accept: false }; promptText for a prompt), or answer later dialogs automatically with onDialog("accept").' },
-  REPL_ERR_NO_DIALOG: { status: 200, meaning: 'handleDialog found no JavaScript dialog open on the attached page.', fix: 'Check pageInfo().dialog first; a dialog of another tab is handled after switchTab to it.' },
-  REPL_ERR_DOWNLOAD_FAILED: { status: 200, meaning: 'waitForDownload saw no download finish: none started within timeoutSec, it was canceled, or its file could not be saved.', fix: 'Make sure the action starts a download (a link with download or Content-Disposition: attachment), raise timeoutSec, or check the folder given as dir.' },
-  REPL_ERR_HTTP_GET_FAILED: { status: 200, meaning: 'httpGet got a non-2xx status, a network error, or exceeded its size or time bound.', fix: 'Check the URL; raise timeoutSec.' },
+  REPL_ERR_CDP_CONNECT_FAILED: { status: null, meaning: 'The DevTools WebSocket could not be opened.', fix: 'Check CDP_ENDPOINT and that the browser is running.' },
+  REPL_ERR_CDP_COMMAND_FAILED: { status: null, meaning: 'Chromium answered a CDP command with an error.', fix: 'Read the CDP message; check the method name and parameters.' },
+  REPL_ERR_CDP_TIMEOUT: { status: null, meaning: 'A CDP command got no answer before its deadline.', fix: 'A modal dialog or a busy page may block the renderer; see the hint in the message.' },
+  REPL_ERR_CDP_DEADLINE_REACHED: { status: null, meaning: 'A CDP command could not start because the cell deadline had been reached.', fix: 'Raise timeout_sec.' },
+  REPL_ERR_CDP_DISCONNECTED: { status: null, meaning: 'The CDP connection closed while a command was pending.', fix: 'Retry; the next helper call reconnects.' },
+  REPL_ERR_CDP_OUTCOME_UNKNOWN: { status: null, meaning: 'The connection closed before a non-idempotent command answered; it was not retried.', fix: 'Check the page state before repeating the action.' },
+  REPL_ERR_TARGET_NOT_FOUND: { status: null, meaning: 'A tab, frame or element target does not exist (any more).', fix: 'List tabs again, or take a new accessibility snapshot.' },
+  REPL_ERR_PAGE_EVALUATION: { status: null, meaning: 'JavaScript evaluated in the page threw.', fix: 'Read the page exception in the message.' },
+  REPL_ERR_ACTION_FAILED: { status: null, meaning: 'An element never became actionable (visible, enabled, stable, unobscured) in time.', fix: 'Read which check failed in the message; wait for the page or use a more specific selector.' },
+  REPL_ERR_LOAD_TIMEOUT: { status: null, meaning: 'gotoUrl with waitUntil "domcontentloaded" or "load" saw the navigation commit, but the new document did not reach that state within timeoutSec.', fix: 'Raise timeoutSec (and timeout_sec), or wait for what the cell needs with waitForElement; the page may still be loading a slow resource.' },
+  REPL_ERR_DIALOG_OPEN: { status: null, meaning: 'A JavaScript dialog blocks the page.', fix: 'Handle it with handleDialog({ accept: true }) (or { accept: false }; promptText for a prompt), or answer later dialogs automatically with onDialog("accept").' },
+  REPL_ERR_NO_DIALOG: { status: null, meaning: 'handleDialog found no JavaScript dialog open on the attached page.', fix: 'Check pageInfo().dialog first; a dialog of another tab is handled after switchTab to it.' },
+  REPL_ERR_DOWNLOAD_FAILED: { status: null, meaning: 'waitForDownload saw no download finish: none started within timeoutSec, it was canceled, or its file could not be saved.', fix: 'Make sure the action starts a download (a link with download or Content-Disposition: attachment), raise timeoutSec, or check the folder given as dir.' },
+  REPL_ERR_HTTP_GET_FAILED: { status: null, meaning: 'httpGet got a non-2xx status, a network error, or exceeded its size or time bound.', fix: 'Check the URL; raise timeoutSec.' },
   // --- agent tools (lib/tools, MCP) ---
   REPL_ERR_STALE_REF: { status: 409, meaning: 'An agent tool got a ref that is not in the session\'s latest snapshot, or whose element left the page.', fix: 'Take a new snapshot (browser_snapshot) and use a ref from it; refs of an element stay the same while its document lives.' },
   REPL_ERR_URL_NOT_ALLOWED: { status: 400, meaning: 'browser_open refused the URL: only http: and https: are opened, and the allowed and blocked origin lists apply.', fix: 'Use an http(s) URL of an allowed origin; file:, data:, javascript: and browser-internal URLs are never opened.' },
@@ -92,10 +106,22 @@ export class ReplError extends Error {
     this.data = options.data;
   }
 
-  /** HTTP status that this error maps to when it ends a request. */
-  get status(): number {
+  /**
+   * The registry's HTTP status of this code, or `null` when the code is reported inside a 200
+   * answer (see {@link ErrorDefinition.status}). To answer a request, use {@link httpStatusOf}.
+   */
+  get status(): HttpErrorStatus | null {
     return ERROR_CODES[this.code].status;
   }
+}
+
+/**
+ * The HTTP status with which an error of `code` ends a request. A code without an HTTP status
+ * (one reported inside a cell or tool result) that still reached the edge of a request is a
+ * failure of the server, not a success: it answers 500, so an error body never comes with a 2xx.
+ */
+export function httpStatusOf(code: ErrorCode): HttpErrorStatus {
+  return ERROR_CODES[code].status ?? 500;
 }
 
 export function isErrorCode(value: unknown): value is ErrorCode {

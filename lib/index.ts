@@ -1,6 +1,10 @@
 /**
- * chromium-repl's public API. Everything importable from the package is exported here; nothing
- * else is reachable (package.json `exports`).
+ * chromium-repl's public API (docs/api.md): the package's main entry exports this and nothing else
+ * (package.json `exports` closes deep imports; `./testing` and `./client` are the other entries).
+ * Internals the tests need (thread counts, the host registry, the routers) are imported from their
+ * own modules. docs/api-report.md lists every export with its signature, and
+ * test/unit/api-report.test.mjs fails when the two differ: a change of the surface is deliberate
+ * (`npm run api-report` rewrites the report).
  */
 export { Repl } from './repl/repl.js';
 export type { ReplOptions, ReplState, RunOptions } from './repl/repl.js';
@@ -12,8 +16,7 @@ export { BrowserHost, MAX_NAMED_REPLS } from './host/browser-host.js';
 export type { BrowserHostOptions, ReplInfo } from './host/browser-host.js';
 export { TabRegistry } from './browser/tab-registry.js';
 export type { OwnedTab, TabOwner, TabRegistryOptions } from './browser/tab-registry.js';
-export { HostRegistry } from './host/host-registry.js';
-export { BrowserSession, BrowserSessions, DEFAULT_TIMEOUT_SECONDS, defaultMaxBrowsers } from './host/browser-sessions.js';
+export { BrowserSession, BrowserSessions } from './host/browser-sessions.js';
 export type { BrowserSessionInit, BrowserSessionsOptions, Tags } from './host/browser-sessions.js';
 export { BrowserManager } from './browser/browser-manager.js';
 export type { BrowserManagerOptions } from './browser/browser-manager.js';
@@ -25,23 +28,17 @@ export type {
   PlaywrightExecuteResult, PlaywrightExecutorInfo, PlaywrightOutput, PlaywrightTab, WireExecuteResult, WireExecutor,
 } from './executor/execute-result.js';
 export type { PlaywrightEngine } from '../common/protocol/executor-messages.js';
-export { liveExecutorThreads } from './executor/executor-worker.js';
 export { createApp } from './http/create-app.js';
 export type { AppOptions, BrowserReplApp, Readiness } from './http/create-app.js';
-export { ServerMetrics } from './http/metrics.js';
-export type { MetricsSources } from './http/metrics.js';
 export { channels as diagnosticsChannels } from '../common/diagnostics.js';
 export type {
   CellFinishMessage, ChromiumExitMessage, ChromiumLaunchMessage, ExecuteFinishMessage, ExecuteOutcome, WorkerExitMessage,
 } from '../common/diagnostics.js';
-export { defaultHeapMb, derivedMaxBrowsers, memoryLimit } from '../common/memory-budget.js';
-export type { MemoryLimit } from '../common/memory-budget.js';
-export { DEFAULT_DRAIN_MS, startServer } from './http/server.js';
+export { startServer } from './http/server.js';
 export type { BrowserReplServer, ServerOptions } from './http/server.js';
 export { ERROR_CODES, ReplError } from '../common/errors.js';
 export type { ErrorCode, ErrorDefinition } from '../common/errors.js';
 export { LIMITS } from '../common/limits.js';
-export { liveWorkerThreads } from './repl/repl-worker.js';
 export { HELP_ENTRIES } from '../common/help/help-registry.js';
 export type { HelpEntry } from '../common/help/help-registry.js';
 
@@ -68,14 +65,6 @@ export { createMcpServer, MCP_SERVER_NAME, MCP_SERVER_VERSION } from './mcp/mcp-
 export type { CreateMcpServerOptions, McpToolService } from './mcp/mcp-server.js';
 export { McpHttpSessions } from './mcp/http-sessions.js';
 export type { McpHttpSessionsOptions } from './mcp/http-sessions.js';
-export { mcpRoutes } from './http/routes/mcp-routes.js';
-export type { McpRoutesOptions } from './http/routes/mcp-routes.js';
-export { TOOLS as MCP_TOOLS } from './mcp/tools.js';
-export type { McpTool, ToolContext as McpToolContext, ToolKind as McpToolKind } from './mcp/tools.js';
 export type { McpCapability } from './mcp/capabilities.js';
 export { WORKSPACE_URI_TEMPLATE } from './mcp/workspace-files.js';
-export { WebMcpMonitor } from './webmcp/webmcp-monitor.js';
-export type { WebMcpMonitorOptions } from './webmcp/webmcp-monitor.js';
 export type { WebMcpAnnotations, WebMcpInvocation, WebMcpInvokeOptions, WebMcpListOptions, WebMcpScope, WebMcpStatus, WebMcpTool, WebMcpTools } from './webmcp/types.js';
-export type { WebMcpCallHandler } from './threads/worker-handle.js';
-export type { WebMcpCallMessage } from '../common/protocol/webmcp-messages.js';

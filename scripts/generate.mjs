@@ -31,8 +31,8 @@ function replaceSection(path, body) {
   update(path, `${current.slice(0, start + BEGIN.length)}\n${body}\n${current.slice(end)}`);
 }
 
-// docs/errors.md: Code | Meaning | HTTP status | How to fix
-const errorRows = Object.entries(ERROR_CODES).map(([code, def]) => `| <a id="${code.toLowerCase()}"></a>\`${code}\` | ${def.meaning} | ${def.status} | ${def.fix} |`);
+// docs/errors.md: Code | Meaning | HTTP status | How to fix ("none" for a code reported inside a 200 answer)
+const errorRows = Object.entries(ERROR_CODES).map(([code, def]) => `| <a id="${code.toLowerCase()}"></a>\`${code}\` | ${def.meaning} | ${def.status ?? 'none'} | ${def.fix} |`);
 replaceSection('docs/errors.md', ['| Code | Meaning | HTTP status | How to fix |', '|---|---|---|---|', ...errorRows].join('\n'));
 
 // docs/repl.md: the method reference, exactly as repl.help prints it.

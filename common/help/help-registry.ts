@@ -56,8 +56,3 @@ function helperRank(qualified: string): number {
   const index = BROWSER_HELPER_ORDER.indexOf(qualified.slice(qualified.indexOf('.') + 1));
   return index === -1 ? BROWSER_HELPER_ORDER.length : index;
 }
-
-/** Entries by qualified name, in registry order. */
-export function helpIndex(entries: readonly HelpEntry[] = HELP_ENTRIES): Map<string, HelpEntry> {
-  return new Map(entries.map((entry) => [entry.name, entry]));
-}

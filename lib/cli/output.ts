@@ -235,6 +235,8 @@ export function describeFailure(error: unknown, url: string): { message: string;
   if (error.status === 401) {
     return { message: `${url} refused the token (${error.code}): pass --token or set BROWSER_REPL_TOKEN to the server's token`, exitCode: EXIT.usage };
   }
-  const label = error.status === 0 || error.status === 200 ? error.code : `${error.status} ${error.code}`;
+  // Below 400 the status is not the error's: 0 when no answer arrived, the stream's 200 for an
+  // `error` event inside it (whose code, such as a cell's, has no HTTP status of its own).
+  const label = error.status < 400 ? error.code : `${error.status} ${error.code}`;
   return { message: `${error.message} (${label})`, exitCode: error.status >= 400 && error.status < 500 ? EXIT.usage : EXIT.cellFailed };
 }

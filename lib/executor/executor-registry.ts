@@ -12,13 +12,13 @@ import { TabRegistry } from '../browser/tab-registry.js';
 import type { PlaywrightExecuteResult, PlaywrightExecutorInfo, PlaywrightOutput } from './execute-result.js';
 import { EXECUTOR_NAME_PATTERN } from '../../common/protocol/executor-messages.js';
 import type { PlaywrightEngine } from '../../common/protocol/executor-messages.js';
-import type { WebMcpCallHandler } from '../threads/worker-handle.js';
+import type { WebMcpCallHandler } from '../threads/browser-calls.js';
 import { ExecutorWorker } from './executor-worker.js';
 import { PlaywrightExecutor } from './playwright-executor.js';
 import type { ExecutorSession } from './playwright-executor.js';
 import type { TabOwner } from '../browser/tab-registry.js';
 import type { ExecutorInterruptOutcome } from './playwright-executor.js';
-import { WarmSpare } from './warm-spare.js';
+import { ExecutorWorkerSupply } from './executor-worker-supply.js';
 
 const debug = debuglog('browser-repl:executor');
 
@@ -96,7 +96,7 @@ export class PlaywrightExecutors {
   readonly #browser: BrowserManager;
   readonly #tabs: TabRegistry;
   readonly #ownsTabs: boolean;
-  readonly #workers: WarmSpare;
+  readonly #workers: ExecutorWorkerSupply;
   /** Every worker not yet exited, including replaced ones still terminating: shutdown awaits them all. */
   readonly #live = new Set<ExecutorWorker>();
   readonly #engine: PlaywrightEngine | ReplError;
@@ -119,7 +119,7 @@ export class PlaywrightExecutors {
     }
     this.#engine = engine;
     const heapMb = defaultHeapMb();
-    this.#workers = new WarmSpare(() => {
+    this.#workers = new ExecutorWorkerSupply(() => {
       const worker = new ExecutorWorker({
         engine: typeof engine === 'string' ? engine : 'playwright-core',
         heapMb,

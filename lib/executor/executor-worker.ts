@@ -6,7 +6,6 @@
 import { randomUUID } from 'node:crypto';
 import { debuglog } from 'node:util';
 import { ReplError } from '../../common/errors.js';
-import type { EndpointRequestMessage } from '../../common/protocol/repl-messages.js';
 import {
   EXECUTOR_PROTOCOL_VERSION, EXECUTOR_STOP_BUFFER_BYTES, EXECUTOR_STOP_REASON, EXECUTOR_STOP_REQUESTED, STOP_REASON_CODES,
 } from '../../common/protocol/executor-messages.js';
@@ -17,7 +16,9 @@ import type {
 import { validateExecutorWorkerMessage } from '../../common/protocol/validate.js';
 import { makeThreadTempFolder } from '../system/thread-temp.js';
 import { WorkerHandle, liveThreadCount, outOfMemoryText } from '../threads/worker-handle.js';
-import type { EndpointAnswer, WebMcpCallHandler, WorkerKind } from '../threads/worker-handle.js';
+import type { WorkerKind } from '../threads/worker-handle.js';
+import { BrowserCalls } from '../threads/browser-calls.js';
+import type { EndpointAnswerer, WebMcpCallHandler } from '../threads/browser-calls.js';
 import type { PlaywrightOutput } from './execute-result.js';
 
 const debug = debuglog('browser-repl:executor');
@@ -37,7 +38,7 @@ export interface ExecutorWorkerOptions {
    */
   startupTimeoutMs: number;
   /** Answers the worker's requests for the browser endpoint. */
-  onEndpointRequest: (message: EndpointRequestMessage) => Promise<string | EndpointAnswer>;
+  onEndpointRequest: EndpointAnswerer;
   /** Answers the code's `webmcp` calls (default: "no page tools"). */
   onWebMcpCall?: WebMcpCallHandler | undefined;
   /** Test seam: another worker script speaking the same protocol. */
@@ -113,8 +114,7 @@ export class ExecutorWorker extends WorkerHandle<MainToExecutorMessage, Executor
       heapMb: options.heapMb,
       // This class keeps the startup deadline (see readyWithin): it moves with the calls waiting.
       startupTimeoutMs: null,
-      onEndpointRequest: options.onEndpointRequest,
-      onWebMcpCall: options.onWebMcpCall,
+      calls: new BrowserCalls({ onEndpointRequest: options.onEndpointRequest, onWebMcpCall: options.onWebMcpCall }),
       url: options.workerUrl,
     });
     this.#stopSlots = new Int32Array(interrupts);

@@ -20,7 +20,7 @@ import { SerialQueue } from '../threads/serial-queue.js';
 import type { TabOwner, TabRegistry } from '../browser/tab-registry.js';
 import type { PlaywrightExecuteResult, PlaywrightExecutorInfo, PlaywrightOutput, PlaywrightTab } from './execute-result.js';
 import type { ExecutorWorker, RunOutcome, RunRequest } from './executor-worker.js';
-import type { WarmSpare } from './warm-spare.js';
+import type { ExecutorWorkerSupply } from './executor-worker-supply.js';
 
 export interface PlaywrightExecutorOptions {
   name: string;
@@ -30,7 +30,7 @@ export interface PlaywrightExecutorOptions {
    */
   tabs: TabRegistry;
   /** Where new workers come from (the host's warm spare, shared by its executors). */
-  workers: WarmSpare;
+  workers: ExecutorWorkerSupply;
   /** How long past `timeout_sec` a silent worker is given before it is declared blocked. */
   graceMs: number;
   /** The owner of its tab; default `executor:<name>`. An agent-tool session's executor shares its session's (`tools:<id>`). */

@@ -12,14 +12,14 @@ import type { Viewport } from '../browser/viewport.js';
 import { ReplError } from '../../common/errors.js';
 import { LIMITS, NAME_PATTERN } from '../../common/limits.js';
 import { Repl, replWorkerSettings } from '../repl/repl.js';
-import { ReplSpares } from '../repl/repl-spares.js';
+import { ReplWorkerSupply } from '../repl/repl-worker-supply.js';
 import type { InterruptOptions, InterruptOutcome, ReplOptions } from '../repl/repl.js';
 import type { TabOwner } from '../browser/tab-registry.js';
 import { PlaywrightExecutors } from '../executor/executor-registry.js';
 import type { PlaywrightExecutorsOptions } from '../executor/executor-registry.js';
 import { WebMcpMonitor } from '../webmcp/webmcp-monitor.js';
 import type { WebMcpTools } from '../webmcp/types.js';
-import type { WebMcpCallHandler } from '../threads/worker-handle.js';
+import type { WebMcpCallHandler } from '../threads/browser-calls.js';
 import { webMcpCallHandler } from './webmcp-calls.js';
 
 /** Named REPLs per browser by default; `default` does not count. */
@@ -86,7 +86,7 @@ export class BrowserHost {
   readonly #disposeReadyHook: () => void;
   readonly #maxNamedRepls: number;
   /** One warm spare for all REPLs of the host, not one per REPL: an idle named REPL is one thread. */
-  readonly #spares: ReplSpares;
+  readonly #spares: ReplWorkerSupply;
   #env: Record<string, string>;
   #closed = false;
 
@@ -118,7 +118,7 @@ export class BrowserHost {
     this.#webmcpCalls = webmcp === null ? undefined : webMcpCallHandler(webmcp);
     // Attached before the first worker learns the endpoint, so no page runs a script unobserved.
     this.#disposeReadyHook = webmcp === null || manager === null ? () => {} : manager.onReady((endpoint) => webmcp.start(endpoint));
-    this.#spares = new ReplSpares({
+    this.#spares = new ReplWorkerSupply({
       settings: replWorkerSettings(options, manager !== null),
       env: this.#env,
       enabled: options.warmSpare,
@@ -194,7 +194,6 @@ export class BrowserHost {
     return entry.repl;
   }
 
-  /** `default` first (once it exists), then named REPLs oldest first. */
   /**
    * A REPL of this browser that has no name in it (`listRepls` does not show it, the named-REPL
    * limit does not count it): an agent-tool session's page (lib/tools). Its tab belongs to
@@ -232,6 +231,7 @@ export class BrowserHost {
     return repl;
   }
 
+  /** `default` first (once it exists), then named REPLs oldest first. */
   async listRepls(): Promise<ReplInfo[]> {
     const infos = this.#infos();
     if (this.#tabs !== null && infos.some((info) => info.targetId !== undefined)) {

@@ -5,7 +5,7 @@
  * since a cell can post any message on its port.
  */
 import { ReplError } from '../../common/errors.js';
-import type { WebMcpCallHandler } from '../threads/worker-handle.js';
+import type { WebMcpCallHandler } from '../threads/browser-calls.js';
 import type { WebMcpScope, WebMcpTools } from '../webmcp/types.js';
 
 /**

@@ -23,7 +23,7 @@ import { debuglog } from 'node:util';
 import { ScopedEndpoint } from '../../common/cdp/scoped-endpoint.js';
 import { createUpgradeAcceptor } from '../../common/cdp/transport.js';
 import type { Transport, UpgradeAcceptor } from '../../common/cdp/transport.js';
-import { ERROR_CODES, ReplError } from '../../common/errors.js';
+import { httpStatusOf, ReplError } from '../../common/errors.js';
 import type { BrowserHost } from '../host/browser-host.js';
 import { redactUrl } from '../../common/redact.js';
 import { admitRequest, bearerToken, endSocketWithJson, tokenMatches } from './middleware.js';
@@ -250,6 +250,5 @@ function refuse(socket: Duplex, error: unknown): void {
   const replError = error instanceof ReplError ? error : new ReplError('REPL_ERR_INTERNAL', error instanceof Error ? error.message : String(error));
   if (!(error instanceof ReplError)) debug('unexpected upgrade failure: %s', error instanceof Error ? error.message : String(error));
   if (socket.destroyed) return;
-  const status = ERROR_CODES[replError.code].status === 200 ? 500 : ERROR_CODES[replError.code].status;
-  endSocketWithJson(socket, status, { message: replError.message, code: replError.code });
+  endSocketWithJson(socket, httpStatusOf(replError.code), { message: replError.message, code: replError.code });
 }

@@ -11,7 +11,7 @@ import type { Duplex } from 'node:stream';
 import { debuglog } from 'node:util';
 import express from 'express';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { ReplError } from '../../common/errors.js';
+import { httpStatusOf, ReplError } from '../../common/errors.js';
 import { redactUrl } from '../../common/redact.js';
 import type { BrowserHost } from '../host/browser-host.js';
 
@@ -370,7 +370,7 @@ export function errorHandler(error: unknown, _req: Request, res: Response, next:
     res.destroy();
     return;
   }
-  res.status(replError.status).json({ message: replError.message, code: replError.code });
+  res.status(httpStatusOf(replError.code)).json({ message: replError.message, code: replError.code });
 }
 
 /**

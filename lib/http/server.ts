@@ -7,7 +7,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Server, ServerResponse } from 'node:http';
 import { debuglog } from 'node:util';
-import { ERROR_CODES, ReplError } from '../../common/errors.js';
+import { httpStatusOf, ReplError } from '../../common/errors.js';
 import type { ErrorCode } from '../../common/errors.js';
 import { sweepStaleProfiles } from '../browser/launch-chromium.js';
 import { createApp } from './create-app.js';
@@ -203,8 +203,7 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
     return;
   }
   const code = clientErrorCode(error.code);
-  const { status } = ERROR_CODES[code];
-  endSocketWithJson(socket, status, { message: clientErrorMessage(code, error), code });
+  endSocketWithJson(socket, httpStatusOf(code), { message: clientErrorMessage(code, error), code });
   // end() flushes, then closes; a client that never reads must not keep the socket forever.
   socket.once('finish', () => socket.destroy());
   socket.setTimeout(5_000, () => socket.destroy());

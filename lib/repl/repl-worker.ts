@@ -11,7 +11,7 @@ import { ReplError } from '../../common/errors.js';
 import { LIMITS } from '../../common/limits.js';
 import { CELL_STARTED, INTERRUPT_BUFFER_BYTES, INTERRUPT_REQUESTED, PROTOCOL_VERSION } from '../../common/protocol/repl-messages.js';
 import type {
-  ConfigureMessage, WarmMessage, EndpointRequestMessage, EnvMessage, ExecuteMessage, InterruptMessage, MainToWorkerMessage, OutputItem, ReadyMessage, ResultMessage,
+  ConfigureMessage, WarmMessage, EnvMessage, ExecuteMessage, InterruptMessage, MainToWorkerMessage, OutputItem, ReadyMessage, ResultMessage,
   ShutdownMessage, WorkerStartup, WorkerToMainMessage,
 } from '../../common/protocol/repl-messages.js';
 import { validateReplWorkerMessage } from '../../common/protocol/validate.js';
@@ -19,7 +19,9 @@ import type { ToolMessage, ToolOperation, ToolResultMessage } from '../../common
 import { makeThreadTempFolder } from '../system/thread-temp.js';
 import { ThreadInterrupter } from '../threads/thread-interrupter.js';
 import { WorkerHandle, liveThreadCount, outOfMemoryText } from '../threads/worker-handle.js';
-import type { EndpointAnswer, WebMcpCallHandler, WorkerExit, WorkerKind } from '../threads/worker-handle.js';
+import type { WorkerExit, WorkerKind } from '../threads/worker-handle.js';
+import { BrowserCalls } from '../threads/browser-calls.js';
+import type { EndpointAnswerer, WebMcpCallHandler } from '../threads/browser-calls.js';
 
 /** Number of REPL worker threads still running in this process (diagnostics, metrics, leak tests). */
 export function liveWorkerThreads(): number {
@@ -104,9 +106,6 @@ function death(exit: WorkerExit): WorkerDeath {
 const noBrowser = (): Promise<string> => Promise.reject(new ReplError('REPL_ERR_BROWSER_NOT_FOUND', 'this REPL has no browser'));
 const noPageTools: WebMcpCallHandler = () => Promise.reject(new ReplError('REPL_ERR_BROWSER_NOT_FOUND', 'this REPL has no browser, so no page tools'));
 
-/** Answers a worker's endpoint requests on behalf of the REPL it serves. */
-export type EndpointAnswerer = (message: EndpointRequestMessage) => Promise<string | EndpointAnswer>;
-
 /** Which REPL a worker serves; see {@link ReplWorker.configure}. */
 export interface ReplIdentity {
   name: string;
@@ -123,7 +122,8 @@ export interface ReplIdentity {
  * first request. Workers start unnamed, so one warm spare can serve any REPL of a host.
  */
 export class ReplWorker extends WorkerHandle<MainToWorkerMessage, WorkerToMainMessage> {
-  readonly #answerer: { answer: EndpointAnswerer };
+  /** The worker's endpoint and WebMCP calls, answered by the REPL that took this worker. */
+  readonly #calls: BrowserCalls;
   #configured = false;
   /** Shared with the worker: the cell checks read it (`WorkerStartup.interrupts`). */
   readonly #interrupts: Int32Array;
@@ -135,7 +135,8 @@ export class ReplWorker extends WorkerHandle<MainToWorkerMessage, WorkerToMainMe
   #interruptFlag: { interrupter: ThreadInterrupter; name: string } | undefined;
 
   constructor(options: ReplWorkerOptions) {
-    const answerer: { answer: EndpointAnswerer } = { answer: noBrowser };
+    // Answered by the REPL that takes this worker (see `configure`); a spare has no one to ask yet.
+    const calls = new BrowserCalls({ onEndpointRequest: noBrowser });
     const interrupts = new SharedArrayBuffer(INTERRUPT_BUFFER_BYTES);
     const interruptible = options.interruptChecks !== false;
     // Created before the thread, so that the inspector attaches it as it starts.
@@ -167,12 +168,11 @@ export class ReplWorker extends WorkerHandle<MainToWorkerMessage, WorkerToMainMe
       execArgv: ['--experimental-vm-modules'],
       env: { ...options.env, BROWSER_REPL_ID: options.replId, TMPDIR: scratch.path },
       startupTimeoutMs: options.startupTimeoutMs,
-      // Answered by the REPL that took this worker (see `configure`); a spare has no one to ask yet.
-      onEndpointRequest: (message) => answerer.answer(message),
+      calls,
       url: options.workerUrl,
     });
     scratch.removeAfter(this.exited);
-    this.#answerer = answerer;
+    this.#calls = calls;
     this.#interrupts = new Int32Array(interrupts);
     this.interruptible = interruptible;
     if (interrupter !== undefined && interruptFlag !== undefined) this.#interruptFlag = { interrupter, name: interruptFlag };
@@ -186,8 +186,7 @@ export class ReplWorker extends WorkerHandle<MainToWorkerMessage, WorkerToMainMe
   configure(identity: ReplIdentity): void {
     if (this.#configured) throw new Error('ReplWorker.configure called twice');
     this.#configured = true;
-    if (identity.onEndpointRequest !== undefined) this.#answerer.answer = identity.onEndpointRequest;
-    this.answerWebMcpCalls(identity.onWebMcpCall ?? noPageTools);
+    this.#calls.answerWith({ onEndpointRequest: identity.onEndpointRequest, onWebMcpCall: identity.onWebMcpCall ?? noPageTools });
     this.notify({ type: 'configure', name: identity.name, ownsTab: identity.ownsTab } satisfies ConfigureMessage);
   }
 

@@ -15,12 +15,12 @@ import { defaultHeapMb } from '../../common/memory-budget.js';
 import type { CellFinishMessage } from '../../common/diagnostics.js';
 import type { EndpointRequestMessage, OutputItem, ResultMessage } from '../../common/protocol/repl-messages.js';
 import type { CellContent, CellResult } from './cell-result.js';
-import { ReplSpares } from './repl-spares.js';
-import type { ReplWorkerSettings } from './repl-spares.js';
+import { ReplWorkerSupply } from './repl-worker-supply.js';
+import type { ReplWorkerSettings } from './repl-worker-supply.js';
 import type { ExecutionOutcome, ReplWorker } from './repl-worker.js';
 import { fromSerialized } from '../../common/errors.js';
 import type { ToolOperation, ToolOutcome } from '../../common/protocol/tool-messages.js';
-import type { EndpointAnswer, WebMcpCallHandler } from '../threads/worker-handle.js';
+import type { EndpointAnswer, WebMcpCallHandler } from '../threads/browser-calls.js';
 import { SerialQueue, abortError } from '../threads/serial-queue.js';
 import { valueWithin } from '../../common/wait.js';
 
@@ -64,7 +64,7 @@ export interface ReplOptions {
    * Where workers come from: `BrowserHost` passes one pool shared by its REPLs. Default: this
    * REPL's own (with `warmSpare`), closed with it.
    */
-  spares?: ReplSpares;
+  spares?: ReplWorkerSupply;
   /**
    * The registry of the browser's tabs. With one, a REPL not named `default` owns a tab of its
    * own (opened on its first browser helper, closed when it is reset or closed), and `default`
@@ -216,7 +216,7 @@ export class Repl {
   #env: Record<string, string>;
   #worker: ReplWorker | null = null;
   /** Where workers come from: the host's pool, shared by its REPLs, or this REPL's own. */
-  readonly #spares: ReplSpares;
+  readonly #spares: ReplWorkerSupply;
   readonly #ownsSpares: boolean;
   #state: ReplState = 'idle';
   #closing: Promise<void> | null = null;
@@ -239,7 +239,7 @@ export class Repl {
     this.#ownsBrowser = browser !== false && !(browser instanceof BrowserManager);
     this.#browser = browser === false ? null : browser instanceof BrowserManager ? browser : new BrowserManager(browser);
     this.#ownsSpares = options.spares === undefined;
-    this.#spares = options.spares ?? new ReplSpares({
+    this.#spares = options.spares ?? new ReplWorkerSupply({
       settings: replWorkerSettings(options, this.#browser !== null),
       env: this.#env,
       enabled: options.warmSpare,

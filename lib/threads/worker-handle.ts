@@ -1,9 +1,10 @@
 /**
  * One worker thread as the main thread sees it, whatever its kind (REPL, Playwright executor):
  * the thread over a dedicated MessageChannel, the startup handshake with a deadline, one request
- * at a time, the worker's endpoint requests, validation of everything the worker posts, and the
- * ways the thread ends. What callers are told, and when a worker is replaced, belongs to the kinds
- * (lib/repl/repl-worker.ts, lib/executor/executor-worker.ts) and their owners.
+ * at a time, the calls the worker starts itself (through the `calls` hook), validation of
+ * everything the worker posts, and the ways the thread ends. What callers are told, and when a
+ * worker is replaced, belongs to the kinds (lib/repl/repl-worker.ts,
+ * lib/executor/executor-worker.ts) and their owners.
  *
  * ```
  * new WorkerHandle ─► starting ──ready (protocol version and id match)──► ready
@@ -22,22 +23,17 @@
  * (lib/threads/memory-watch.ts): past it the thread is terminated and its exit is `out-of-memory`
  * with `limit: 'external-memory'`, like a heap overrun.
  *
- * Two kinds of request start in the worker and are answered beside the pending one, whenever the
- * answer is ready: `endpoint-request` (the browser's endpoint) and `webmcp-call` (list or invoke
- * page tools, common/protocol/webmcp-messages.ts). WebMCP calls are cancellable: each has an
- * AbortSignal of its own, aborted by the worker's `webmcp-abort` and by the end of the thread.
+ * Calls that start in the worker and are answered beside the pending request, whenever the
+ * answer is ready, are not this class's business: the kind's owner installs a {@link WorkerCalls}
+ * (the REPL and executor workers' browser calls: lib/threads/browser-calls.ts). The handle routes
+ * the message types it names to it, gives it a way to reply, and tells it when the thread ends.
  */
 import { MessageChannel, Worker, receiveMessageOnPort } from 'node:worker_threads';
 import type { MessagePort, WorkerOptions } from 'node:worker_threads';
-import { ReplError, toSerialized } from '../../common/errors.js';
-import type { SerializedError } from '../../common/errors.js';
+import type { ReplError } from '../../common/errors.js';
 import { LIMITS, TIMEOUTS } from '../../common/limits.js';
 import { channels, publish } from '../../common/diagnostics.js';
 import type { WorkerExitMessage } from '../../common/diagnostics.js';
-import type { EndpointReplyMessage, EndpointRequestMessage } from '../../common/protocol/repl-messages.js';
-import type {
-  WebMcpAbortMessage, WebMcpCallMessage, WebMcpInvocation, WebMcpReplyMessage, WebMcpTool,
-} from '../../common/protocol/webmcp-messages.js';
 import type { Validation } from '../../common/protocol/validate.js';
 import { memoryWatch } from './memory-watch.js';
 import type { MemoryOverrun } from './memory-watch.js';
@@ -92,31 +88,28 @@ export interface PendingRequest {
   started: boolean;
 }
 
-/** What `onEndpointRequest` may answer beyond the bare endpoint. */
-export interface EndpointAnswer {
-  endpoint: string;
-  /** The tab the requesting worker owns. */
-  targetId?: string;
-  /** Tabs that others own (targetId → owner), so the worker never attaches them by itself. */
-  tabOwners?: Record<string, string>;
-  /** The browser context of the worker's own tab, when it has one of its own (an agent-tool session). */
-  browserContextId?: string;
-  /** The host's download folders for this worker. */
-  downloads?: { incoming: string; folder: string };
+/** How a {@link WorkerCalls} answers the worker. */
+export interface WorkerCallChannel {
+  /** Posts a reply to the worker, unless the thread has exited. */
+  reply(message: WorkerMessage): void;
+  /** The worker broke the protocol (`problem` is put in the kind's words): the pending request is told, and only this worker ends. */
+  malformed(problem: string): void;
 }
 
 /**
- * Answers a worker's `webmcp-call`: lists or invokes page tools (lib/webmcp) for the cell or call
- * that asked. `signal` aborts when the worker gives up on the call (its cell ended) or the thread
- * ends. A rejection is sent back as a `SerializedError` with `data.statusCode`.
+ * The calls a worker starts itself, answered beside the pending request (the hook of
+ * {@link WorkerHandleOptions.calls}). The handle knows nothing of what they mean.
  */
-export type WebMcpCallHandler = (call: WebMcpCallMessage, signal: AbortSignal) => Promise<{ tools: WebMcpTool[] } | { invocation: WebMcpInvocation }>;
-
-/**
- * Most WebMCP calls one worker may have in flight; one more is answered `REPL_ERR_CONFLICT` (the
- * cell sees a 409), not treated as a protocol violation: a cell may well start many at once.
- */
-export const MAX_WEBMCP_CALLS_IN_FLIGHT = 64;
+export interface WorkerCalls {
+  /** Message types that are such calls; every other message belongs to the pending request. */
+  readonly types: ReadonlySet<string>;
+  /** Given once, before any message arrives. */
+  attach(channel: WorkerCallChannel): void;
+  /** One validated message of one of {@link types}. A throw is a protocol violation of this worker. */
+  receive(message: WorkerMessage): void;
+  /** The thread ended, or is being destroyed: no reply can reach it, so abandon what is in flight. */
+  abandon(reason: string): void;
+}
 
 /** Everything that differs between kinds of worker: declared once per kind, as a constant. */
 export interface WorkerKind<ToWorker extends WorkerMessage, FromWorker extends WorkerMessage> {
@@ -162,10 +155,8 @@ export interface WorkerHandleOptions {
    * moves with the calls waiting for it) and ends the thread itself.
    */
   startupTimeoutMs: number | null;
-  /** Answers the worker's `endpoint-request`s; a rejection is sent back as a `SerializedError`. */
-  onEndpointRequest: (message: EndpointRequestMessage) => Promise<string | EndpointAnswer>;
-  /** Answers the worker's `webmcp-call`s; absent: each is answered `REPL_ERR_BROWSER_NOT_FOUND`. */
-  onWebMcpCall?: WebMcpCallHandler | undefined;
+  /** Answers the calls the worker starts itself; absent: every message belongs to the pending request. */
+  calls?: WorkerCalls | undefined;
   /** Test seam: another worker script speaking the kind's protocol. */
   url?: URL | undefined;
 }
@@ -222,10 +213,7 @@ export class WorkerHandle<ToWorker extends WorkerMessage, FromWorker extends Wor
   readonly #externalMemoryMb: number;
   /** Set when the memory watch found the cap exceeded; the exit is then `out-of-memory`. */
   #memoryOverrun: MemoryOverrun | undefined;
-  readonly #onEndpointRequest: WorkerHandleOptions['onEndpointRequest'];
-  #onWebMcpCall: WebMcpCallHandler | undefined;
-  /** The worker's WebMCP calls still being answered, by its `callId`. */
-  readonly #webMcpCalls = new Map<number, AbortController>();
+  readonly #calls: WorkerCalls | undefined;
   #state: WorkerState = 'starting';
   #nextRequestId = 1;
   #pending: Pending<FromWorker> | null = null;
@@ -246,8 +234,11 @@ export class WorkerHandle<ToWorker extends WorkerMessage, FromWorker extends Wor
     this.id = options.id;
     this.#heapMb = options.heapMb;
     this.#externalMemoryMb = options.externalMemoryMb ?? defaultExternalMemoryMb();
-    this.#onEndpointRequest = options.onEndpointRequest;
-    this.#onWebMcpCall = options.onWebMcpCall;
+    this.#calls = options.calls;
+    this.#calls?.attach({
+      reply: (message) => this.#post(message),
+      malformed: (problem) => this.#violation(this.#kind.malformed(problem)),
+    });
     const { port1, port2 } = new MessageChannel();
     this.#port = port1;
     const workerOptions: WorkerOptions = {
@@ -303,7 +294,7 @@ export class WorkerHandle<ToWorker extends WorkerMessage, FromWorker extends Wor
         }
         this.#state = 'closed';
         this.#port.close();
-        this.#abortWebMcpCalls('the worker that made this call ended');
+        this.#calls?.abandon('the worker that made this call ended');
         const exit = this.#describeExit(exitCode);
         this.#exit = exit;
         publish<WorkerExitMessage>(channels.workerExit, () => ({
@@ -440,7 +431,7 @@ export class WorkerHandle<ToWorker extends WorkerMessage, FromWorker extends Wor
     this.#destroyReason ??= reason ?? this.#kind.destroyedReason;
     if (this.#state !== 'closed') this.#state = 'closing';
     // At once, not at 'exit': terminating a busy thread can take a while, and no answer can reach it now.
-    this.#abortWebMcpCalls('the worker that made this call was ended');
+    this.#calls?.abandon('the worker that made this call was ended');
     this.#destroying ??= (async () => {
       if (this.#exit === undefined) await this.#worker.terminate();
       await this.exited;
@@ -471,12 +462,7 @@ export class WorkerHandle<ToWorker extends WorkerMessage, FromWorker extends Wor
     this.#post(message);
   }
 
-  /** Sets who answers the worker's `webmcp-call`s from now on (a REPL worker learns it when a REPL takes it). */
-  protected answerWebMcpCalls(handler: WebMcpCallHandler | undefined): void {
-    this.#onWebMcpCall = handler;
-  }
-
-  #post(message: ToWorker | EndpointReplyMessage | WebMcpReplyMessage): void {
+  #post(message: ToWorker | WorkerMessage): void {
     if (this.#exit === undefined) this.#port.postMessage(message);
   }
 
@@ -510,9 +496,7 @@ export class WorkerHandle<ToWorker extends WorkerMessage, FromWorker extends Wor
     const message = checked.message;
     try {
       if (message.type === 'ready') this.#onReady(message);
-      else if (message.type === 'endpoint-request') void this.#answerEndpoint(message as unknown as EndpointRequestMessage);
-      else if (message.type === 'webmcp-call') this.#startWebMcpCall(message as unknown as WebMcpCallMessage);
-      else if (message.type === 'webmcp-abort') this.#abortWebMcpCall(message as unknown as WebMcpAbortMessage);
+      else if (this.#calls?.types.has(message.type) === true) this.#calls.receive(message);
       else this.#route(message);
     } catch (error) {
       // A request handler failed on a message that passed validation: still this worker's end only.
@@ -550,79 +534,6 @@ export class WorkerHandle<ToWorker extends WorkerMessage, FromWorker extends Wor
     else pending.settle({ kind: 'answered', value: step.answer });
   }
 
-  async #answerEndpoint(message: EndpointRequestMessage): Promise<void> {
-    const { requestId } = message;
-    let reply: EndpointReplyMessage;
-    try {
-      const answer = await this.#onEndpointRequest(message);
-      reply = typeof answer === 'string'
-        ? { type: 'endpoint-reply', requestId, endpoint: answer }
-        : {
-          type: 'endpoint-reply',
-          requestId,
-          endpoint: answer.endpoint,
-          ...(answer.targetId === undefined ? {} : { targetId: answer.targetId }),
-          ...(answer.tabOwners === undefined ? {} : { tabOwners: answer.tabOwners }),
-          ...(answer.browserContextId === undefined ? {} : { browserContextId: answer.browserContextId }),
-          ...(answer.downloads === undefined ? {} : { downloads: answer.downloads }),
-        };
-    } catch (error) {
-      reply = { type: 'endpoint-reply', requestId, error: toSerialized(error) };
-    }
-    this.#post(reply satisfies EndpointReplyMessage);
-  }
-
-  #startWebMcpCall(call: WebMcpCallMessage): void {
-    const { callId } = call;
-    // The worker numbers its calls itself and never reuses a number: a repeat is corruption.
-    if (this.#webMcpCalls.has(callId)) {
-      this.#violation(this.#kind.malformed(`webmcp-call ${callId} while a call with that id is in flight`));
-      return;
-    }
-    if (this.#webMcpCalls.size >= MAX_WEBMCP_CALLS_IN_FLIGHT) {
-      const error = new ReplError('REPL_ERR_CONFLICT',
-        `at most ${MAX_WEBMCP_CALLS_IN_FLIGHT} webmcp calls may be in flight at once; await some before starting more`);
-      this.#post({ type: 'webmcp-reply', callId, error: serializedWebMcpError(error) } satisfies WebMcpReplyMessage);
-      return;
-    }
-    const controller = new AbortController();
-    this.#webMcpCalls.set(callId, controller);
-    void this.#answerWebMcpCall(call, controller);
-  }
-
-  async #answerWebMcpCall(call: WebMcpCallMessage, controller: AbortController): Promise<void> {
-    const { callId } = call;
-    let reply: WebMcpReplyMessage;
-    try {
-      const handler = this.#onWebMcpCall;
-      if (handler === undefined) throw new ReplError('REPL_ERR_BROWSER_NOT_FOUND', 'no page tools (WebMCP) here: this worker was given no browser to ask');
-      const answer = await handler(call, controller.signal);
-      reply = 'tools' in answer
-        ? { type: 'webmcp-reply', callId, tools: answer.tools }
-        : { type: 'webmcp-reply', callId, invocation: answer.invocation };
-    } catch (error) {
-      reply = { type: 'webmcp-reply', callId, error: serializedWebMcpError(error) };
-    }
-    // A call the worker aborted, or one of a thread that ended, has no one waiting for its reply.
-    if (this.#webMcpCalls.get(callId) !== controller) return;
-    this.#webMcpCalls.delete(callId);
-    this.#post(reply);
-  }
-
-  /** An abort of a call that was answered a moment ago (the messages crossed) is no error. */
-  #abortWebMcpCall(message: WebMcpAbortMessage): void {
-    const controller = this.#webMcpCalls.get(message.callId);
-    if (controller === undefined) return;
-    this.#webMcpCalls.delete(message.callId);
-    controller.abort(new ReplError('REPL_ERR_ABORTED', 'the cell that made this call finished'));
-  }
-
-  #abortWebMcpCalls(reason: string): void {
-    const controllers = [...this.#webMcpCalls.values()];
-    this.#webMcpCalls.clear();
-    for (const controller of controllers) controller.abort(new ReplError('REPL_ERR_ABORTED', reason));
-  }
-
   /** The memory watch found this worker past its cap: terminated at once, reported as out of memory. */
   #onMemoryOverrun(overrun: MemoryOverrun): void {
     if (this.#exit !== undefined || this.#destroying !== undefined) return;
@@ -651,12 +562,4 @@ function describeOverrun(overrun: MemoryOverrun): string {
     // Node < 22.16 cannot measure one worker (lib/threads/memory-watch.ts): say so, since this
     // worker may not be the one that allocated.
     : `the server's resident memory grew by ${mebibytes(overrun.observedBytes)} during this worker's request, past ${cap}; this Node version cannot measure one worker, so of the workers busy meanwhile the one whose request started last was stopped`;
-}
-
-/** A failed WebMCP call as it crosses: the registry's error plus the HTTP status the routes would answer. */
-function serializedWebMcpError(error: unknown): SerializedError {
-  const serialized = toSerialized(error);
-  const statusCode = error instanceof ReplError ? error.status : 500;
-  serialized.data = { ...serialized.data, statusCode };
-  return serialized;
 }

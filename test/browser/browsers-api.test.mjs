@@ -12,7 +12,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import t from 'tap';
 import Kernel from '@onkernel/sdk';
 import { chromium } from 'playwright-core';
-import { liveExecutorThreads, liveWorkerThreads } from '../../dist/lib/index.js';
+import { liveExecutorThreads } from '../../dist/lib/executor/executor-worker.js';
+import { liveWorkerThreads } from '../../dist/lib/repl/repl-worker.js';
 import { apiServer } from '../helpers/api-server.mjs';
 import { startFixtureServer } from '../helpers/fixture-server.mjs';
 

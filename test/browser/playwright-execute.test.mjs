@@ -4,7 +4,8 @@
 // executors finish together in < 1.8 s, two on the same executor take ≥ 2 s.
 import t from 'tap';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { BrowserManager, PlaywrightExecutors, liveExecutorThreads } from '../../dist/lib/index.js';
+import { BrowserManager, PlaywrightExecutors } from '../../dist/lib/index.js';
+import { liveExecutorThreads } from '../../dist/lib/executor/executor-worker.js';
 import { apiServer } from '../helpers/api-server.mjs';
 import { startFixtureServer } from '../helpers/fixture-server.mjs';
 import { openStream } from '../helpers/sse.mjs';

@@ -52,7 +52,7 @@ t.test('startup budget: a call may spend its whole timeout_sec on a slow worker 
   t.equal(executors.get('default').workerId, leftStarting, 'the worker the timed-out call left starting, not a new one');
 
   // A warm spare is started with no call waiting: the fixed budget ends it, and a call that
-  // comes later is not given a dead worker back (WarmSpare.take() checks `alive`).
+  // comes later is not given a dead worker back (ExecutorWorkerSupply.take() checks `alive`).
   const spare = new ExecutorWorker({
     engine: 'playwright-core', heapMb: 256, startupTimeoutMs: 300, workerUrl: slowStartWorker(4000),
     onEndpointRequest: async () => { throw new Error('a spare never connects'); },

@@ -14,7 +14,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import t from 'tap';
 import fc from 'fast-check';
 import WebSocket from 'ws';
-import { ERROR_CODES } from '../../dist/common/errors.js';
+import { ERROR_CODES, httpStatusOf } from '../../dist/common/errors.js';
 import { apiServer } from '../helpers/api-server.mjs';
 import { sendRaw } from '../helpers/fuzz-http.mjs';
 import {
@@ -91,8 +91,8 @@ function problemOf(spec, response) {
     const { json } = response;
     if (typeof json?.message !== 'string' || json.message === '') return `${status} body has no message: ${response.body.toString('utf8').slice(0, 200)}`;
     if (!CODES.has(json.code)) return `${status} body has code ${JSON.stringify(json.code)}, not one of the registry`;
-    if (ERROR_CODES[json.code].status !== status && !(json.code === 'REPL_ERR_CONFLICT' && status === 409)) {
-      return `${json.code} came with status ${status}, the registry says ${ERROR_CODES[json.code].status}`;
+    if (httpStatusOf(json.code) !== status && !(json.code === 'REPL_ERR_CONFLICT' && status === 409)) {
+      return `${json.code} came with status ${status}, the registry says ${httpStatusOf(json.code)}`;
     }
     // Only a body that arrived as sent can be held to naming its field: with a Content-Length that
     // is too short (or too long) the server sees a cut body, and "invalid request body" is right.

@@ -9,7 +9,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import t from 'tap';
-import { liveExecutorThreads, liveWorkerThreads } from '../../dist/lib/index.js';
+import { liveExecutorThreads } from '../../dist/lib/executor/executor-worker.js';
+import { liveWorkerThreads } from '../../dist/lib/repl/repl-worker.js';
 import { LOAD_MIX, formatLoadReport, runLoad } from '../../bench/load.mjs';
 
 const GiB = 2 ** 30;

@@ -4,7 +4,8 @@
 // threads, no browser (test/browser/interrupts.test.mjs has the page side).
 import t from 'tap';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createRepl, liveWorkerThreads } from '../../dist/lib/index.js';
+import { createRepl } from '../../dist/lib/index.js';
+import { liveWorkerThreads } from '../../dist/lib/repl/repl-worker.js';
 import { apiServer, texts } from '../helpers/api-server.mjs';
 
 const SPIN = `(await import(${JSON.stringify(new URL('../fixtures/modules/spin.mjs', import.meta.url).href)})).spin()`;

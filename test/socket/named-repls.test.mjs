@@ -68,7 +68,7 @@ t.test('library: host.repl(name) runs names concurrently and deleteRepl frees th
 });
 
 t.test('library: one warm spare for all REPLs of a host, named on take, following the host environment', async (t) => {
-  const { liveWorkerThreads } = await import('../../dist/lib/index.js');
+  const { liveWorkerThreads } = await import('../../dist/lib/repl/repl-worker.js');
   const before = liveWorkerThreads();
   const host = new BrowserHost({ browser: false });
   t.teardown(() => host.close());

@@ -1,7 +1,8 @@
 // Contract §4: one test per row of the lifecycle table, checking repl_id, repl_terminated and the exact text.
 import t from 'tap';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createRepl, liveWorkerThreads } from '../../dist/lib/index.js';
+import { createRepl } from '../../dist/lib/index.js';
+import { liveWorkerThreads } from '../../dist/lib/repl/repl-worker.js';
 import { apiServer, texts } from '../helpers/api-server.mjs';
 
 const fixtureWorker = (name) => new URL(`../fixtures/workers/${name}.mjs`, import.meta.url);

@@ -2,9 +2,11 @@
 // one request at a time, validation, exits, close/destroy. The REPL and executor kinds are
 // covered end to end by test/socket/worker-protocol.test.mjs and the lifecycle suites.
 import t from 'tap';
-import { MAX_WEBMCP_CALLS_IN_FLIGHT, WorkerHandle, liveThreadCount, outOfMemoryText } from '../../dist/lib/threads/worker-handle.js';
+import { WorkerHandle, liveThreadCount, outOfMemoryText } from '../../dist/lib/threads/worker-handle.js';
+import { BrowserCalls, MAX_WEBMCP_CALLS_IN_FLIGHT } from '../../dist/lib/threads/browser-calls.js';
 import { ReplError } from '../../dist/common/errors.js';
-import { liveExecutorThreads, liveWorkerThreads } from '../../dist/lib/index.js';
+import { liveExecutorThreads } from '../../dist/lib/executor/executor-worker.js';
+import { liveWorkerThreads } from '../../dist/lib/repl/repl-worker.js';
 
 const FIXTURE = new URL('../fixtures/workers/handle-echo.mjs', import.meta.url);
 const VERSION = 7;
@@ -60,8 +62,8 @@ function start(t, { data = {}, kind = {}, heapMb = 256, externalMemoryMb, startu
     // Not tap's loaders: a plain thread starts in milliseconds.
     execArgv: [],
     startupTimeoutMs,
-    onEndpointRequest: onEndpointRequest ?? (async () => 'ws://127.0.0.1:1/devtools/browser/x'),
-    onWebMcpCall,
+    // The browser calls of the REPL and executor kinds, installed through the handle's `calls` hook.
+    calls: new BrowserCalls({ onEndpointRequest: onEndpointRequest ?? (async () => 'ws://127.0.0.1:1/devtools/browser/x'), onWebMcpCall }),
   });
   t.teardown(() => handle.destroy());
   return handle;

@@ -10,7 +10,7 @@
  * at once. The arguments are checked here, before anything crosses the thread, with the limits of
  * `POST /webmcp/invoke`.
  */
-import { ERROR_CODES, isErrorCode } from '../../common/errors.js';
+import { httpStatusOf, isErrorCode } from '../../common/errors.js';
 import type { ErrorCode, SerializedError } from '../../common/errors.js';
 import { LIMITS } from '../../common/limits.js';
 import type {
@@ -94,7 +94,7 @@ function describe(value: unknown): string {
 }
 
 function invalid(detail: string): WebMCPRequestError {
-  return new WebMCPRequestError({ statusCode: ERROR_CODES.REPL_ERR_INVALID_REQUEST.status, errorCode: 'REPL_ERR_INVALID_REQUEST', detail });
+  return new WebMCPRequestError({ statusCode: httpStatusOf('REPL_ERR_INVALID_REQUEST'), errorCode: 'REPL_ERR_INVALID_REQUEST', detail });
 }
 
 function checkToolRef(toolRef: unknown): string {
@@ -146,7 +146,7 @@ function requestError(error: SerializedError): WebMCPRequestError {
   const status = error.data?.['statusCode'];
   const invocationId = error.data?.['invocationId'];
   return new WebMCPRequestError({
-    statusCode: typeof status === 'number' ? status : ERROR_CODES[errorCode].status,
+    statusCode: typeof status === 'number' ? status : httpStatusOf(errorCode),
     errorCode,
     detail: error.message,
     invocationId: typeof invocationId === 'string' ? invocationId : undefined,
@@ -197,7 +197,7 @@ export function createWebMcpClient(options: WebMcpClientOptions): WebMcpBridge {
     if (reply === undefined) {
       // Made before `orphaned` adds its reaction: V8 then still walks to the awaiting caller.
       const error = new WebMCPRequestError({
-        statusCode: ERROR_CODES.REPL_ERR_ABORTED.status,
+        statusCode: httpStatusOf('REPL_ERR_ABORTED'),
         errorCode: 'REPL_ERR_ABORTED',
         detail: 'the cell that started this listing finished before it answered',
       });
@@ -217,7 +217,7 @@ export function createWebMcpClient(options: WebMcpClientOptions): WebMcpBridge {
     const reply = await send(scope, call);
     if (reply === undefined) {
       const error = new WebMCPRequestError({
-        statusCode: ERROR_CODES.REPL_ERR_WEBMCP_OUTCOME_UNKNOWN.status,
+        statusCode: httpStatusOf('REPL_ERR_WEBMCP_OUTCOME_UNKNOWN'),
         errorCode: 'REPL_ERR_WEBMCP_OUTCOME_UNKNOWN',
         detail: 'the cell that started this call finished before it answered; the page tool may still run',
       });

@@ -14,7 +14,7 @@ import { pipeline } from 'node:stream/promises';
 import express, { Router } from 'express';
 import type { NextFunction, Request, Response } from 'express';
 import { LIMITS } from '../../../common/limits.js';
-import { ReplError } from '../../../common/errors.js';
+import { httpStatusOf, ReplError } from '../../../common/errors.js';
 import { deleteFile, openFileForReading, writeFileFrom } from '../../system/file-system.js';
 import { Workspace } from '../../tools/workspace.js';
 import { listWorkspace } from '../../mcp/workspace-files.js';
@@ -146,7 +146,7 @@ function admitted(policy: AccessPolicy) {
       admitRequest(req, policy);
     } catch (error) {
       if (!(error instanceof ReplError)) throw error;
-      sendRpcError(res, error.status, -32000, `Forbidden: ${error.message}`);
+      sendRpcError(res, httpStatusOf(error.code), -32000, `Forbidden: ${error.message}`);
       return;
     }
     next();

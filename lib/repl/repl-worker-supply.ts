@@ -1,12 +1,16 @@
 /**
  * Where REPL workers come from: a fresh start, or the one started, unused worker kept in reserve
  * (the warm spare), so that a reset, a replaced REPL or a new named REPL gets a worker in
- * milliseconds instead of a thread start. A `BrowserHost` shares one `ReplSpares` among all its
+ * milliseconds instead of a thread start. A `BrowserHost` shares one `ReplWorkerSupply` among all its
  * REPLs (workers start unnamed and are configured by the REPL that takes them), so sixteen idle
  * named REPLs cost seventeen threads, not thirty-two; a `Repl` made on its own has its own.
  *
  * The spare is started with the pool's environment and handed only to a REPL whose environment is
  * the same; it is replaced when the environment changes.
+ *
+ * Its executor counterpart is `ExecutorWorkerSupply` (lib/executor/executor-worker-supply.ts): the
+ * same one-spare idea for Playwright workers, which have no environment and always hand a worker
+ * out, where this one answers null when its spare does not fit and the REPL starts its own.
  */
 import { init as initCuid } from '@paralleldrive/cuid2';
 import { ReplWorker } from './repl-worker.js';
@@ -18,7 +22,7 @@ const createReplId: () => string = initCuid({ length: 24 });
 /** What every worker of the pool starts with (the REPL's id is drawn per worker). */
 export type ReplWorkerSettings = Omit<ReplWorkerOptions, 'replId' | 'env'>;
 
-export interface ReplSparesOptions {
+export interface ReplWorkerSupplyOptions {
   settings: ReplWorkerSettings;
   /** Extra environment variables on top of this process's (the host's or the REPL's). */
   env: Record<string, string>;
@@ -26,7 +30,8 @@ export interface ReplSparesOptions {
   enabled?: boolean | undefined;
 }
 
-export class ReplSpares {
+/** Starts REPL workers and keeps one started spare for the REPLs that share it. */
+export class ReplWorkerSupply {
   readonly #settings: ReplWorkerSettings;
   readonly #enabled: boolean;
   #env: Record<string, string>;
@@ -34,7 +39,7 @@ export class ReplSpares {
   #spare: Promise<ReplWorker> | null = null;
   #closed = false;
 
-  constructor(options: ReplSparesOptions) {
+  constructor(options: ReplWorkerSupplyOptions) {
     this.#settings = options.settings;
     this.#enabled = options.enabled ?? true;
     this.#env = { ...options.env };

@@ -8,11 +8,14 @@
  * first started after the registry's first call, so a host that never uses Playwright pays
  * nothing, and it is refilled after the call that used it has finished, so its CPU-heavy start
  * does not compete with that call. Cost: one idle thread with Playwright loaded.
+ *
+ * Its REPL counterpart is `ReplWorkerSupply` (lib/repl/repl-worker-supply.ts), which also keys
+ * its spare by environment; executor workers have none, so any spare fits.
  */
 import { ExecutorWorker } from './executor-worker.js';
 
 /** Hands out executor workers, keeping one started in reserve. */
-export class WarmSpare {
+export class ExecutorWorkerSupply {
   readonly #create: () => ExecutorWorker;
   readonly #enabled: boolean;
   #spare: ExecutorWorker | null = null;
