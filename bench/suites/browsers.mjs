@@ -15,7 +15,7 @@ import Kernel from '@onkernel/sdk';
 import { chromium } from 'playwright-core';
 import { request } from 'undici';
 import { findChromium, startServer } from '../../dist/lib/index.js';
-import { chromiumArgs } from '../../dist/lib/browser/launch-chromium.js';
+import { chromiumArgs } from '../../dist/lib/chromium/launch-chromium.js';
 import { summarize } from '../stats.mjs';
 
 /** The hosted product's published browserbench medians (docs: spec/landscape.md §3.1). */

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { Pool } from 'undici';
 import { BrowserManager, PlaywrightExecutors, startServer } from '../../dist/lib/index.js';
-import { TabRegistry } from '../../dist/lib/browser/tab-registry.js';
+import { TabRegistry } from '../../dist/lib/chromium/tab-registry.js';
 import { summarize } from '../stats.mjs';
 
 const CHILD_FLAG = 'BROWSER_REPL_BENCH_EXECUTOR_CHILD';

@@ -45,7 +45,7 @@ export interface BrowserManagerOptions {
   /** SIGTERM → SIGKILL grace on close. Default 3 000 ms. */
   killGraceMs?: number | undefined;
   /**
-   * Page area of the launched browser's first window, in CSS pixels (lib/browser/viewport.ts).
+   * Page area of the launched browser's first window, in CSS pixels (lib/chromium/viewport.ts).
    * Default `env.BROWSER_REPL_VIEWPORT` (`1280x720`), else 1280×720. Attach mode never resizes
    * the browser's own windows.
    */
@@ -305,7 +305,7 @@ export class BrowserManager {
 /**
  * Gives the page area of a fresh browser's first window the default viewport. `--window-size`
  * sizes the window, and headless Chromium keeps part of it for its invisible frame, so the page
- * would be smaller (lib/browser/viewport.ts). Best effort: a browser that cannot do it keeps its
+ * would be smaller (lib/chromium/viewport.ts). Best effort: a browser that cannot do it keeps its
  * window size, and the launch goes on.
  */
 async function fitFirstWindow(endpoint: string, viewport: Viewport): Promise<void> {

@@ -86,7 +86,7 @@ export interface LaunchChromiumOptions {
   /**
    * `--window-size` of the windows the browser opens by itself (the first one, and new windows
    * opened without a size). This is the window, not its page area: headless Chromium keeps
-   * about 87 px of it for an invisible tab strip and toolbar (lib/browser/viewport.ts).
+   * about 87 px of it for an invisible tab strip and toolbar (lib/chromium/viewport.ts).
    */
   windowSize?: { width: number; height: number } | undefined;
   startupTimeoutMs?: number | undefined;

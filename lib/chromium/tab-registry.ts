@@ -21,7 +21,7 @@ import { BrowserLink } from '../../common/cdp/browser-link.js';
 import { ReplError } from '../../common/errors.js';
 import { TIMEOUTS } from '../../common/limits.js';
 import { DEFAULT_VIEWPORT, checkViewport, fitWindowToViewport } from './viewport.js';
-import { HostDownloads } from './host-downloads.js';
+import { BrowserDownloads } from './downloads.js';
 
 import type { Viewport } from './viewport.js';
 
@@ -44,7 +44,7 @@ export interface TabRegistryOptions {
    * just to find nothing there. Default: always.
    */
   reachable?: (() => boolean) | undefined;
-  /** Page area of every tab it opens (lib/browser/viewport.ts). Default 1280×720. */
+  /** Page area of every tab it opens (lib/chromium/viewport.ts). Default 1280×720. */
   viewport?: Viewport | undefined;
 }
 
@@ -68,7 +68,7 @@ export class TabRegistry {
   readonly #isolated = new Map<TabOwner, string | undefined>();
   /** The browser context of every tab, as of the last listing (adoptPopups): isolated owners see only their own context's. */
   #pageContexts = new Map<string, string | undefined>();
-  #downloads: HostDownloads | undefined;
+  #downloads: BrowserDownloads | undefined;
   #closed = false;
 
   constructor(options: TabRegistryOptions) {
@@ -180,9 +180,9 @@ export class TabRegistry {
     }
   }
 
-  /** Where this browser's downloads go (lib/browser/host-downloads.ts); created on first use. */
-  get downloads(): HostDownloads {
-    this.#downloads ??= new HostDownloads(this.#link);
+  /** Where this browser's downloads go (lib/chromium/downloads.ts); created on first use. */
+  get downloads(): BrowserDownloads {
+    this.#downloads ??= new BrowserDownloads(this.#link);
     return this.#downloads;
   }
 

@@ -115,7 +115,7 @@ t.test('the SDK drives create → list (paged) → retrieve → execute → repl
 
   const footprints = [first, second].map((browser) => ({
     id: browser.session_id,
-    profile: sessionOf(browser.session_id).host.browser.userDataDir,
+    profile: sessionOf(browser.session_id).chromium.userDataDir,
     workersBefore,
     executorsBefore,
   }));
@@ -145,7 +145,7 @@ t.test('an idle browser is reaped after timeout_seconds; activity postpones it',
   const workersBefore = liveWorkerThreads();
   const browser = await kernel.browsers.create({ timeout_seconds: 2 });
   const session = sessionOf(browser.session_id);
-  const footprint = { id: browser.session_id, profile: session.host.browser.userDataDir, workersBefore, executorsBefore: liveExecutorThreads() };
+  const footprint = { id: browser.session_id, profile: session.chromium.userDataDir, workersBefore, executorsBefore: liveExecutorThreads() };
   // A cell longer than the timeout is activity all along: the browser survives it.
   const long = await kernel.post(`/browsers/${browser.session_id}/repl`, { body: { code: 'await waitMs(3000); repl.write("still here")', timeout_sec: 20 } });
   t.equal(long.content?.[0]?.text, 'still here', 'a call longer than timeout_seconds keeps its browser');
@@ -268,7 +268,7 @@ t.test('a warm pool hands out launched browsers and refills', async (t) => {
   const taken = await pooled.call('POST', '/browsers', {});
   t.equal(taken.status, 200);
   t.equal(sessions.get(taken.json.session_id).pooled, true, 'create took the warm browser');
-  const [defaultRepl] = await sessions.get(taken.json.session_id).host.listRepls();
+  const [defaultRepl] = await sessions.get(taken.json.session_id).listRepls();
   t.match(defaultRepl, { name: 'default', replId: /^[a-z0-9]{24}$/ }, 'its default REPL already runs, before any cell');
   t.ok(await eventually(() => sessions.pooled === 1), 'and the pool refilled');
   const before = sessions.list().length;

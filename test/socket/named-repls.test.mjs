@@ -1,7 +1,7 @@
 // Named REPLs without a browser, through the HTTP server: the default limit of 16, validation of
 // the name, and the library API (host.repl(name), listRepls, deleteRepl).
 import t from 'tap';
-import { BrowserHost } from '../../dist/lib/index.js';
+import { Browser } from '../../dist/lib/index.js';
 import { apiServer } from '../helpers/api-server.mjs';
 
 const writes = (result) => result.content.filter((item) => item.type === 'text' && item.channel === 'write').map((item) => item.text);
@@ -43,7 +43,7 @@ t.test('DELETE /repls/default resets the default REPL', async (t) => {
 });
 
 t.test('library: host.repl(name) runs names concurrently and deleteRepl frees the name', async (t) => {
-  const host = new BrowserHost({ browser: false, warmSpare: false, maxNamedRepls: 2 });
+  const host = new Browser({ browser: false, warmSpare: false, maxNamedRepls: 2 });
   t.teardown(() => host.close());
   const [a, b] = [host.repl('a'), host.repl('b')];
   t.equal(host.repl('a'), a, 'one REPL per name');
@@ -70,7 +70,7 @@ t.test('library: host.repl(name) runs names concurrently and deleteRepl frees th
 t.test('library: one warm spare for all REPLs of a host, named on take, following the host environment', async (t) => {
   const { liveWorkerThreads } = await import('../../dist/lib/index.js');
   const before = liveWorkerThreads();
-  const host = new BrowserHost({ browser: false });
+  const host = new Browser({ browser: false });
   t.teardown(() => host.close());
   const names = ['a', 'b', 'c', 'd'];
   for (const name of names) {

@@ -89,7 +89,7 @@ t.test('POST /process/exec', async (t) => {
     t.equal(decode(response.json.stdout_b64), `hi|${process.env.PATH}\n${dir}\n`);
     t.notMatch(decode((await exec({ command: 'sh', args: ['-c', 'echo "${CDP_ENDPOINT-unset}"'] })).json.stdout_b64), /ws:/,
       'no CDP_ENDPOINT while no browser runs');
-    t.equal(api.server.app.registry.get('default').browser.launchCount, 0, 'no browser was launched for it');
+    t.equal(api.server.app.browsers.primary.chromium.launchCount, 0, 'no browser was launched for it');
   });
 
   t.test('a command that cannot be found or run answers 400 naming command', async (t) => {
