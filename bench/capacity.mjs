@@ -55,7 +55,7 @@ async function settle() {
 }
 
 const fixtures = await startFixtureServer();
-const server = await startServer({ port: 0, host: '127.0.0.1', token: undefined, maxBrowsers: count, defaultHost: { browser: { cdpEndpoint: null } } });
+const server = await startServer({ port: 0, host: '127.0.0.1', token: undefined, maxBrowsers: count, primaryBrowser: { browser: { cdpEndpoint: null } } });
 const call = async (method, path, body) => {
   const response = await request(`${server.url}${path}`, {
     method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body),

@@ -14,7 +14,7 @@
  * - `[Symbol.asyncDispose]` is `close()`, so `await using` ends an owner gracefully.
  *
  * The shape is undici's dispatcher base (close, destroy, callers queued on one promise); subclasses
- * write only what closing and destroying mean for them.
+ * write only what closing (and, when it differs, destroying) means for them.
  */
 export type ResourceState = 'open' | 'closing' | 'destroying' | 'disposed';
 
@@ -28,8 +28,14 @@ export abstract class Resource {
   /** Ends gracefully: what the subclass waits for (running cells, say) before it releases everything. */
   protected abstract closeGracefully(): Promise<void>;
 
-  /** Ends now: running work is cancelled, everything is released. */
-  protected abstract destroyNow(): Promise<void>;
+  /**
+   * Ends now: running work is cancelled, everything is released. An owner without a forceful end
+   * of its own (one whose close already escalates, say SIGTERM then SIGKILL) leaves this out:
+   * destroying then is closing, and a `destroy()` during `close()` waits for that same end.
+   */
+  protected destroyNow(): Promise<void> {
+    return this.#closing ?? this.closeGracefully();
+  }
 
   /** Where the owner is in its lifecycle. */
   get state(): ResourceState {

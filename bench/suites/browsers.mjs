@@ -80,8 +80,8 @@ async function atRest(server, pooled) {
 export async function run({ quick }) {
   const executable = (await findChromium()).executable;
   const iterations = quick ? 5 : 20;
-  const pooledServer = await startServer({ port: 0, token: undefined, browserPool: 2, defaultHost: { browser: false } });
-  const plainServer = await startServer({ port: 0, token: undefined, defaultHost: { browser: false } });
+  const pooledServer = await startServer({ port: 0, token: undefined, browserPool: 2, primaryBrowser: { browser: false } });
+  const plainServer = await startServer({ port: 0, token: undefined, primaryBrowser: { browser: false } });
   const page = createServer((_request, response) => response.writeHead(200, { 'content-type': 'text/html' }).end('<title>bench</title><h1>browserbench</h1>'));
   page.listen(0, '127.0.0.1');
   await once(page, 'listening');

@@ -123,9 +123,9 @@ export class Browser extends Resource {
 
   constructor(options: BrowserOptions = {}) {
     super();
+    // A browser nobody gave an id is the one its user drives, as a server's own is.
     this.id = options.id ?? 'default';
     this.#options = options;
-
     this.#env = { ...options.env };
     this.#maxNamedRepls = options.maxNamedRepls ?? MAX_NAMED_REPLS;
     if (!Number.isInteger(this.#maxNamedRepls) || this.#maxNamedRepls < 0) {
@@ -434,7 +434,7 @@ export class Browser extends Resource {
     await this.#release();
   }
 
-  protected async destroyNow(): Promise<void> {
+  protected override async destroyNow(): Promise<void> {
     this.#disarmIdleClock();
     await Promise.all([...this.#repls.values()].map(({ repl }) => repl.destroy()).concat([...this.#privateRepls].map((repl) => repl.destroy()), this.#executors?.close() ?? [], this.#spares.close()));
     await this.#release();

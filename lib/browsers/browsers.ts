@@ -289,7 +289,7 @@ export class Browsers extends Resource {
   }
 
   /** Ends every browser now (running cells are cancelled). */
-  protected async destroyNow(): Promise<void> {
+  protected override async destroyNow(): Promise<void> {
     await this.#shutdown((browser) => browser.destroy());
   }
 

@@ -19,6 +19,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { debuglog } from 'node:util';
 import { BrowserLink } from '../../common/cdp/browser-link.js';
 import { ReplError } from '../../common/errors.js';
+import { Resource } from '../../common/resource.js';
 import { TIMEOUTS } from '../../common/limits.js';
 import { DEFAULT_VIEWPORT, checkViewport, fitWindowToViewport } from './viewport.js';
 import { BrowserDownloads } from './downloads.js';
@@ -55,7 +56,7 @@ export interface OwnedTab {
 }
 
 /** The tabs of one browser and their owners; see the module comment. */
-export class TabRegistry {
+export class TabRegistry extends Resource {
   readonly #link: BrowserLink;
   readonly #reachable: () => boolean;
   readonly #owned = new Map<TabOwner, string>();
@@ -69,17 +70,12 @@ export class TabRegistry {
   /** The browser context of every tab, as of the last listing (adoptPopups): isolated owners see only their own context's. */
   #pageContexts = new Map<string, string | undefined>();
   #downloads: BrowserDownloads | undefined;
-  #closed = false;
 
   constructor(options: TabRegistryOptions) {
+    super();
     this.#link = new BrowserLink({ endpointProvider: () => options.endpoint() });
     this.#reachable = options.reachable ?? (() => true);
     this.#viewport = options.viewport === undefined ? { ...DEFAULT_VIEWPORT } : checkViewport(options.viewport);
-  }
-
-  /** True once `close()` was called. */
-  get closed(): boolean {
-    return this.#closed;
   }
 
   /** The tab `owner` has now, without opening one. */
@@ -209,7 +205,7 @@ export class TabRegistry {
    * @throws ReplError `REPL_ERR_CLOSED`, or the CDP layer's connect and command errors.
    */
   tabFor(owner: TabOwner, options: { gone?: string | undefined } = {}): Promise<string> {
-    if (this.#closed) return Promise.reject(new ReplError('REPL_ERR_CLOSED', 'the tab registry is closed'));
+    if (this.closed) return Promise.reject(new ReplError('REPL_ERR_CLOSED', 'the tab registry is closed'));
     const current = this.#owned.get(owner);
     if (current !== undefined && current !== options.gone) return Promise.resolve(current);
     if (current !== undefined) this.#owned.delete(owner);
@@ -217,7 +213,7 @@ export class TabRegistry {
     if (opening === undefined) {
       opening = (this.#isolated.has(owner) ? this.#openIsolatedTab(owner) : this.openTab()).then((targetId) => {
         // Released or closed while it was opening: the tab belongs to nobody, so it goes.
-        if (this.#closed || this.#opening.get(owner) !== opening) {
+        if (this.closed || this.#opening.get(owner) !== opening) {
           void this.closeTab(targetId).catch(() => {});
           throw new ReplError('REPL_ERR_CLOSED', `the tab of ${owner} was released while it was opening`);
         }
@@ -347,17 +343,14 @@ export class TabRegistry {
     clearTimeout(timer);
   }
 
-  /** Releases every owned tab ({@link TabRegistry.releaseAll}) and closes the connection. Later calls fail with `REPL_ERR_CLOSED`. Idempotent. */
-  async close(): Promise<void> {
-    if (this.#closed) return;
-    this.#closed = true;
+  /**
+   * `close()` releases every owned tab ({@link TabRegistry.releaseAll}) and closes the connection;
+   * later calls fail with `REPL_ERR_CLOSED`. Every caller waits for the same end (common/resource.ts).
+   */
+  protected async closeGracefully(): Promise<void> {
     await this.releaseAll();
     this.#opening.clear();
     this.#downloads?.close();
     await this.#link.close();
-  }
-
-  [Symbol.asyncDispose](): Promise<void> {
-    return this.close();
   }
 }

@@ -1,8 +1,8 @@
 /**
  * The Express application, without listening: tests and embedders mount or `listen()` it.
  * One registry of browsers (lib/browsers) serves every route. The router of one browser is
- * mounted once, at both `/browsers/:id_or_name` and `/`: a resolver finds the browser the path
- * names, or the registry's own at the top level.
+ * mounted once, at `{/browsers/:id_or_name}` (the part in braces is optional): a resolver finds
+ * the browser the path names, or the registry's own at the top level.
  * WebSocket upgrades (`cdp_ws_url`) go to `app.handleUpgrade`. `/mcp` serves the MCP server
  * (lib/mcp) over streamable HTTP, once, at the top level: its code tools take a `browser` argument.
  */
@@ -255,11 +255,12 @@ export function createApp(options: AppOptions = {}): BrowserReplApp {
   if (peers !== undefined) app.use(peers.forwardHttp());
   app.use(mcpRoutes({ sessions: mcp, token, access }));
   app.use(browsersRoutes({ browsers, token }));
-  // One router for one browser, mounted once: below /browsers/{id_or_name}/ (mergeParams: the id
-  // is the mount's) and at the top level, where no id in the path means the registry's own.
+  // One router for one browser, mounted once at a path whose /browsers/{id_or_name} part is
+  // optional (mergeParams: the id is the mount's): without an id in the path, the resolver picks
+  // the registry's own browser.
   const perBrowser = Router({ mergeParams: true });
   perBrowser.use(resolveBrowser(browsers), ...browserRoutes(browserFromLocals));
-  app.use(['/browsers/:id_or_name', '/'], perBrowser);
+  app.use('{/browsers/:id_or_name}', perBrowser);
   app.use(notFound);
   app.use(errorHandler);
   return app;

@@ -7,7 +7,7 @@ import { startFixtureServer } from '../helpers/fixture-server.mjs';
 const ROUNDS = 10;
 const fixtures = await startFixtureServer();
 t.teardown(() => fixtures.close());
-const api = await apiServer(t, { defaultHost: { browser: { cdpEndpoint: null } } });
+const api = await apiServer(t, { primaryBrowser: { browser: { cdpEndpoint: null } } });
 const host = api.server.app.browsers.primary;
 const basic = fixtures.url('basic.html');
 

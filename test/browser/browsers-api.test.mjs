@@ -19,7 +19,7 @@ import { startFixtureServer } from '../helpers/fixture-server.mjs';
 const TOKEN = 'test-token-browsers';
 const fixtures = await startFixtureServer();
 t.teardown(() => fixtures.close());
-const api = await apiServer(t, { token: TOKEN, defaultHost: { browser: { cdpEndpoint: null } }, maxBrowsers: 4 });
+const api = await apiServer(t, { token: TOKEN, primaryBrowser: { browser: { cdpEndpoint: null } }, maxBrowsers: 4 });
 const auth = { authorization: `Bearer ${TOKEN}` };
 // No automatic retries: a test must see each answer as it is.
 const kernel = new Kernel({ apiKey: TOKEN, baseURL: api.url, maxRetries: 0 });

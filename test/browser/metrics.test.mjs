@@ -20,7 +20,7 @@ const auth = { authorization: `Bearer ${TOKEN}` };
 const fixtures = await startFixtureServer();
 t.teardown(() => fixtures.close());
 // A small heap cap makes the heap exhaustion quick.
-const api = await apiServer(t, { token: TOKEN, defaultHost: { heapMb: 96 }, maxBrowsers: 2 });
+const api = await apiServer(t, { token: TOKEN, primaryBrowser: { heapMb: 96 }, maxBrowsers: 2 });
 
 /** Scrapes /metrics and returns the families by name. */
 async function scrape() {

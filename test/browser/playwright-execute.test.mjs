@@ -21,7 +21,7 @@ const SPIN_MODULE = new URL('../fixtures/modules/spin.mjs', import.meta.url).hre
 
 
 // The browser is launched, never attached: a CDP_ENDPOINT in the developer's shell must not leak in.
-const hostOptions = { defaultHost: { browser: { cdpEndpoint: null } } };
+const hostOptions = { primaryBrowser: { browser: { cdpEndpoint: null } } };
 
 /** POST /playwright/execute, asserting 200, returning the body. */
 async function execute(api, body) {
@@ -359,7 +359,7 @@ t.test('execute API on a real Chromium', async (t) => {
 });
 
 t.test('patchright engine', async (t) => {
-  const api = await apiServer(t, { defaultHost: { browser: { cdpEndpoint: null }, playwright: { engine: 'patchright' } } });
+  const api = await apiServer(t, { primaryBrowser: { browser: { cdpEndpoint: null }, playwright: { engine: 'patchright' } } });
   const answer = await execute(api, {
     code: `await page.goto(${JSON.stringify(FIXTURE)});
       const patchright = await import('patchright');
@@ -378,7 +378,7 @@ t.test('shutdown ends every executor worker and closes their tabs', async (t) =>
   // A browser the host does not own survives the server, so its tabs can be checked afterwards.
   const manager = new BrowserManager({ cdpEndpoint: null });
   t.teardown(() => manager.close());
-  const api = await apiServer(t, { defaultHost: { browser: manager } });
+  const api = await apiServer(t, { primaryBrowser: { browser: manager } });
   const engine = await execute(api, {
     code: 'const core = await import("playwright-core"); return browser.browserType().constructor === core.chromium.constructor',
   });

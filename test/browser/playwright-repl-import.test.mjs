@@ -14,7 +14,7 @@ const FIXTURE = fixtures.url('playwright-executor.html');
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
 
 t.test('Playwright in REPL cells across a Chromium restart', async (t) => {
-  const api = await apiServer(t, { defaultHost: { browser: { cdpEndpoint: null } } });
+  const api = await apiServer(t, { primaryBrowser: { browser: { cdpEndpoint: null } } });
   const host = api.server.app.browsers.primary;
   /** Runs a cell, asserting success, and returns its text output. */
   const cell = async (code) => {

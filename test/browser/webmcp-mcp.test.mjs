@@ -21,7 +21,7 @@ t.teardown(() => fixtures.close());
 const PAGE = fixtures.url('webmcp-tools.html');
 const TOOL_NAMES = ['echo', 'fail', 'remove_me', 'slow'];
 
-const api = await apiServer(t, { tools: { permission: 'allow' }, defaultHost: { browser: { cdpEndpoint: null } } });
+const api = await apiServer(t, { tools: { permission: 'allow' }, primaryBrowser: { browser: { cdpEndpoint: null } } });
 
 /** Runs a cell of the default REPL (the tab GET /webmcp/tools sees) and answers its text. */
 async function cell(code) {

@@ -45,7 +45,7 @@ const HANG = `http://127.0.0.1:${hang.address().port}`;
 
 // A small heap cap keeps heap exhaustion quick; it is the REPLs' (the executors read BROWSER_REPL_HEAP_MB).
 const HEAP_MB = 128;
-const api = await apiServer(t, { tools: { permission: 'allow' }, defaultHost: { heapMb: HEAP_MB, browser: { cdpEndpoint: null } } });
+const api = await apiServer(t, { tools: { permission: 'allow' }, primaryBrowser: { heapMb: HEAP_MB, browser: { cdpEndpoint: null } } });
 const host = api.server.app.browsers.primary;
 
 async function eventually(check, what, timeoutMs = 60_000) {

@@ -107,3 +107,34 @@ t.test('[Symbol.asyncDispose] closes gracefully', async (t) => {
   t.same(probe.calls, ['close']);
   t.equal(probe.disposed, true);
 });
+
+t.test('without a forceful end of its own, destroy() is close() and waits for the same end', async (t) => {
+  class GracefulOnly extends Resource {
+    runs = 0;
+    #finish;
+    closeGracefully() {
+      this.runs++;
+      return new Promise((resolve) => { this.#finish = resolve; });
+    }
+    finish() { this.#finish(); }
+  }
+  const during = new GracefulOnly();
+  const closing = during.close();
+  await new Promise((resolve) => setImmediate(resolve));
+  const destroying = during.destroy();
+  let destroyed = false;
+  void destroying.then(() => { destroyed = true; });
+  await new Promise((resolve) => setImmediate(resolve));
+  t.equal(destroyed, false, 'destroy() during close() waits for the graceful end');
+  during.finish();
+  await Promise.all([closing, destroying]);
+  t.equal(during.runs, 1, 'the end ran once');
+
+  const first = new GracefulOnly();
+  const destroyingFirst = first.destroy();
+  await new Promise((resolve) => setImmediate(resolve));
+  first.finish();
+  await destroyingFirst;
+  await first.close();
+  t.equal(first.runs, 1, 'destroy() first ran the graceful end once');
+});
