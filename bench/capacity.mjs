@@ -55,7 +55,7 @@ async function settle() {
 }
 
 const fixtures = await startFixtureServer();
-const server = await startServer({ port: 0, host: '127.0.0.1', token: undefined, maxBrowsers: count, defaultHost: { browser: { cdpEndpoint: null } } });
+const server = await startServer({ port: 0, host: '127.0.0.1', token: undefined, maxBrowsers: count, primaryBrowser: { browser: { cdpEndpoint: null } } });
 const call = async (method, path, body) => {
   const response = await request(`${server.url}${path}`, {
     method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body),
@@ -76,7 +76,7 @@ try {
     const result = await call('POST', `/browsers/${created.session_id}/repl`, { code: firstCell, timeout_sec: 120 });
     if (!result.success) throw new Error(`the first cell failed: ${result.error}`);
     await settle();
-    const profile = server.app.browsers.get(created.session_id).host.browser.userDataDir;
+    const profile = server.app.browsers.get(created.session_id).chromium.userDataDir;
     const chromium = pssOfProcessesNaming(profile);
     const serverNow = pssOf(process.pid);
     rows.push({ chromium: chromium.bytes, processes: chromium.processes, server: serverNow - serverBefore });

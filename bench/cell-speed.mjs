@@ -226,7 +226,7 @@ export async function measureFixedCost({ quick = false } = {}) {
   } finally {
     await repl.close();
   }
-  const server = await startServer({ port: 0, host: '127.0.0.1', token: undefined, defaultHost: { browser: false } });
+  const server = await startServer({ port: 0, host: '127.0.0.1', token: undefined, primaryBrowser: { browser: false } });
   const pool = new Pool(server.url, { connections: 1 });
   const body = JSON.stringify({ code: '1' });
   let healthz;

@@ -12,15 +12,15 @@ export { toWireResult } from './repl/cell-result.js';
 export type {
   CellContent, CellResult, ImageContent, TextContent, WireCellResult, WireImageContent, WireTextContent,
 } from './repl/cell-result.js';
-export { BrowserHost, MAX_NAMED_REPLS } from './host/browser-host.js';
-export type { BrowserHostOptions, ReplInfo } from './host/browser-host.js';
-export { TabRegistry } from './browser/tab-registry.js';
-export type { OwnedTab, TabOwner, TabRegistryOptions } from './browser/tab-registry.js';
-export { BrowserSession, BrowserSessions } from './host/browser-sessions.js';
-export type { BrowserSessionInit, BrowserSessionsOptions, Tags } from './host/browser-sessions.js';
-export { BrowserManager } from './browser/browser-manager.js';
-export type { BrowserManagerOptions } from './browser/browser-manager.js';
-export { findChromium } from './browser/find-chromium.js';
+export { Browser, MAX_NAMED_REPLS } from './browsers/browser.js';
+export type { BrowserListing, BrowserOptions, ReplInfo, Tags } from './browsers/browser.js';
+export { TabRegistry } from './chromium/tab-registry.js';
+export type { OwnedTab, TabOwner, TabRegistryOptions } from './chromium/tab-registry.js';
+export { Browsers } from './browsers/browsers.js';
+export type { BrowserInit, BrowsersOptions } from './browsers/browsers.js';
+export { BrowserManager } from './chromium/browser-manager.js';
+export type { BrowserManagerOptions } from './chromium/browser-manager.js';
+export { findChromium } from './chromium/find-chromium.js';
 export { PlaywrightExecutors, MAX_NAMED_EXECUTORS } from './executor/executor-registry.js';
 export type { PlaywrightExecuteRequest, PlaywrightExecutorsOptions } from './executor/executor-registry.js';
 export { PlaywrightExecutor } from './executor/playwright-executor.js';

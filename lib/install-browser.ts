@@ -8,9 +8,9 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
 import { ReplError } from '../common/errors.js';
-import { findChromium } from './browser/find-chromium.js';
+import { findChromium } from './chromium/find-chromium.js';
 
-import type { FoundChromium } from './browser/find-chromium.js';
+import type { FoundChromium } from './chromium/find-chromium.js';
 
 /** Options of {@link installBrowser}; everything defaults to the running machine. */
 export interface InstallBrowserOptions {

@@ -25,7 +25,7 @@ import { summarize } from '../stats.mjs';
 
 const PLAYWRIGHT_MCP = dirname(createRequire(import.meta.url).resolve('@playwright/mcp/package.json'));
 const PLAYWRIGHT_MCP_VERSION = JSON.parse(readFileSync(join(PLAYWRIGHT_MCP, 'package.json'), 'utf8')).version;
-/** The offline flags our launcher always passes (lib/browser/launch-chromium.ts), given to Playwright MCP's Chromium too. */
+/** The offline flags our launcher always passes (lib/chromium/launch-chromium.ts), given to Playwright MCP's Chromium too. */
 const OFFLINE_FLAGS = ['--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
 const NO_SANDBOX = process.getuid?.() === 0 || existsSync('/.dockerenv');
 

@@ -27,7 +27,7 @@ const OUR_CLI = join(ROOT, 'dist/lib/cli/main.js');
 const PLAYWRIGHT_MCP_CLI = join(dirname(createRequire(import.meta.url).resolve('@playwright/mcp/package.json')), 'cli.js');
 const PLAYWRIGHT_MCP_VERSION = JSON.parse(readFileSync(join(dirname(PLAYWRIGHT_MCP_CLI), 'package.json'), 'utf8')).version;
 
-/** The flags both browsers get (ours passes them always: lib/browser/launch-chromium.ts OFFLINE_ARGS). */
+/** The flags both browsers get (ours passes them always: lib/chromium/launch-chromium.ts OFFLINE_ARGS). */
 const OFFLINE_FLAGS = ['--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
 
 /** As root or in a container Chromium's sandbox cannot start (ours decides the same on its own). */

@@ -15,7 +15,7 @@ import Kernel from '@onkernel/sdk';
 import { chromium } from 'playwright-core';
 import { request } from 'undici';
 import { findChromium, startServer } from '../../dist/lib/index.js';
-import { chromiumArgs } from '../../dist/lib/browser/launch-chromium.js';
+import { chromiumArgs } from '../../dist/lib/chromium/launch-chromium.js';
 import { summarize } from '../stats.mjs';
 
 /** The hosted product's published browserbench medians (docs: spec/landscape.md §3.1). */
@@ -80,8 +80,8 @@ async function atRest(server, pooled) {
 export async function run({ quick }) {
   const executable = (await findChromium()).executable;
   const iterations = quick ? 5 : 20;
-  const pooledServer = await startServer({ port: 0, token: undefined, browserPool: 2, defaultHost: { browser: false } });
-  const plainServer = await startServer({ port: 0, token: undefined, defaultHost: { browser: false } });
+  const pooledServer = await startServer({ port: 0, token: undefined, browserPool: 2, primaryBrowser: { browser: false } });
+  const plainServer = await startServer({ port: 0, token: undefined, primaryBrowser: { browser: false } });
   const page = createServer((_request, response) => response.writeHead(200, { 'content-type': 'text/html' }).end('<title>bench</title><h1>browserbench</h1>'));
   page.listen(0, '127.0.0.1');
   await once(page, 'listening');

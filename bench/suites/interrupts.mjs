@@ -95,7 +95,7 @@ async function onDemandSection({ quick }) {
   const count = quick ? 10 : 40;
   const checked = createRepl({ browser: false, interruptChecks: true });
   const plain = createRepl({ browser: false, interruptChecks: false, warmSpare: true });
-  const server = await startServer({ port: 0, host: '127.0.0.1', token: undefined, defaultHost: { browser: false } });
+  const server = await startServer({ port: 0, host: '127.0.0.1', token: undefined, primaryBrowser: { browser: false } });
   const rows = [];
   const busy = 'repl.write("started"); while (true) {}';
   const waiting = 'repl.write("started"); await new Promise(() => {})';

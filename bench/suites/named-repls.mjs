@@ -5,7 +5,7 @@
 // - `await click("#btn")` in a background named REPL's tab vs the same click in the default
 //   (foreground) tab, on a page with a cross-site iframe.
 //
-// Named REPLs are the product's: `host.repl(name)` of one `BrowserHost`, whose tab registry opens
+// Named REPLs are the product's: `host.repl(name)` of one `Browser`, whose tab registry opens
 // each REPL's tab (the active tab of a window of its own). The hidden-tab row keeps a raw
 // `background: true` tab in the launch window, driven by a plain `createRepl()`: it shows what
 // the registry's own windows avoid.
@@ -13,7 +13,7 @@ import { createServer } from 'node:http';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { BrowserHost, BrowserManager, createRepl } from '../../dist/lib/index.js';
+import { Browser, BrowserManager, createRepl } from '../../dist/lib/index.js';
 import { ChildRepl } from '../baseline/child-repl.mjs';
 import { check, interleaved } from '../bench-page.mjs';
 import { rawCdp } from '../raw-cdp.mjs';
@@ -142,7 +142,7 @@ async function clicks(host, manager, iterations) {
 
 export async function run({ quick }) {
   const manager = new BrowserManager();
-  const host = new BrowserHost({ browser: manager });
+  const host = new Browser({ browser: manager });
   try {
     const memory = await idleMemory(host);
     const first = await firstCells(host, quick ? 5 : 15);

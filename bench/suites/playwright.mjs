@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { Pool } from 'undici';
 import { BrowserManager, PlaywrightExecutors, startServer } from '../../dist/lib/index.js';
-import { TabRegistry } from '../../dist/lib/browser/tab-registry.js';
+import { TabRegistry } from '../../dist/lib/chromium/tab-registry.js';
 import { summarize } from '../stats.mjs';
 
 const CHILD_FLAG = 'BROWSER_REPL_BENCH_EXECUTOR_CHILD';
@@ -85,7 +85,7 @@ export async function run({ quick }) {
   const coldIterations = quick ? 5 : 15;
   const rows = [];
 
-  const server = await startServer({ port: 0, host: '127.0.0.1', token: undefined, defaultHost: { browser: { cdpEndpoint: null } } });
+  const server = await startServer({ port: 0, host: '127.0.0.1', token: undefined, primaryBrowser: { browser: { cdpEndpoint: null } } });
   const { execute, repl } = await interleavedHttp(server.url, iterations);
   rows.push({ name: 'execute `return 1` round trip over HTTP vs REPL cell', unit: 'p50', ours: execute.p50, baseline: repl.p50 });
   rows.push({ name: 'execute `return 1` round trip over HTTP vs REPL cell', unit: 'p99', ours: execute.p99, baseline: repl.p99 });

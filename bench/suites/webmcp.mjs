@@ -11,7 +11,7 @@
 //   worker's two MessagePort hand-offs.
 import { createServer } from 'node:http';
 import { once } from 'node:events';
-import { BrowserHost } from '../../dist/lib/index.js';
+import { Browser } from '../../dist/lib/index.js';
 import { check } from '../bench-page.mjs';
 import { rawCdp } from '../raw-cdp.mjs';
 
@@ -34,7 +34,7 @@ export async function run({ quick }) {
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const url = `http://127.0.0.1:${server.address().port}/`;
-  const host = new BrowserHost({ warmSpare: false });
+  const host = new Browser({ warmSpare: false });
   try {
     const tabs = [];
     for (const name of ['tab1', 'tab2', 'tab3']) {
@@ -42,7 +42,7 @@ export async function run({ quick }) {
       check(await repl.run(`await gotoUrl(${JSON.stringify(url)}); await waitForLoad();`));
       tabs.push(host.tabs.peek(`repl:${name}`));
     }
-    const endpoint = await host.browser.endpoint();
+    const endpoint = await host.chromium.endpoint();
     const bench = host.repl('bench');
     // The raw side: a bare ws client in the cell, on the browser's own endpoint (a cell's
     // CDP_ENDPOINT hides the tabs other REPLs own).

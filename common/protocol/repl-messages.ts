@@ -108,7 +108,7 @@ export interface EndpointReplyMessage {
    * agent-tool session): a cell's Playwright sees it as the default context.
    */
   browserContextId?: string;
-  /** The host's download folders for the requesting worker (lib/browser/host-downloads.ts). */
+  /** The host's download folders for the requesting worker (lib/chromium/downloads.ts). */
   downloads?: { incoming: string; folder: string };
   error?: SerializedError;
 }

@@ -5,7 +5,7 @@
  * the browser and its profile, and exits.
  */
 import { capabilitiesFromEnv, readCapabilities } from '../mcp/capabilities.js';
-import type { BrowserManagerOptions } from '../browser/browser-manager.js';
+import type { BrowserManagerOptions } from '../chromium/browser-manager.js';
 import type { McpCapability } from '../mcp/capabilities.js';
 import type { BrowserToolsOptions } from '../tools/types.js';
 import { integerFlag, parseFlags, UsageError } from './options.js';
@@ -132,13 +132,13 @@ export async function mcp(args: string[]): Promise<void> {
     console[method] = (...items: unknown[]) => console.error(...items);
   }
   // Loaded here, not at the top: `run` and `shell` import this module for its usage text only.
-  const [{ StdioServerTransport }, { BrowserHost }, { createMcpServer }, { BrowserTools }] = await Promise.all([
+  const [{ StdioServerTransport }, { Browser }, { createMcpServer }, { BrowserTools }] = await Promise.all([
     import('@modelcontextprotocol/sdk/server/stdio.js'),
-    import('../host/browser-host.js'),
+    import('../browsers/browser.js'),
     import('../mcp/mcp-server.js'),
     import('../tools/tool-service.js'),
   ]);
-  const host = new BrowserHost({ browser: options.browser });
+  const host = new Browser({ browser: options.browser });
   const tools = new BrowserTools({ ...options.tools, host });
   const server = createMcpServer({ tools, sessionId: STDIO_SESSION_ID, caps: options.caps });
   const transport = new StdioServerTransport();

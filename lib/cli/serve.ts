@@ -3,9 +3,10 @@
  * naming the flag), maps them onto `startServer`, prints the URL and shuts down gracefully on
  * SIGINT or SIGTERM.
  */
-import { parseViewport } from '../browser/viewport.js';
-import type { Viewport } from '../browser/viewport.js';
-import type { BrowserManagerOptions } from '../browser/browser-manager.js';
+import { parseViewport } from '../chromium/viewport.js';
+import type { Viewport } from '../chromium/viewport.js';
+import type { BrowserManagerOptions } from '../chromium/browser-manager.js';
+import type { BrowserOptions } from '../browsers/browser.js';
 import { DEFAULT_DRAIN_MS, isLoopback, startServer } from '../http/server.js';
 import { parseHostPattern, parseOrigin, splitList } from '../http/middleware.js';
 import { trustProxySetting } from '../http/create-app.js';
@@ -119,9 +120,9 @@ export function serveOptions(args: string[], env: NodeJS.ProcessEnv = process.en
   if (values.executable !== undefined) browser.executable = values.executable;
   if (endpoint !== undefined) browser.cdpEndpoint = endpoint;
   if (values.headful === true) browser.headless = false;
-  const defaultHost: NonNullable<ServerOptions['defaultHost']> = {};
-  if (heapMb !== undefined) defaultHost.heapMb = heapMb;
-  if (Object.keys(browser).length > 0) defaultHost.browser = browser;
+  const primaryBrowser: BrowserOptions = {};
+  if (heapMb !== undefined) primaryBrowser.heapMb = heapMb;
+  if (Object.keys(browser).length > 0) primaryBrowser.browser = browser;
 
   const options: ServerOptions = { token: token === '' ? undefined : token };
   if (values.host !== undefined) options.host = values.host;
@@ -130,7 +131,7 @@ export function serveOptions(args: string[], env: NodeJS.ProcessEnv = process.en
   if (values['trust-proxy'] !== undefined) options.trustProxy = trustProxySetting(undefined, { BROWSER_REPL_TRUST_PROXY: values['trust-proxy'] });
   if (allowedHosts !== undefined) options.allowedHosts = allowedHosts;
   if (allowedOrigins !== undefined) options.allowedOrigins = allowedOrigins;
-  if (Object.keys(defaultHost).length > 0) options.defaultHost = defaultHost;
+  if (Object.keys(primaryBrowser).length > 0) options.primaryBrowser = primaryBrowser;
   if (browserPool !== undefined) options.browserPool = browserPool;
   if (maxBrowsers !== undefined) options.maxBrowsers = maxBrowsers;
   try {

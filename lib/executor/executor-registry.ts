@@ -7,8 +7,8 @@ import { debuglog } from 'node:util';
 import { ReplError } from '../../common/errors.js';
 import { defaultHeapMb } from '../../common/memory-budget.js';
 import { LIMITS, TIMEOUTS } from '../../common/limits.js';
-import type { BrowserManager } from '../browser/browser-manager.js';
-import { TabRegistry } from '../browser/tab-registry.js';
+import type { BrowserManager } from '../chromium/browser-manager.js';
+import { TabRegistry } from '../chromium/tab-registry.js';
 import type { PlaywrightExecuteResult, PlaywrightExecutorInfo, PlaywrightOutput } from './execute-result.js';
 import { EXECUTOR_NAME_PATTERN } from '../../common/protocol/executor-messages.js';
 import type { PlaywrightEngine } from '../../common/protocol/executor-messages.js';
@@ -16,7 +16,7 @@ import type { WebMcpCallHandler } from '../threads/browser-calls.js';
 import { ExecutorWorker } from './executor-worker.js';
 import { PlaywrightExecutor } from './playwright-executor.js';
 import type { ExecutorSession } from './playwright-executor.js';
-import type { TabOwner } from '../browser/tab-registry.js';
+import type { TabOwner } from '../chromium/tab-registry.js';
 import type { ExecutorInterruptOutcome } from './playwright-executor.js';
 import { ExecutorWorkerSupply } from './executor-worker-supply.js';
 
@@ -32,7 +32,7 @@ export interface PlaywrightExecutorsOptions {
   browser: BrowserManager;
   /**
    * The registry of the browser's tabs, shared with the REPLs of the same browser
-   * (`BrowserHost` passes its own). Default: one of the executors' own, closed with them.
+   * (`Browser` passes its own). Default: one of the executors' own, closed with them.
    */
   tabs?: TabRegistry | undefined;
   /** Default: `patchright` when `PLAYWRIGHT_ENGINE=patchright`, else `playwright-core`. */
@@ -51,7 +51,7 @@ export interface PlaywrightExecutorsOptions {
   warmSpare?: boolean | undefined;
   /**
    * Answers the code's `webmcp.listTools()` and `webmcp.invokeTool()` (docs/webmcp.md);
-   * `BrowserHost` passes its WebMCP monitor. Absent: both fail with `REPL_ERR_BROWSER_NOT_FOUND`.
+   * `Browser` passes its WebMCP monitor. Absent: both fail with `REPL_ERR_BROWSER_NOT_FOUND`.
    */
   webmcp?: WebMcpCallHandler | undefined;
   /** Test seam: another worker script speaking the executor protocol. */

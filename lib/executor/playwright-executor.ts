@@ -17,7 +17,7 @@ import { ReplError } from '../../common/errors.js';
 import { channels, publish } from '../../common/diagnostics.js';
 import type { ExecuteFinishMessage, ExecuteOutcome } from '../../common/diagnostics.js';
 import { SerialQueue } from '../threads/serial-queue.js';
-import type { TabOwner, TabRegistry } from '../browser/tab-registry.js';
+import type { TabOwner, TabRegistry } from '../chromium/tab-registry.js';
 import type { PlaywrightExecuteResult, PlaywrightExecutorInfo, PlaywrightOutput, PlaywrightTab } from './execute-result.js';
 import type { ExecutorWorker, RunOutcome, RunRequest } from './executor-worker.js';
 import type { ExecutorWorkerSupply } from './executor-worker-supply.js';

@@ -24,7 +24,7 @@ import { ScopedEndpoint } from '../../common/cdp/scoped-endpoint.js';
 import { createUpgradeAcceptor } from '../../common/cdp/transport.js';
 import type { Transport, UpgradeAcceptor } from '../../common/cdp/transport.js';
 import { httpStatusOf, ReplError } from '../../common/errors.js';
-import type { BrowserHost } from '../host/browser-host.js';
+import type { Browser } from '../browsers/browser.js';
 import { redactUrl } from '../../common/redact.js';
 import { admitRequest, bearerToken, endSocketWithJson, tokenMatches } from './middleware.js';
 import type { AccessPolicy } from './middleware.js';
@@ -36,22 +36,16 @@ const CDP_PATH = /^\/browsers\/([^/]+)\/cdp\/?$/;
 /** Owner name under which the proxy's clients get their download folder. */
 const PROXY_OWNER = 'cdp:proxy';
 
-/** The browser a proxy connection addresses, and how its activity is counted. */
-export interface ProxyTarget {
-  /** The session id (the capability is bound to it), or `default`. */
-  id: string;
-  host: BrowserHost;
-  /** Starts an activity; the returned function ends it. */
-  hold(): () => void;
-}
-
 export interface CdpProxyOptions {
   /** When set, connections need it (header, `?token=`) or the browser's capability (`?jwt=`). */
   token?: string | undefined;
   /** The Host and Origin policy of the server's routes; default: loopback only, no origins. */
   access?: AccessPolicy | undefined;
-  /** The browser named in the path; throws `REPL_ERR_NOT_FOUND` for an unknown one. */
-  resolve(idOrName: string): ProxyTarget;
+  /**
+   * The browser named in the path; throws `REPL_ERR_NOT_FOUND` for an unknown one. Its id is what
+   * the capability is bound to; a connection holds it (activity) while it is open.
+   */
+  resolve(idOrName: string): Browser;
 }
 
 /** The capability for one browser's CDP proxy, as `cdp_ws_url` carries it in `?jwt=`. */
@@ -62,7 +56,7 @@ export function cdpCapability(token: string, sessionId: string): string {
 export class CdpProxy {
   readonly #options: CdpProxyOptions;
   /** The relay of each browser that has proxied clients right now (dropped with its last client). */
-  readonly #endpoints = new Map<BrowserHost, ScopedEndpoint>();
+  readonly #endpoints = new Map<Browser, ScopedEndpoint>();
   #acceptor: Promise<UpgradeAcceptor> | undefined;
   #closed = false;
 
@@ -81,7 +75,7 @@ export class CdpProxy {
    */
   async handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
     socket.on('error', (error) => debug('client socket: %s', error.message));
-    let target: ProxyTarget;
+    let target: Browser;
     try {
       if (this.#closed) throw new ReplError('REPL_ERR_CLOSED', 'the server is shutting down');
       // Host, then Origin, then the token: the order of the HTTP routes.
@@ -95,7 +89,7 @@ export class CdpProxy {
       }
       target = this.#authorize(request, url, decodedSegment(match[1]!));
       checkHandshake(request);
-      if (target.host.browser === null) throw new ReplError('REPL_ERR_BROWSER_NOT_FOUND', 'this server runs without a browser (browser: false)');
+      if (target.chromium === null) throw new ReplError('REPL_ERR_BROWSER_NOT_FOUND', 'this server runs without a browser (browser: false)');
     } catch (error) {
       // The URL may carry ?token= or ?jwt=: only its redacted form is ever logged.
       debug('refused upgrade %s: %s', redactUrl(request.url), error instanceof Error ? error.message : String(error));
@@ -114,12 +108,11 @@ export class CdpProxy {
       refuse(socket, error);
       return;
     }
-    const { host } = target;
-    const endpoint = this.#endpointFor(host);
+    const endpoint = this.#endpointFor(target);
     endpoint.accept(watchClose(client, () => {
       release();
       // An endpoint without clients is dropped, so deleted browsers leave nothing behind here.
-      if (endpoint.clientCount === 0 && this.#endpoints.get(host) === endpoint) this.#endpoints.delete(host);
+      if (endpoint.clientCount === 0 && this.#endpoints.get(target) === endpoint) this.#endpoints.delete(target);
     }));
   }
 
@@ -142,12 +135,12 @@ export class CdpProxy {
    * refused like a wrong one: a client without a credential learns nothing about which browsers
    * exist.
    */
-  #authorize(request: IncomingMessage, url: URL, idOrName: string): ProxyTarget {
+  #authorize(request: IncomingMessage, url: URL, idOrName: string): Browser {
     const token = this.#options.token;
     if (token === undefined || token === '' || this.#tokenPresented(request, url)) return this.#options.resolve(idOrName);
     const jwt = url.searchParams.get('jwt');
     if (jwt === null) throw UNAUTHORIZED();
-    let target: ProxyTarget;
+    let target: Browser;
     try {
       target = this.#options.resolve(idOrName);
     } catch {
@@ -166,13 +159,13 @@ export class CdpProxy {
     return (header !== undefined && tokenMatches(header, token)) || (query !== null && tokenMatches(query, token));
   }
 
-  #endpointFor(host: BrowserHost): ScopedEndpoint {
-    let endpoint = this.#endpoints.get(host);
+  #endpointFor(browser: Browser): ScopedEndpoint {
+    let endpoint = this.#endpoints.get(browser);
     if (endpoint === undefined) {
-      const tabs = host.tabs!;
-      const browser = host.browser!;
+      const tabs = browser.tabs!;
+      const chromium = browser.chromium!;
       endpoint = new ScopedEndpoint({
-        upstream: () => browser.endpoint(),
+        upstream: () => chromium.endpoint(),
         scope: async () => ({
           mode: 'shared',
           ownTargetIds: [],
@@ -180,7 +173,7 @@ export class CdpProxy {
           downloadsFolder: (await tabs.downloads.prepare(PROXY_OWNER)).incoming,
         }),
       });
-      this.#endpoints.set(host, endpoint);
+      this.#endpoints.set(browser, endpoint);
     }
     return endpoint;
   }

@@ -1,7 +1,8 @@
 /**
  * The Express application, without listening: tests and embedders mount or `listen()` it.
- * The routes of one browser are mounted twice: at `/` for the default browser, and below
- * `/browsers/:id_or_name` for every browser (sessions of `POST /browsers`, and `default`).
+ * One registry of browsers (lib/browsers) serves every route. The router of one browser is
+ * mounted once, at `{/browsers/:id_or_name}` (the part in braces is optional): a resolver finds
+ * the browser the path names, or the registry's own at the top level.
  * WebSocket upgrades (`cdp_ws_url`) go to `app.handleUpgrade`. `/mcp` serves the MCP server
  * (lib/mcp) over streamable HTTP, once, at the top level: its code tools take a `browser` argument.
  */
@@ -9,16 +10,14 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import express, { Router } from 'express';
 import type { Express } from 'express';
-import { BrowserManager } from '../browser/browser-manager.js';
-import { resolveViewport } from '../browser/viewport.js';
-import { BrowserSessions, DEFAULT_BROWSER_ID } from '../host/browser-sessions.js';
+import { Browsers } from '../browsers/browsers.js';
 import { CdpProxy } from './cdp-proxy.js';
 import { browsersRoutes, resolveBrowser } from './routes/browsers-routes.js';
-import { HostRegistry } from '../host/host-registry.js';
-import type { BrowserHostOptions } from '../host/browser-host.js';
-import type { Viewport } from '../browser/viewport.js';
-import { accessGuard, accessPolicy, bearerAuth, errorHandler, hostFromLocals, notFound } from './middleware.js';
-import type { HostOf } from './middleware.js';
+import { Browser } from '../browsers/browser.js';
+import type { BrowserOptions } from '../browsers/browser.js';
+import type { Viewport } from '../chromium/viewport.js';
+import { accessGuard, accessPolicy, bearerAuth, errorHandler, browserFromLocals, notFound } from './middleware.js';
+import type { BrowserOf } from './middleware.js';
 import { replRoutes } from './routes/repl-routes.js';
 import { playwrightRoutes } from './routes/playwright-routes.js';
 import { processRoutes } from './routes/process-routes.js';
@@ -38,10 +37,12 @@ import type { PeerOptions } from './peers.js';
 import type { BrowserToolsOptions } from '../tools/types.js';
 
 export interface AppOptions {
-  /** Hosts to serve; a registry with one `default` host is created when omitted. */
-  registry?: HostRegistry;
-  /** Options of the default host when the app creates the registry. */
-  defaultHost?: BrowserHostOptions;
+  /**
+   * The server's own browser (`default`, what the top-level routes drive): its options, which the
+   * browsers of `POST /browsers` also start from, or a `Browser` built by the caller (it is closed
+   * with the app's registry). Default `{}`.
+   */
+  primaryBrowser?: BrowserOptions | Browser;
   /** When set, every route requires `Authorization: Bearer <token>` (default `BROWSER_REPL_TOKEN`). */
   token?: string | undefined;
   /**
@@ -58,8 +59,9 @@ export interface AppOptions {
    */
   allowedOrigins?: readonly string[] | undefined;
   /**
-   * Default viewport of the default host's tabs (`BrowserHostOptions.viewport`; it wins over
-   * `defaultHost.viewport`). Default `BROWSER_REPL_VIEWPORT`, else 1280×720. Ignored with `registry`.
+   * Default viewport of the server's own browser and of `POST /browsers`' (`BrowserOptions.viewport`;
+   * it wins over `primaryBrowser.viewport`). Default `BROWSER_REPL_VIEWPORT`, else 1280×720. Ignored
+   * when `primaryBrowser` is a `Browser`.
    */
   viewport?: Viewport | undefined;
   /** Launched, unused browsers kept ready for `POST /browsers` (`--browser-pool`). Default 0. */
@@ -108,10 +110,8 @@ export interface AppOptions {
 export type Readiness = 'ready' | 'draining' | 'full';
 
 export interface BrowserReplApp extends Express {
-  /** The registry behind the top-level routes (the default browser); close it to end every REPL. */
-  readonly registry: HostRegistry;
-  /** The browsers of `POST /browsers`. */
-  readonly browsers: BrowserSessions;
+  /** The registry of every browser: the server's own (`browsers.primary`) and those of `POST /browsers`; close it to end every REPL. */
+  readonly browsers: Browsers;
   /** The agent browser tools of `/mcp`: one tool session per MCP session. */
   readonly tools: BrowserTools;
   /** The MCP sessions of `/mcp`. */
@@ -136,26 +136,15 @@ export interface BrowserReplApp extends Express {
   destroy(): Promise<void>;
 }
 
-
-/** The routes of one browser, mounted at `/` for the default one and below `/browsers/{id_or_name}`. */
-function browserRoutes(hostOf: HostOf): Router[] {
-  return [replRoutes(hostOf), playwrightRoutes(hostOf), webmcpRoutes(hostOf), processRoutes(hostOf), fsRoutes(hostOf)];
+/** The routes of one browser (the one the resolver left in `res.locals`). */
+function browserRoutes(browserOf: BrowserOf): Router[] {
+  return [replRoutes(browserOf), playwrightRoutes(browserOf), webmcpRoutes(browserOf), processRoutes(browserOf), fsRoutes(browserOf)];
 }
 
 export function createApp(options: AppOptions = {}): BrowserReplApp {
   const token = 'token' in options ? options.token : process.env['BROWSER_REPL_TOKEN'];
   // Built first: a malformed allowedHosts or allowedOrigins entry throws before anything starts.
   const access = accessPolicy({ token, allowedHosts: options.allowedHosts, allowedOrigins: options.allowedOrigins });
-  const registry = options.registry ?? new HostRegistry();
-  if (registry.size === 0) {
-    const host = options.defaultHost ?? {};
-    registry.add(options.viewport === undefined ? host : { ...host, viewport: options.viewport });
-  }
-  const defaultHost = registry.get('default');
-  const defaultBrowser = options.defaultHost?.browser;
-  const launchOptions = defaultBrowser === undefined || defaultBrowser === false || defaultBrowser instanceof BrowserManager ? undefined : defaultBrowser;
-  const { id: _id, browser: _browser, viewport: _viewport, ...hostDefaults } = options.defaultHost ?? {};
-  const viewport = options.viewport ?? options.defaultHost?.viewport;
   // Built before anything starts: a malformed node id or peer URL throws here.
   const peerOptions = options.peers === false ? undefined : options.peers ?? peerOptionsFromEnv();
   const peers = peerOptions === undefined ? undefined : new Peers(peerOptions, (idOrName) => {
@@ -166,29 +155,20 @@ export function createApp(options: AppOptions = {}): BrowserReplApp {
       return false;
     }
   });
-  const browsers = new BrowserSessions({
+  const primary = options.primaryBrowser ?? {};
+  const browsers = new Browsers({
+    primary: primary instanceof Browser || options.viewport === undefined ? primary : { ...primary, viewport: options.viewport },
     idPrefix: peers?.idPrefix,
-    hostDefaults,
-    browser: launchOptions,
-    viewport,
     pool: options.browserPool,
     maxBrowsers: options.maxBrowsers,
   });
-  const proxy = new CdpProxy({
-    token,
-    access,
-    resolve: (idOrName) => {
-      if (idOrName === DEFAULT_BROWSER_ID) return { id: DEFAULT_BROWSER_ID, host: defaultHost, hold: () => () => undefined };
-      const session = browsers.get(idOrName);
-      return { id: session.id, host: session.host, hold: () => session.hold() };
-    },
-  });
-  const tools = new BrowserTools({ ...options.tools, host: defaultHost });
+  const proxy = new CdpProxy({ token, access, resolve: (idOrName) => browsers.get(idOrName) });
+  const tools = new BrowserTools({ ...options.tools, host: browsers.primary });
   const mcp = new McpHttpSessions({
     tools,
     caps: options.mcpCaps === undefined ? capabilitiesFromEnv() : readCapabilities(options.mcpCaps, 'mcpCaps'),
   });
-  const metrics = new ServerMetrics({ sessions: browsers, defaultHost, mcp });
+  const metrics = new ServerMetrics({ browsers, mcp });
   const metricsPublic = options.metricsPublic ?? /^(1|true)$/i.test(process.env['BROWSER_REPL_METRICS_PUBLIC'] ?? '');
   let destroying: Promise<void> | undefined;
   const inFlight = new InFlightRequests();
@@ -201,7 +181,6 @@ export function createApp(options: AppOptions = {}): BrowserReplApp {
   // Mounted under a path (`parent.use('/browser', app)`), upgrades still arrive with it in front.
   const mounts = new MountPrefixes(() => (app as unknown as { mountpath?: unknown }).mountpath);
   Object.defineProperties(app, {
-    registry: { value: registry, enumerable: true },
     browsers: { value: browsers, enumerable: true },
     tools: { value: tools, enumerable: true },
     mcp: { value: mcp, enumerable: true },
@@ -226,10 +205,10 @@ export function createApp(options: AppOptions = {}): BrowserReplApp {
       value: () => {
         destroying ??= (async () => {
           metrics.close();
-          // The tools' pages live in the default browser: they close before the browsers end.
+          // The tools' pages live in the server's own browser: they close before the browsers end.
           const toolsClosed = mcp.close().then(() => tools.close());
           await Promise.allSettled([proxy.close(), toolsClosed]);
-          await Promise.all([browsers.destroy(), registry.destroy(), peers?.close()]);
+          await Promise.all([browsers.destroy(), peers?.close()]);
           await toolsClosed;
         })();
         return destroying;
@@ -275,22 +254,13 @@ export function createApp(options: AppOptions = {}): BrowserReplApp {
   // Before any route reads a body: a forwarded request's body streams on as it arrives.
   if (peers !== undefined) app.use(peers.forwardHttp());
   app.use(mcpRoutes({ sessions: mcp, token, access }));
-  // The top-level routes drive the default browser.
-  app.use(...browserRoutes(() => defaultHost));
-  app.use(browsersRoutes({
-    sessions: browsers,
-    defaultHost,
-    defaultInfo: {
-      headless: launchOptions?.headless ?? true,
-      viewport: defaultHost.browser?.viewport ?? resolveViewport(viewport, process.env),
-      createdAt: new Date(),
-    },
-    token,
-  }));
-  // Every per-browser route again below /browsers/{id_or_name}/ (mergeParams: the id is the mount's).
+  app.use(browsersRoutes({ browsers, token }));
+  // One router for one browser, mounted once at a path whose /browsers/{id_or_name} part is
+  // optional (mergeParams: the id is the mount's): without an id in the path, the resolver picks
+  // the registry's own browser.
   const perBrowser = Router({ mergeParams: true });
-  perBrowser.use(resolveBrowser(browsers, defaultHost), ...browserRoutes(hostFromLocals));
-  app.use('/browsers/:id_or_name', perBrowser);
+  perBrowser.use(resolveBrowser(browsers), ...browserRoutes(browserFromLocals));
+  app.use('{/browsers/:id_or_name}', perBrowser);
   app.use(notFound);
   app.use(errorHandler);
   return app;

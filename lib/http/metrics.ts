@@ -16,8 +16,7 @@ import { channels } from '../../common/diagnostics.js';
 import type {
   CellFinishMessage, ChromiumExitMessage, ChromiumLaunchMessage, ExecuteFinishMessage, WorkerExitMessage,
 } from '../../common/diagnostics.js';
-import type { BrowserHost } from '../host/browser-host.js';
-import type { BrowserSessions } from '../host/browser-sessions.js';
+import type { Browsers } from '../browsers/browsers.js';
 import type { McpHttpSessions } from '../mcp/http-sessions.js';
 import { appBasePath } from './public-url.js';
 
@@ -25,10 +24,8 @@ import { appBasePath } from './public-url.js';
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
 
 export interface MetricsSources {
-  /** The browsers of `POST /browsers`. */
-  sessions: BrowserSessions;
-  /** The server's own browser, the top-level routes'. */
-  defaultHost: BrowserHost;
+  /** The registry of the server's browsers: its own and those of `POST /browsers`. */
+  browsers: Browsers;
   /** The MCP sessions of `/mcp`. */
   mcp: McpHttpSessions;
 }
@@ -59,13 +56,13 @@ export class ServerMetrics {
 
   constructor(sources: MetricsSources) {
     const registers = [this.#registry];
-    const hosts = (): BrowserHost[] => [sources.defaultHost, ...sources.sessions.list().map((session) => session.host)];
+    const { browsers } = sources;
     new Gauge({
       name: 'browser_repl_browsers',
       help: 'Browsers of POST /browsers alive now (the warm pool and the default browser not counted): the autoscaling metric.',
       registers,
       collect() {
-        this.set(sources.sessions.list().length);
+        this.set(browsers.list().length);
       },
     });
     new Gauge({
@@ -73,7 +70,7 @@ export class ServerMetrics {
       help: 'Launched, unused browsers of the warm pool.',
       registers,
       collect() {
-        this.set(sources.sessions.pooled);
+        this.set(browsers.pooled);
       },
     });
     new Gauge({
@@ -81,7 +78,7 @@ export class ServerMetrics {
       help: 'Most browsers POST /browsers may run at once, pool included (--max-browsers, else derived from the memory limit).',
       registers,
       collect() {
-        this.set(sources.sessions.maxBrowsers);
+        this.set(browsers.maxBrowsers);
       },
     });
     new Gauge({
@@ -89,7 +86,7 @@ export class ServerMetrics {
       help: 'REPLs alive now, in every browser: named ones, default ones and agent-tool sessions\'.',
       registers,
       collect() {
-        this.set(hosts().reduce((sum, host) => sum + host.counts().repls, 0));
+        this.set(browsers.all().reduce((sum, browser) => sum + browser.counts().repls, 0));
       },
     });
     new Gauge({
@@ -97,7 +94,7 @@ export class ServerMetrics {
       help: 'Playwright executors alive now, in every browser: named ones, and default ones while they have a worker.',
       registers,
       collect() {
-        this.set(hosts().reduce((sum, host) => sum + host.counts().executors, 0));
+        this.set(browsers.all().reduce((sum, browser) => sum + browser.counts().executors, 0));
       },
     });
     new Gauge({

@@ -13,22 +13,22 @@ import express from 'express';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { httpStatusOf, ReplError } from '../../common/errors.js';
 import { redactUrl } from '../../common/redact.js';
-import type { BrowserHost } from '../host/browser-host.js';
+import type { Browser } from '../browsers/browser.js';
 
 const debug = debuglog('browser-repl:http');
 
 // ----- which browser ------------------------------------------------------------------------
 
 /**
- * The browser host a request addresses: the default host for the top-level routes, the one named
- * by `/browsers/{id_or_name}/…` for the per-browser routes (resolved once, before the route runs).
+ * The browser a request addresses: the server's own for the top-level routes, the one named by
+ * `/browsers/{id_or_name}/…` below it (resolved once, before the route runs).
  */
-export type HostOf = (req: Request, res: Response) => BrowserHost;
+export type BrowserOf = (req: Request, res: Response) => Browser;
 
-/** Key of `res.locals` under which the per-browser mount leaves the resolved host. */
-export const HOST_LOCAL = 'browserHost';
+/** Key of `res.locals` under which the per-browser mount leaves the resolved browser. */
+export const BROWSER_LOCAL = 'addressedBrowser';
 
-export const hostFromLocals: HostOf = (_req, res) => res.locals[HOST_LOCAL] as BrowserHost;
+export const browserFromLocals: BrowserOf = (_req, res) => res.locals[BROWSER_LOCAL] as Browser;
 
 /**
  * Failed `repl` and `execute` answers carry `x-should-retry: false`: the Kernel SDK retries 408,

@@ -9,7 +9,7 @@ import type { Server, ServerResponse } from 'node:http';
 import { debuglog } from 'node:util';
 import { httpStatusOf, ReplError } from '../../common/errors.js';
 import type { ErrorCode } from '../../common/errors.js';
-import { sweepStaleProfiles } from '../browser/launch-chromium.js';
+import { sweepStaleProfiles } from '../chromium/launch-chromium.js';
 import { createApp } from './create-app.js';
 import { endSocketWithJson } from './middleware.js';
 import type { AppOptions, BrowserReplApp } from './create-app.js';

@@ -1,7 +1,7 @@
 /**
  * Where REPL workers come from: a fresh start, or the one started, unused worker kept in reserve
  * (the warm spare), so that a reset, a replaced REPL or a new named REPL gets a worker in
- * milliseconds instead of a thread start. A `BrowserHost` shares one `ReplWorkerSupply` among all its
+ * milliseconds instead of a thread start. A `Browser` shares one `ReplWorkerSupply` among all its
  * REPLs (workers start unnamed and are configured by the REPL that takes them), so sixteen idle
  * named REPLs cost seventeen threads, not thirty-two; a `Repl` made on its own has its own.
  *

@@ -4,10 +4,10 @@
  * (docs/lifecycle.md is its diagram).
  */
 import { debuglog } from 'node:util';
-import { BrowserManager } from '../browser/browser-manager.js';
-import type { BrowserManagerOptions } from '../browser/browser-manager.js';
-import { TabRegistry } from '../browser/tab-registry.js';
-import type { TabOwner } from '../browser/tab-registry.js';
+import { BrowserManager } from '../chromium/browser-manager.js';
+import type { BrowserManagerOptions } from '../chromium/browser-manager.js';
+import { TabRegistry } from '../chromium/tab-registry.js';
+import type { TabOwner } from '../chromium/tab-registry.js';
 import { ReplError } from '../../common/errors.js';
 import { LIMITS, TIMEOUTS } from '../../common/limits.js';
 import { channels, publish } from '../../common/diagnostics.js';
@@ -58,17 +58,17 @@ export interface ReplOptions {
   interruptChecks?: boolean;
   /** @internal Test seam: a worker script speaking the same protocol. */
   workerUrl?: URL;
-  /** Name within its host (default `default`); set by `BrowserHost.repl(name)`. */
+  /** Name within its host (default `default`); set by `Browser.repl(name)`. */
   name?: string;
   /**
-   * Where workers come from: `BrowserHost` passes one pool shared by its REPLs. Default: this
+   * Where workers come from: `Browser` passes one pool shared by its REPLs. Default: this
    * REPL's own (with `warmSpare`), closed with it.
    */
   spares?: ReplWorkerSupply;
   /**
    * The registry of the browser's tabs. With one, a REPL not named `default` owns a tab of its
    * own (opened on its first browser helper, closed when it is reset or closed), and `default`
-   * never attaches a tab that someone else owns. Set by `BrowserHost`.
+   * never attaches a tab that someone else owns. Set by `Browser`.
    */
   tabs?: TabRegistry;
   /**
@@ -78,7 +78,7 @@ export interface ReplOptions {
   tabOwner?: TabOwner;
   /**
    * Answers the cells' `webmcp.listTools()` and `webmcp.invokeTool()` (docs/webmcp.md): a
-   * `BrowserHost` passes its WebMCP monitor, scoped to what this REPL may see. Absent: both fail
+   * `Browser` passes its WebMCP monitor, scoped to what this REPL may see. Absent: both fail
    * with `REPL_ERR_BROWSER_NOT_FOUND`.
    */
   webmcp?: WebMcpCallHandler;
@@ -423,7 +423,7 @@ export class Repl {
         if (this.#env[name] !== value) diff[name] = value;
       }
       this.#env = { ...env };
-      // A host's pool follows the host's environment (BrowserHost.setEnv); this REPL's own follows it here.
+      // A host's pool follows the host's environment (Browser.setEnv); this REPL's own follows it here.
       if (this.#ownsSpares) await this.#spares.setEnv(env);
       const worker = this.#worker;
       if (worker === null || !worker.alive || Object.keys(diff).length === 0) return { replTerminated: false };

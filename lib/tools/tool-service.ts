@@ -4,7 +4,7 @@
  * back, screenshot, status and close, plus the limits the seed left out (tabs, downloads,
  * uploads, dialogs, keys, select options, find).
  *
- * A session's page is a private REPL of a browser host (`BrowserHost.privateRepl`): its worker
+ * A session's page is a private REPL of a browser host (`Browser.privateRepl`): its worker
  * runs the operations with the REPL's own browser helpers (worker/tools/tool-runner.ts), and its
  * tab lives in a browser context of its own (`isolation: "context"`, the default) or in a browser
  * process of its own with a temporary profile (`"process"`). Either is deleted on close, so
@@ -19,7 +19,7 @@ import path from 'node:path';
 import { ReplError } from '../../common/errors.js';
 import { LIMITS } from '../../common/limits.js';
 import { ownedTempPrefix } from '../system/child-lifetime.js';
-import { BrowserHost } from '../host/browser-host.js';
+import { Browser } from '../browsers/browser.js';
 import { SerialQueue } from '../threads/serial-queue.js';
 import { UrlPolicy } from './policy.js';
 import { renderEffects, renderFind, renderSnapshot } from './render.js';
@@ -143,8 +143,8 @@ interface PageBackend {
   /** The session's Playwright executor, made on the first `executePlaywright`. */
   executor?: PlaywrightExecutor | undefined;
   /** The host it lives in; `ownHost` too when that host is the session's own (process isolation). */
-  host: BrowserHost;
-  ownHost: BrowserHost | undefined;
+  host: Browser;
+  ownHost: Browser | undefined;
   createdAt: Date;
 }
 
@@ -619,17 +619,17 @@ export class ToolPage implements ToolPageApi {
 
 /** The tool service; see the module comment. `close()` ends every session. */
 export class BrowserTools {
-  readonly #options: BrowserToolsOptions & { host?: BrowserHost | undefined };
+  readonly #options: BrowserToolsOptions & { host?: Browser | undefined };
   readonly #config: ResolvedConfig;
   readonly #pages = new Map<string, ToolPage>();
   readonly #workspaceRoot: string;
   readonly #ownsWorkspace: boolean;
   /** The host whose browser context-isolated sessions share: the given one, or one launched on first use. */
-  #sharedHost: BrowserHost | undefined;
+  #sharedHost: Browser | undefined;
   readonly #ownsSharedHost: boolean;
   #closed = false;
 
-  constructor(options: BrowserToolsOptions & { host?: BrowserHost | undefined } = {}) {
+  constructor(options: BrowserToolsOptions & { host?: Browser | undefined } = {}) {
     this.#options = options;
     this.#config = resolveConfig(options);
     this.#ownsWorkspace = options.workspace === undefined;
@@ -706,9 +706,9 @@ export class BrowserTools {
     return { repl, host, ownHost: this.#config.isolation === 'process' ? host : undefined, createdAt: new Date() };
   }
 
-  #newHost(id: string): BrowserHost {
+  #newHost(id: string): Browser {
     const { executable, args, headless, noSandbox } = this.#options;
-    const base = this.#options.host?.browser;
+    const base = this.#options.host?.chromium;
     // A session browser is launched like the shared one: the given host's launch options, or the seed's table.
     const launch = {
       ...(executable === undefined ? {} : { executable }),
@@ -716,7 +716,7 @@ export class BrowserTools {
       ...(headless === undefined ? {} : { headless }),
       ...(noSandbox === undefined ? {} : { noSandbox }),
     };
-    return new BrowserHost({ id: `tools-${id}`, browser: base !== undefined && base !== null && Object.keys(launch).length === 0 ? base.options : launch, warmSpare: false });
+    return new Browser({ id: `tools-${id}`, browser: base !== undefined && base !== null && Object.keys(launch).length === 0 ? base.options : launch, warmSpare: false });
   }
 
   async #closeService(): Promise<void> {
@@ -729,6 +729,6 @@ export class BrowserTools {
 }
 
 /** Creates a tool service (seed 004's browser service). */
-export function createBrowserTools(options: BrowserToolsOptions & { host?: BrowserHost } = {}): BrowserTools {
+export function createBrowserTools(options: BrowserToolsOptions & { host?: Browser } = {}): BrowserTools {
   return new BrowserTools(options);
 }

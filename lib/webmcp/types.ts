@@ -1,6 +1,6 @@
 /**
  * What the rest of the main thread sees of WebMCP (lib/webmcp): the tools of one browser, listed
- * and invoked in Kernel's shapes. A `BrowserHost` owns one `WebMcpMonitor` (its own CDP
+ * and invoked in Kernel's shapes. A `Browser` owns one `WebMcpMonitor` (its own CDP
  * connection, started with the browser); the REPL and executor workers reach it through
  * `webmcp-call` messages, the HTTP routes and the MCP server call it directly.
  */

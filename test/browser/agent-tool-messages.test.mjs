@@ -7,7 +7,7 @@
 import t from 'tap';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { BrowserHost, BrowserTools, createMcpServer } from '../../dist/lib/index.js';
+import { Browser, BrowserTools, createMcpServer } from '../../dist/lib/index.js';
 import { HELPER_NAMES, speaksInternals } from '../../dist/lib/tools/tool-wording.js';
 import { startFixtureServer } from '../helpers/fixture-server.mjs';
 
@@ -15,7 +15,7 @@ t.setTimeout(240_000);
 
 const fixtures = await startFixtureServer();
 t.teardown(() => fixtures.close());
-const host = new BrowserHost({ browser: { cdpEndpoint: null }, warmSpare: false });
+const host = new Browser({ browser: { cdpEndpoint: null }, warmSpare: false });
 t.teardown(() => host.close());
 
 /** An MCP client of a server over one tool session; `call` answers { text, isError }. */

@@ -6,13 +6,13 @@
 import t from 'tap';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BrowserHost, BrowserTools, renderSnapshot } from '../../dist/lib/index.js';
+import { Browser, BrowserTools, renderSnapshot } from '../../dist/lib/index.js';
 import { startFixtureServer } from '../helpers/fixture-server.mjs';
 
 const fixtures = await startFixtureServer();
 t.teardown(() => fixtures.close());
 // One browser for the context-isolated sessions of every tools instance here.
-const host = new BrowserHost({ browser: { cdpEndpoint: null }, warmSpare: false });
+const host = new Browser({ browser: { cdpEndpoint: null }, warmSpare: false });
 t.teardown(() => host.close());
 
 function makeTools(t, options = {}) {

@@ -7,8 +7,8 @@ import { startFixtureServer } from '../helpers/fixture-server.mjs';
 const ROUNDS = 10;
 const fixtures = await startFixtureServer();
 t.teardown(() => fixtures.close());
-const api = await apiServer(t, { defaultHost: { browser: { cdpEndpoint: null } } });
-const host = api.server.app.registry.get('default');
+const api = await apiServer(t, { primaryBrowser: { browser: { cdpEndpoint: null } } });
+const host = api.server.app.browsers.primary;
 const basic = fixtures.url('basic.html');
 
 const writes = (result) => result.content.filter((item) => item.type === 'text' && item.channel === 'write').map((item) => item.text);
@@ -20,14 +20,14 @@ t.test(`SIGKILL between cells, ${ROUNDS} times`, async (t) => {
   const replId = first.repl_id;
 
   for (let round = 1; round <= ROUNDS; round++) {
-    const pid = host.browser.pid;
+    const pid = host.chromium.pid;
     t.type(pid, 'number', `round ${round}: Chromium runs`);
     // Odd rounds send the next cell at once, while the dead browser's socket may still look open
     // for a few milliseconds: the first helper is an observational one, which is safe to repeat.
     // Even rounds wait for the exit first, as a crash between two agent calls does, and start with
     // js(), which is never repeated.
     const exited = new Promise((resolve) => {
-      const dispose = host.browser.onExit(() => {
+      const dispose = host.chromium.onExit(() => {
         dispose();
         resolve();
       });
@@ -48,8 +48,8 @@ t.test(`SIGKILL between cells, ${ROUNDS} times`, async (t) => {
     t.notOk(result.repl_terminated);
     t.same(JSON.parse(writes(result)[0]), { counter: round, kept: 'kept', before: 'about:blank', title: 'Basic fixture', tabs: 1 },
       'bindings survive; the new browser starts blank and works');
-    t.not(host.browser.pid, pid, 'a new Chromium');
+    t.not(host.chromium.pid, pid, 'a new Chromium');
     await exited;
   }
-  t.ok(host.browser.launchCount >= ROUNDS + 1);
+  t.ok(host.chromium.launchCount >= ROUNDS + 1);
 });

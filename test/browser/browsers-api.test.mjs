@@ -20,7 +20,7 @@ import { startFixtureServer } from '../helpers/fixture-server.mjs';
 const TOKEN = 'test-token-browsers';
 const fixtures = await startFixtureServer();
 t.teardown(() => fixtures.close());
-const api = await apiServer(t, { token: TOKEN, defaultHost: { browser: { cdpEndpoint: null } }, maxBrowsers: 4 });
+const api = await apiServer(t, { token: TOKEN, primaryBrowser: { browser: { cdpEndpoint: null } }, maxBrowsers: 4 });
 const auth = { authorization: `Bearer ${TOKEN}` };
 // No automatic retries: a test must see each answer as it is.
 const kernel = new Kernel({ apiKey: TOKEN, baseURL: api.url, maxRetries: 0 });
@@ -116,7 +116,7 @@ t.test('the SDK drives create → list (paged) → retrieve → execute → repl
 
   const footprints = [first, second].map((browser) => ({
     id: browser.session_id,
-    profile: sessionOf(browser.session_id).host.browser.userDataDir,
+    profile: sessionOf(browser.session_id).chromium.userDataDir,
     workersBefore,
     executorsBefore,
   }));
@@ -146,7 +146,7 @@ t.test('an idle browser is reaped after timeout_seconds; activity postpones it',
   const workersBefore = liveWorkerThreads();
   const browser = await kernel.browsers.create({ timeout_seconds: 2 });
   const session = sessionOf(browser.session_id);
-  const footprint = { id: browser.session_id, profile: session.host.browser.userDataDir, workersBefore, executorsBefore: liveExecutorThreads() };
+  const footprint = { id: browser.session_id, profile: session.chromium.userDataDir, workersBefore, executorsBefore: liveExecutorThreads() };
   // A cell longer than the timeout is activity all along: the browser survives it.
   const long = await kernel.post(`/browsers/${browser.session_id}/repl`, { body: { code: 'await waitMs(3000); repl.write("still here")', timeout_sec: 20 } });
   t.equal(long.content?.[0]?.text, 'still here', 'a call longer than timeout_seconds keeps its browser');
@@ -269,7 +269,7 @@ t.test('a warm pool hands out launched browsers and refills', async (t) => {
   const taken = await pooled.call('POST', '/browsers', {});
   t.equal(taken.status, 200);
   t.equal(sessions.get(taken.json.session_id).pooled, true, 'create took the warm browser');
-  const [defaultRepl] = await sessions.get(taken.json.session_id).host.listRepls();
+  const [defaultRepl] = await sessions.get(taken.json.session_id).listRepls();
   t.match(defaultRepl, { name: 'default', replId: /^[a-z0-9]{24}$/ }, 'its default REPL already runs, before any cell');
   t.ok(await eventually(() => sessions.pooled === 1), 'and the pool refilled');
   const before = sessions.list().length;

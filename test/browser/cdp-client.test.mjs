@@ -6,10 +6,10 @@ import t from 'tap';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BrowserManager } from '../../dist/lib/browser/browser-manager.js';
-import { findChromium } from '../../dist/lib/browser/find-chromium.js';
-import { launchChromium, OFFLINE_ARGS } from '../../dist/lib/browser/launch-chromium.js';
-import { detectNoSandbox } from '../../dist/lib/browser/sandbox.js';
+import { BrowserManager } from '../../dist/lib/chromium/browser-manager.js';
+import { findChromium } from '../../dist/lib/chromium/find-chromium.js';
+import { launchChromium, OFFLINE_ARGS } from '../../dist/lib/chromium/launch-chromium.js';
+import { detectNoSandbox } from '../../dist/lib/chromium/sandbox.js';
 import { CdpClient } from '../../dist/worker/cdp/cdp-client.js';
 import { startFixtureServer } from '../helpers/fixture-server.mjs';
 

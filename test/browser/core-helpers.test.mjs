@@ -14,7 +14,7 @@ import { decodePng, imageSize } from '../helpers/images.mjs';
 const fixtures = await startFixtureServer();
 t.teardown(() => fixtures.close());
 // cdpEndpoint: null, so a CDP_ENDPOINT in the developer's shell cannot turn this into attach mode.
-const api = await apiServer(t, { defaultHost: { browser: { cdpEndpoint: null } } });
+const api = await apiServer(t, { primaryBrowser: { browser: { cdpEndpoint: null } } });
 const dir = mkdtempSync(join(tmpdir(), 'browser-repl-core-'));
 t.teardown(() => rmSync(dir, { recursive: true, force: true }));
 

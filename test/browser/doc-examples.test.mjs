@@ -69,7 +69,7 @@ const byFile = new Map();
 for (const example of allExamples()) byFile.set(example.file, [...(byFile.get(example.file) ?? []), example]);
 for (const [file, examples] of byFile) {
   t.test(file, async (t) => {
-    const server = await startServer({ port: 0, host: '127.0.0.1', token: undefined, tools: { permission: 'allow' }, defaultHost: { browser: { cdpEndpoint: null } } });
+    const server = await startServer({ port: 0, host: '127.0.0.1', token: undefined, tools: { permission: 'allow' }, primaryBrowser: { browser: { cdpEndpoint: null } } });
     t.teardown(() => server.close());
     const work = mkdtempSync(join(tmpdir(), 'chromium-repl-doctest-'));
     t.teardown(() => rmSync(work, { recursive: true, force: true }));

@@ -19,7 +19,7 @@ const tempPath = (name) => join(dir, `${files++}-${name}`);
 const waitForFile = (path) => `{ const fs = await import("node:fs"); while (!fs.existsSync(${JSON.stringify(path)})) await new Promise((r) => setTimeout(r, 20)); }`;
 
 // The browser is launched, never attached: a CDP_ENDPOINT in the developer's shell must not leak in.
-const api = await apiServer(t, { defaultHost: { browser: { cdpEndpoint: null } } });
+const api = await apiServer(t, { primaryBrowser: { browser: { cdpEndpoint: null } } });
 const sockets = serverSockets(api.server.server);
 
 t.test('stdout and stderr are streamed as the code writes, then the result', async (t) => {

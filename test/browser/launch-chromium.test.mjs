@@ -6,9 +6,9 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { findChromium } from '../../dist/lib/browser/find-chromium.js';
-import { chromiumArgs, launchChromium, OFFLINE_ARGS, singletonSocketDir } from '../../dist/lib/browser/launch-chromium.js';
-import { detectNoSandbox } from '../../dist/lib/browser/sandbox.js';
+import { findChromium } from '../../dist/lib/chromium/find-chromium.js';
+import { chromiumArgs, launchChromium, OFFLINE_ARGS, singletonSocketDir } from '../../dist/lib/chromium/launch-chromium.js';
+import { detectNoSandbox } from '../../dist/lib/chromium/sandbox.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'browser-repl-launch-test-'));
 t.teardown(() => rmSync(scratch, { recursive: true, force: true }));
@@ -125,7 +125,7 @@ t.test('the launched browser runs in its own profile and [Symbol.asyncDispose] e
 
 t.test('a Node process that exits without closing its browser takes the browser with it', async (t) => {
   const script = `
-    import { launchChromium } from ${JSON.stringify(new URL('../../dist/lib/browser/launch-chromium.js', import.meta.url).href)};
+    import { launchChromium } from ${JSON.stringify(new URL('../../dist/lib/chromium/launch-chromium.js', import.meta.url).href)};
     const browser = await launchChromium({ executable: ${JSON.stringify(findChromium().executable)}, noSandbox: ${detectNoSandbox().noSandbox}, tmpDir: ${JSON.stringify(scratch)} });
     process.stdout.write(JSON.stringify({ pid: browser.pid, profile: browser.userDataDir }));
   `;

@@ -53,7 +53,7 @@ function run(command, args) {
 }
 
 t.test('the MCP conformance suite passes, but for the listed fixture scenarios', async (t) => {
-  const server = await startServer({ port: 0, host: '127.0.0.1', token: undefined, defaultHost: { browser: { cdpEndpoint: null } } });
+  const server = await startServer({ port: 0, host: '127.0.0.1', token: undefined, primaryBrowser: { browser: { cdpEndpoint: null } } });
   t.teardown(() => server.close());
   const dir = await mkdtemp(join(tmpdir(), 'mcp-conformance-'));
   t.teardown(() => rm(dir, { recursive: true, force: true }));

@@ -60,7 +60,7 @@ function refOf(text, label) {
 
 /** A server on 127.0.0.1:0 with a token; `tools` are its AppOptions.tools. */
 async function httpServer(t, tools = { permission: 'allow' }) {
-  const server = await startServer({ port: 0, host: '127.0.0.1', token: TOKEN, tools, mcpCaps: ['code'], defaultHost: { browser: { cdpEndpoint: null } } });
+  const server = await startServer({ port: 0, host: '127.0.0.1', token: TOKEN, tools, mcpCaps: ['code'], primaryBrowser: { browser: { cdpEndpoint: null } } });
   t.teardown(() => server.close());
   return server;
 }

@@ -20,7 +20,7 @@ const auth = { authorization: `Bearer ${TOKEN}` };
 const fixtures = await startFixtureServer();
 t.teardown(() => fixtures.close());
 // A small heap cap makes the heap exhaustion quick.
-const api = await apiServer(t, { token: TOKEN, defaultHost: { heapMb: 96 }, maxBrowsers: 2 });
+const api = await apiServer(t, { token: TOKEN, primaryBrowser: { heapMb: 96 }, maxBrowsers: 2 });
 
 /** Scrapes /metrics and returns the families by name. */
 async function scrape() {
@@ -185,7 +185,7 @@ t.test('executor calls, browsers of POST /browsers and MCP sessions', async (t) 
 t.test('a Chromium crash and its relaunch', async (t) => {
   const first = await cell('repl.write((await pageInfo()).url)');
   t.equal(first.success, true);
-  const manager = api.server.app.registry.get('default').browser;
+  const manager = api.server.app.browsers.primary.chromium;
   const pid = manager.pid;
   t.type(pid, 'number', 'the default browser runs');
   const before = await scrape();
@@ -202,7 +202,7 @@ t.test('a Chromium crash and its relaunch', async (t) => {
 t.test('drain: /readyz 503, no new browsers, a running cell still answers', async (t) => {
   const running = api.call('POST', '/repl', { code: 'await new Promise((resolve) => setTimeout(resolve, 1500)); repl.write("finished")', repl: 'drain' }, { headers: auth });
   // The cell is in flight before the drain starts.
-  t.ok(await eventually(async () => (await api.server.app.registry.get('default').listRepls()).some((row) => row.name === 'drain' && row.busy)), 'the cell runs');
+  t.ok(await eventually(async () => (await api.server.app.browsers.primary.listRepls()).some((row) => row.name === 'drain' && row.busy)), 'the cell runs');
   const drained = api.server.app.drain({ timeoutMs: 60_000 });
   const ready = await api.call('GET', '/readyz');
   t.equal(ready.status, 503);

@@ -15,7 +15,7 @@ const TOKEN = 'mounted-secret';
 const fixtures = await startFixtureServer();
 t.teardown(() => fixtures.close());
 
-const app = createApp({ token: TOKEN, defaultHost: { browser: { cdpEndpoint: null } } });
+const app = createApp({ token: TOKEN, primaryBrowser: { browser: { cdpEndpoint: null } } });
 const parent = express();
 parent.get('/', (_req, res) => res.send('the parent app'));
 parent.use('/browser', app);

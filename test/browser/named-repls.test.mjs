@@ -7,7 +7,7 @@ import { startFixtureServer } from '../helpers/fixture-server.mjs';
 
 const fixtures = await startFixtureServer();
 t.teardown(() => fixtures.close());
-const api = await apiServer(t, { defaultHost: { browser: { cdpEndpoint: null }, maxNamedRepls: 4 } });
+const api = await apiServer(t, { primaryBrowser: { browser: { cdpEndpoint: null }, maxNamedRepls: 4 } });
 
 const writes = (result) => result.content.filter((item) => item.type === 'text' && item.channel === 'write').map((item) => item.text);
 async function json(t, code, extra = {}) {

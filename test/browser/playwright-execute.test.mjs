@@ -22,7 +22,7 @@ const SPIN_MODULE = new URL('../fixtures/modules/spin.mjs', import.meta.url).hre
 
 
 // The browser is launched, never attached: a CDP_ENDPOINT in the developer's shell must not leak in.
-const hostOptions = { defaultHost: { browser: { cdpEndpoint: null } } };
+const hostOptions = { primaryBrowser: { browser: { cdpEndpoint: null } } };
 
 /** POST /playwright/execute, asserting 200, returning the body. */
 async function execute(api, body) {
@@ -50,7 +50,7 @@ async function deleteNamed(api) {
 
 t.test('execute API on a real Chromium', async (t) => {
   const api = await apiServer(t, hostOptions);
-  const executors = api.server.app.registry.get('default').executors;
+  const executors = api.server.app.browsers.primary.executors;
   t.afterEach(() => deleteNamed(api));
 
   t.test('return await page.title() on the default executor, bound to the active tab', async (t) => {
@@ -343,24 +343,24 @@ t.test('execute API on a real Chromium', async (t) => {
   });
 
   t.test('after a Chromium restart the default executor reconnects', async (t) => {
-    const host = api.server.app.registry.get('default');
+    const host = api.server.app.browsers.primary;
     const before = await execute(api, { code: 'return await page.evaluate(() => navigator.userAgent)' });
     t.equal(before.success, true);
-    const pid = host.browser.pid;
+    const pid = host.chromium.pid;
     process.kill(pid, 'SIGKILL');
-    while (host.browser.launched) await sleep(20);
+    while (host.chromium.launched) await sleep(20);
     let after;
     for (let attempt = 0; attempt < 5 && !after?.success; attempt++) {
       after = await execute(api, { code: 'return await page.evaluate(() => navigator.userAgent)' });
     }
     t.equal(after.success, true, after.error);
     t.type(after.result, 'string');
-    t.not(host.browser.pid, pid, 'a new Chromium');
+    t.not(host.chromium.pid, pid, 'a new Chromium');
   });
 });
 
 t.test('patchright engine', async (t) => {
-  const api = await apiServer(t, { defaultHost: { browser: { cdpEndpoint: null }, playwright: { engine: 'patchright' } } });
+  const api = await apiServer(t, { primaryBrowser: { browser: { cdpEndpoint: null }, playwright: { engine: 'patchright' } } });
   const answer = await execute(api, {
     code: `await page.goto(${JSON.stringify(FIXTURE)});
       const patchright = await import('patchright');
@@ -379,14 +379,14 @@ t.test('shutdown ends every executor worker and closes their tabs', async (t) =>
   // A browser the host does not own survives the server, so its tabs can be checked afterwards.
   const manager = new BrowserManager({ cdpEndpoint: null });
   t.teardown(() => manager.close());
-  const api = await apiServer(t, { defaultHost: { browser: manager } });
+  const api = await apiServer(t, { primaryBrowser: { browser: manager } });
   const engine = await execute(api, {
     code: 'const core = await import("playwright-core"); return browser.browserType().constructor === core.chromium.constructor',
   });
   t.equal(engine.result, true, 'playwright-core by default');
   const named = await execute(api, { code: 'return 1', executor: 'left-open' });
   const pending = execute(api, { code: 'await new Promise((r) => setTimeout(r, 10_000))', executor: 'busy' });
-  const executors = api.server.app.registry.get('default').executors;
+  const executors = api.server.app.browsers.primary.executors;
   while (!executors.get('busy')?.busy) await sleep(20);
   t.ok(liveExecutorThreads() >= 3);
   await api.server.close();

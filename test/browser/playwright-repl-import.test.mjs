@@ -16,8 +16,8 @@ const FIXTURE = fixtures.url('playwright-executor.html');
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
 
 t.test('Playwright in REPL cells across a Chromium restart', async (t) => {
-  const api = await apiServer(t, { defaultHost: { browser: { cdpEndpoint: null } } });
-  const host = api.server.app.registry.get('default');
+  const api = await apiServer(t, { primaryBrowser: { browser: { cdpEndpoint: null } } });
+  const host = api.server.app.browsers.primary;
   /** Runs a cell, asserting success, and returns its text output. */
   const cell = async (code) => {
     const result = await api.repl(code);
@@ -42,8 +42,8 @@ t.test('Playwright in REPL cells across a Chromium restart', async (t) => {
     repl.write(await page.title());
   `);
   t.equal(connected.text, 'Executor fixture');
-  t.equal(host.browser.launchCount, 1, 'the REPL launched its Chromium for the cell');
-  t.match(readFileSync(`/proc/${host.browser.pid}/cmdline`, 'utf8'), /chromium/i, 'the system Chromium, not a downloaded one');
+  t.equal(host.chromium.launchCount, 1, 'the REPL launched its Chromium for the cell');
+  t.match(readFileSync(`/proc/${host.chromium.pid}/cmdline`, 'utf8'), /chromium/i, 'the system Chromium, not a downloaded one');
 
   const persisted = await cell(`await page.click('#count'); repl.write(await page.textContent('#count') + ' ' + browser.isConnected());`);
   t.equal(persisted.text, '1 true', 'Playwright objects in bindings persist across cells');
@@ -57,9 +57,9 @@ t.test('Playwright in REPL cells across a Chromium restart', async (t) => {
   `);
   t.equal(viaPatchright.text, 'true', 'patchright reaches the same Chromium');
 
-  const pid = host.browser.pid;
+  const pid = host.chromium.pid;
   process.kill(pid, 'SIGKILL');
-  while (host.browser.launched) await sleep(20);
+  while (host.chromium.launched) await sleep(20);
 
   const disconnected = await cell(`
     await new Promise((resolve) => (browser.isConnected() ? browser.once('disconnected', resolve) : resolve()));
@@ -75,7 +75,7 @@ t.test('Playwright in REPL cells across a Chromium restart', async (t) => {
   `);
   t.equal(reconnected.text, 'true Executor fixture 42', 'a later cell reconnects; other bindings are intact');
   t.equal(reconnected.replId, connected.replId, 'the same REPL');
-  t.not(host.browser.pid, pid, 'a relaunched Chromium');
+  t.not(host.chromium.pid, pid, 'a relaunched Chromium');
   await cell('await again.close();');
 });
 

@@ -16,7 +16,7 @@ import { imageSize } from '../helpers/images.mjs';
 
 const fixtures = await startFixtureServer();
 t.teardown(() => fixtures.close());
-const api = await apiServer(t, { defaultHost: { browser: { cdpEndpoint: null } } });
+const api = await apiServer(t, { primaryBrowser: { browser: { cdpEndpoint: null } } });
 const shots = t.testdir({});
 
 const opener = fixtures.url('popup-opener.html');
@@ -213,7 +213,7 @@ t.test('setViewport is reflected by pageInfo and the screenshot, and comes back 
 });
 
 t.test('a server with a viewport of its own', async (t) => {
-  const custom = await apiServer(t, { viewport: { width: 800, height: 600 }, defaultHost: { browser: { cdpEndpoint: null } } });
+  const custom = await apiServer(t, { viewport: { width: 800, height: 600 }, primaryBrowser: { browser: { cdpEndpoint: null } } });
   const shot = join(shots, 'custom.png');
   const expected = { width: 800, height: 600 };
   t.same(await json(t, `await captureScreenshot(${JSON.stringify(shot)}); repl.write(${VIEWPORT})`, {}, custom), expected, 'the first tab');

@@ -12,7 +12,7 @@ import { downloadBody, startFlowSite } from '../helpers/flow-site.mjs';
 
 const site = await startFlowSite();
 t.teardown(() => site.close());
-const api = await apiServer(t, { defaultHost: { browser: { cdpEndpoint: null } } });
+const api = await apiServer(t, { primaryBrowser: { browser: { cdpEndpoint: null } } });
 
 const writes = (result) => result.content.filter((item) => item.type === 'text' && item.channel === 'write').map((item) => item.text);
 const stderr = (result) => result.content.filter((item) => item.type === 'text' && item.channel === 'stderr').map((item) => item.text).join('\n');

@@ -7,7 +7,7 @@ import { startFixtureServer } from '../helpers/fixture-server.mjs';
 
 const fixtures = await startFixtureServer();
 t.teardown(() => fixtures.close());
-const api = await apiServer(t, { defaultHost: { browser: { cdpEndpoint: null } } });
+const api = await apiServer(t, { primaryBrowser: { browser: { cdpEndpoint: null } } });
 
 const cell = (code, extra = {}) => api.repl(`{\n${code}\n}`, { timeout_sec: 30, ...extra });
 const writes = (result) => result.content.filter((item) => item.type === 'text' && item.channel === 'write').map((item) => item.text);

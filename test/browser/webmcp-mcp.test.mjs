@@ -21,7 +21,7 @@ t.teardown(() => fixtures.close());
 const PAGE = fixtures.url('webmcp-tools.html');
 const TOOL_NAMES = ['echo', 'fail', 'remove_me', 'slow'];
 
-const api = await apiServer(t, { tools: { permission: 'allow' }, defaultHost: { browser: { cdpEndpoint: null } } });
+const api = await apiServer(t, { tools: { permission: 'allow' }, primaryBrowser: { browser: { cdpEndpoint: null } } });
 
 /** Runs a cell of the default REPL (the tab GET /webmcp/tools sees) and answers its text. */
 async function cell(code) {
@@ -214,7 +214,7 @@ t.test('the MCP server, through an SDK client over streamable HTTP', async (t) =
 });
 
 t.test('a tool session with a browser of its own (isolation "process") asks that browser\'s monitor', async (t) => {
-  const tools = new BrowserTools({ host: api.server.app.registry.get('default'), permission: 'allow', isolation: 'process', settleMs: 0 });
+  const tools = new BrowserTools({ host: api.server.app.browsers.primary, permission: 'allow', isolation: 'process', settleMs: 0 });
   t.teardown(() => tools.close());
   const page = tools.page('own-browser');
   await t.rejects(page.listPageTools(), { code: 'REPL_ERR_WEBMCP_NO_TABS' }, 'no page yet');
@@ -231,7 +231,7 @@ t.test('a tool session with a browser of its own (isolation "process") asks that
 });
 
 t.test('a popup the session opened: its tools are the session\'s, and its snapshot counts them once selected', async (t) => {
-  const tools = new BrowserTools({ host: api.server.app.registry.get('default'), permission: 'allow', isolation: 'process', settleMs: 0 });
+  const tools = new BrowserTools({ host: api.server.app.browsers.primary, permission: 'allow', isolation: 'process', settleMs: 0 });
   t.teardown(() => tools.close());
   const page = tools.page('with-popup');
   const { snapshot: opener } = await page.open(fixtures.url('webmcp-opener.html'));

@@ -4,14 +4,14 @@
 // navigation during a call, cancellation, a closed tab, pages that were open before the monitor
 // attached, scopes, and the launch flag.
 import t from 'tap';
-import { BrowserHost, BrowserManager } from '../../dist/lib/index.js';
+import { Browser, BrowserManager } from '../../dist/lib/index.js';
 import { BrowserLink } from '../../dist/common/cdp/browser-link.js';
-import { chromiumArgs } from '../../dist/lib/browser/launch-chromium.js';
+import { chromiumArgs } from '../../dist/lib/chromium/launch-chromium.js';
 import { startFixtureServer } from '../helpers/fixture-server.mjs';
 
 const fixtures = await startFixtureServer();
 t.teardown(() => fixtures.close());
-const host = new BrowserHost({ browser: { cdpEndpoint: null }, warmSpare: false });
+const host = new Browser({ browser: { cdpEndpoint: null }, warmSpare: false });
 t.teardown(() => host.close());
 
 /** Runs a cell on `repl` and fails the test with its error if it throws. */
@@ -272,7 +272,7 @@ t.test('a page that was open before the monitor attached: its same-origin iframe
   }
   await session.detach();
 
-  const late = new BrowserHost({ browser: { cdpEndpoint: endpoint }, warmSpare: false });
+  const late = new Browser({ browser: { cdpEndpoint: endpoint }, warmSpare: false });
   t.teardown(() => late.close());
   let tools = {};
   for (let i = 0; i < 50 && Object.keys(tools).length < 3; i++) {
@@ -297,7 +297,7 @@ t.test('a renderer too busy to answer the monitor\'s set-up in time: the next li
   // monitor's 5 s per set-up command, as a page on a loaded machine may be.
   await session.send('Runtime.evaluate', { expression: 'setTimeout(() => { const end = Date.now() + 8000; while (Date.now() < end); }, 0); 1' });
   await session.detach();
-  const late = new BrowserHost({ browser: { cdpEndpoint: endpoint }, warmSpare: false });
+  const late = new Browser({ browser: { cdpEndpoint: endpoint }, warmSpare: false });
   t.teardown(() => late.close());
   let names = [];
   for (let i = 0; i < 100 && !names.includes('frame_echo'); i++) {
@@ -370,7 +370,7 @@ t.test('from a Playwright executor: webmcp lists and invokes the tools of the pa
 t.test('from a cell of a REPL attached to a browser whose page was open before: the tools are there', async (t) => {
   const { endpoint, session } = await browserWithOpenPage(t, fixtures.url('webmcp-tools.html'));
   await session.detach();
-  const late = new BrowserHost({ browser: { cdpEndpoint: endpoint }, warmSpare: false });
+  const late = new Browser({ browser: { cdpEndpoint: endpoint }, warmSpare: false });
   t.teardown(() => late.close());
   const repl = late.repl('default');
   const names = await cell(t, repl, `
@@ -386,7 +386,7 @@ t.test('from a cell of a REPL attached to a browser whose page was open before: 
 
 t.test('a page that read modelContext on a scratch document survives a late listing (no renderer kill)', async (t) => {
   const { endpoint, link, targetId } = await browserWithOpenPage(t, fixtures.url('webmcp-scratch.html'));
-  const late = new BrowserHost({ browser: { cdpEndpoint: endpoint }, warmSpare: false });
+  const late = new Browser({ browser: { cdpEndpoint: endpoint }, warmSpare: false });
   t.teardown(() => late.close());
   // The backfill runs on the child frame (the page was open before the monitor): it finds the
   // scratch document's ModelContext and must not touch the real one.

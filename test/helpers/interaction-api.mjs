@@ -9,7 +9,7 @@ export async function interactionApi(t) {
   const fixtures = await startFixtureServer();
   t.teardown(() => fixtures.close());
   // The browser is launched, never attached: a CDP_ENDPOINT in the developer's shell must not leak in.
-  const api = await apiServer(t, { defaultHost: { browser: { cdpEndpoint: null } } });
+  const api = await apiServer(t, { primaryBrowser: { browser: { cdpEndpoint: null } } });
 
   /** Runs a cell that must succeed; returns the whole result. */
   async function ok(code, extra) {

@@ -189,7 +189,7 @@ export async function startFleet({ browsers, repls, executors, connections, time
     const fixtures = await startFixtureServer();
     cleanups.push(() => fixtures.close());
     // Enough room for the sessions whatever the machine's memory (the default browser is not counted).
-    const server = await startServer({ port: 0, host: '127.0.0.1', token: undefined, defaultHost: { browser: { cdpEndpoint: null } }, maxBrowsers: browsers });
+    const server = await startServer({ port: 0, host: '127.0.0.1', token: undefined, primaryBrowser: { browser: { cdpEndpoint: null } }, maxBrowsers: browsers });
     cleanups.push(() => server.close());
     // Two pools. The clients' pool has one socket per client, kept alive: a client never queues
     // behind another for a connection, so the server's per-REPL queue is the only queue measured,

@@ -45,8 +45,8 @@ const HANG = `http://127.0.0.1:${hang.address().port}`;
 
 // A small heap cap keeps heap exhaustion quick; it is the REPLs' (the executors read BROWSER_REPL_HEAP_MB).
 const HEAP_MB = 128;
-const api = await apiServer(t, { tools: { permission: 'allow' }, defaultHost: { heapMb: HEAP_MB, browser: { cdpEndpoint: null } } });
-const host = api.server.app.registry.get('default');
+const api = await apiServer(t, { tools: { permission: 'allow' }, primaryBrowser: { heapMb: HEAP_MB, browser: { cdpEndpoint: null } } });
+const host = api.server.app.browsers.primary;
 
 async function eventually(check, what, timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs;
@@ -67,10 +67,10 @@ async function execute(body) {
 
 /** Kills the default browser with SIGKILL and waits until the manager saw it exit. */
 async function killDefaultBrowser() {
-  const pid = host.browser.pid;
+  const pid = host.chromium.pid;
   if (typeof pid !== 'number') throw new Error('the default browser is not running');
   const exited = new Promise((resolve) => {
-    const dispose = host.browser.onExit(() => { dispose(); resolve(); });
+    const dispose = host.chromium.onExit(() => { dispose(); resolve(); });
   });
   process.kill(pid, 'SIGKILL');
   await exited;
@@ -100,7 +100,7 @@ const secondCell = async (code) => {
 const secondSetUp = await secondCell(`var secondValue = "two"; await gotoUrl(${JSON.stringify(BASIC)}); repl.write("set")`);
 if (!secondSetUp.success) throw new Error(`second browser set-up failed: ${secondSetUp.error}`);
 const SECOND_REPL_ID = secondSetUp.repl_id;
-const secondPid = () => api.server.app.browsers.get(SECOND).host.browser.pid;
+const secondPid = () => api.server.app.browsers.get(SECOND).chromium.pid;
 const SECOND_PID = secondPid();
 
 const mcp = new Client({ name: 'faults-test', version: '1.0.0' });
@@ -176,7 +176,7 @@ t.test('bystanders are set up', async (t) => {
   t.equal(writes(keeper)[0], 'Basic fixture');
   t.type(PW_WORKER, 'string');
   t.type(SECOND_PID, 'number');
-  t.not(SECOND_PID, host.browser.pid, 'the second browser is its own Chromium');
+  t.not(SECOND_PID, host.chromium.pid, 'the second browser is its own Chromium');
   await checkBystanders(t, 'before any fault');
 });
 
@@ -203,7 +203,7 @@ t.test('Chromium SIGKILLed while a helper call (gotoUrl) is in flight', async (t
   t.equal(next.success, true, next.error);
   t.equal(next.repl_id, replId, 'same REPL');
   t.same(writes(next), [JSON.stringify({ survivor: 'alive', before: 'about:blank' }), 'Basic fixture'], 'bindings survive; the relaunched browser works');
-  t.not(host.browser.pid, oldPid, 'a new Chromium');
+  t.not(host.chromium.pid, oldPid, 'a new Chromium');
   await checkBystanders(t, 'after SIGKILL during a helper', { defaultBrowserKilled: true });
 });
 
@@ -215,7 +215,7 @@ t.test('Chromium SIGKILLed between cells', async (t) => {
   t.equal(next.success, true, next.error);
   t.equal(next.repl_id, before.repl_id, 'same REPL: the next helper relaunches and reconnects');
   t.same(writes(next), ['7', 'Basic fixture']);
-  t.not(host.browser.pid, oldPid, 'a new Chromium');
+  t.not(host.chromium.pid, oldPid, 'a new Chromium');
   await checkBystanders(t, 'after SIGKILL between cells', { defaultBrowserKilled: true });
 });
 
@@ -327,9 +327,9 @@ const destroyCdpSocket = (endpoint) => `{
 }`;
 
 t.test('a cell that closes the CDP socket under the helpers', async (t) => {
-  const endpoint = await host.browser.endpoint();
+  const endpoint = await host.chromium.endpoint();
   const destroy = destroyCdpSocket(endpoint);
-  const pid = host.browser.pid;
+  const pid = host.chromium.pid;
   const before = await cell(`var socketValue = 5; await gotoUrl(${JSON.stringify(BASIC)}); await waitForLoad()`);
   t.equal(before.success, true, before.error);
 
@@ -356,6 +356,6 @@ t.test('a cell that closes the CDP socket under the helpers', async (t) => {
   t.equal(next.success, true, next.error);
   t.equal(next.repl_id, before.repl_id);
   t.same(writes(next), ['5', 'Basic fixture'], 'the next cell reconnects and works');
-  t.equal(host.browser.pid, pid, 'the browser itself was not relaunched');
+  t.equal(host.chromium.pid, pid, 'the browser itself was not relaunched');
   await checkBystanders(t, 'after closing the CDP socket');
 });

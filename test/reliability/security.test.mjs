@@ -26,7 +26,7 @@ const NO_BROWSER = { browser: false };
 
 /** A server without a browser on 127.0.0.1:0, closed on teardown. */
 async function server(t, options = {}) {
-  const started = await startServer({ port: 0, host: '127.0.0.1', token: undefined, defaultHost: NO_BROWSER, ...options });
+  const started = await startServer({ port: 0, host: '127.0.0.1', token: undefined, primaryBrowser: NO_BROWSER, ...options });
   t.teardown(() => started.close());
   return started;
 }
@@ -239,8 +239,8 @@ t.test('tokens are compared in constant time, on fixed-size digests', async (t) 
 t.test('no non-loopback bind without a token', async (t) => {
   const lan = Object.values(networkInterfaces()).flat().find((entry) => entry && entry.family === 'IPv4' && !entry.internal)?.address ?? '192.0.2.10';
   for (const host of ['0.0.0.0', '::', lan]) {
-    await t.rejects(startServer({ port: 0, host, token: undefined, defaultHost: NO_BROWSER }), { code: 'REPL_ERR_INVALID_REQUEST', message: /refusing to listen on .* without a token/ }, `startServer on ${host}`);
-    await t.rejects(startServer({ port: 0, host, token: '', defaultHost: NO_BROWSER }), { code: 'REPL_ERR_INVALID_REQUEST' }, `startServer on ${host} with an empty token`);
+    await t.rejects(startServer({ port: 0, host, token: undefined, primaryBrowser: NO_BROWSER }), { code: 'REPL_ERR_INVALID_REQUEST', message: /refusing to listen on .* without a token/ }, `startServer on ${host}`);
+    await t.rejects(startServer({ port: 0, host, token: '', primaryBrowser: NO_BROWSER }), { code: 'REPL_ERR_INVALID_REQUEST' }, `startServer on ${host} with an empty token`);
     const env = { ...process.env };
     for (const name of ['BROWSER_REPL_TOKEN', 'PORT', 'HOST', 'CDP_ENDPOINT']) delete env[name];
     const child = spawn(process.execPath, [MAIN, 'serve', '--port', '0', '--host', host], { env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -308,7 +308,7 @@ t.test('the Host check (DNS rebinding)', async (t) => {
 
   t.test('malformed entries are refused up front', async (t) => {
     for (const entry of ['*', 'a b', 'http://x', 'x/y', 'user@x', '']) {
-      await t.rejects(startServer({ port: 0, token: undefined, defaultHost: NO_BROWSER, allowedHosts: [entry] }), { code: 'REPL_ERR_INVALID_REQUEST', message: /allowedHosts/ }, `allowedHosts ${JSON.stringify(entry)}`);
+      await t.rejects(startServer({ port: 0, token: undefined, primaryBrowser: NO_BROWSER, allowedHosts: [entry] }), { code: 'REPL_ERR_INVALID_REQUEST', message: /allowedHosts/ }, `allowedHosts ${JSON.stringify(entry)}`);
     }
     t.throws(() => serveOptions(['--allowed-hosts', 'ok.example,http://x'], {}), { name: 'UsageError', message: /"http:\/\/x" is not a host name/ });
     t.throws(() => serveOptions([], { BROWSER_REPL_ALLOWED_HOSTS: 'a b' }), { name: 'UsageError', message: /BROWSER_REPL_ALLOWED_HOSTS/ });
@@ -396,8 +396,8 @@ t.test('the Origin check (cross-site pages) and closed CORS', async (t) => {
     const other = await call(api.url, 'OPTIONS', '/repl', { headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } });
     t.equal(other.status, 403, 'other origins stay refused');
     t.same(corsHeaders(other.headers), []);
-    await t.rejects(startServer({ port: 0, token: undefined, defaultHost: NO_BROWSER, allowedOrigins: ['null'] }), { code: 'REPL_ERR_INVALID_REQUEST', message: /allowedOrigins: "null" is not an origin/ });
-    await t.rejects(startServer({ port: 0, token: undefined, defaultHost: NO_BROWSER, allowedOrigins: ['*'] }), { code: 'REPL_ERR_INVALID_REQUEST' });
+    await t.rejects(startServer({ port: 0, token: undefined, primaryBrowser: NO_BROWSER, allowedOrigins: ['null'] }), { code: 'REPL_ERR_INVALID_REQUEST', message: /allowedOrigins: "null" is not an origin/ });
+    await t.rejects(startServer({ port: 0, token: undefined, primaryBrowser: NO_BROWSER, allowedOrigins: ['*'] }), { code: 'REPL_ERR_INVALID_REQUEST' });
   });
 });
 
@@ -482,7 +482,7 @@ t.test('the default timeouts suit minutes-long cells', async (t) => {
   t.equal(api.server.requestTimeout, 300_000, 'a whole request (body included) within 5 min; the response is not limited');
   t.equal(api.server.keepAliveTimeout, 65_000, 'idle keep-alive outlives a 60 s proxy idle timeout');
   t.equal(api.server.timeout, 0, 'no socket inactivity timeout (a cell may run for minutes without output)');
-  await t.rejects(startServer({ port: 0, token: undefined, defaultHost: NO_BROWSER, headersTimeoutMs: 0 }), { code: 'REPL_ERR_INVALID_REQUEST', message: /headersTimeoutMs/ });
+  await t.rejects(startServer({ port: 0, token: undefined, primaryBrowser: NO_BROWSER, headersTimeoutMs: 0 }), { code: 'REPL_ERR_INVALID_REQUEST', message: /headersTimeoutMs/ });
 });
 
 t.test('no token or capability in the logs (NODE_DEBUG=browser-repl*)', async (t) => {

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import {
   findSetpriv, guardProcessGroup, ownedTempPrefix, ownerOfTempFolder, processRuns, sweepStaleTempFolders, tiedCommand,
 } from '../../dist/lib/system/child-lifetime.js';
-import { groupAlive } from '../../dist/lib/browser/launch-chromium.js';
+import { groupAlive } from '../../dist/lib/chromium/launch-chromium.js';
 
 const MODULE = fileURLToPath(new URL('../../dist/lib/system/child-lifetime.js', import.meta.url));
 const linux = process.platform === 'linux';

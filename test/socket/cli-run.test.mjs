@@ -35,7 +35,7 @@ async function cli(args, { env = {}, input, cwd } = {}) {
 }
 
 async function server(t, options = {}) {
-  const started = await startServer({ port: 0, host: '127.0.0.1', token: undefined, defaultHost: { browser: false }, ...options });
+  const started = await startServer({ port: 0, host: '127.0.0.1', token: undefined, primaryBrowser: { browser: false }, ...options });
   t.teardown(() => started.close());
   return started;
 }

@@ -20,7 +20,7 @@ t.test('serveOptions', async (t) => {
       host: '127.0.0.2',
       port: 0,
       viewport: { width: 800, height: 600 },
-      defaultHost: { heapMb: 256, browser: { executable: '/opt/chromium/chrome', headless: false } },
+      primaryBrowser: { heapMb: 256, browser: { executable: '/opt/chromium/chrome', headless: false } },
       browserPool: 2,
       maxBrowsers: 5,
     });
@@ -37,7 +37,7 @@ t.test('serveOptions', async (t) => {
   t.test('attaches with --cdp-endpoint; takes the token from BROWSER_REPL_TOKEN', async (t) => {
     t.same(serveOptions(['--cdp-endpoint', 'http://127.0.0.1:9222'], { BROWSER_REPL_TOKEN: 'env-token' }), {
       token: 'env-token',
-      defaultHost: { browser: { cdpEndpoint: 'http://127.0.0.1:9222' } },
+      primaryBrowser: { browser: { cdpEndpoint: 'http://127.0.0.1:9222' } },
     });
     t.same(serveOptions([], {}), { token: undefined }, 'no flags: the server\'s own defaults');
   });

@@ -92,7 +92,7 @@ t.test('chromium-repl shell', async (t) => {
   }
   // A long interrupt grace: a cell no interrupt check reaches stays running after a Ctrl-C for as
   // long as the test needs (the second Ctrl-C, .result), and ends when the test deletes its REPL.
-  const api = await startServer({ port: 0, host: '127.0.0.1', token: undefined, defaultHost: { browser: false, interruptGraceMs: 120_000 } });
+  const api = await startServer({ port: 0, host: '127.0.0.1', token: undefined, primaryBrowser: { browser: false, interruptGraceMs: 120_000 } });
   t.teardown(() => api.close());
   const home = mkdtempSync(join(tmpdir(), 'chromium-repl-shell-'));
   t.teardown(() => rmSync(home, { recursive: true, force: true }));

@@ -8,7 +8,7 @@ import { ClientError, createClient } from '../../dist/lib/client/index.js';
 import { startServer } from '../../dist/lib/index.js';
 
 async function server(t, options = {}) {
-  const started = await startServer({ port: 0, host: '127.0.0.1', token: undefined, defaultHost: { browser: false }, ...options });
+  const started = await startServer({ port: 0, host: '127.0.0.1', token: undefined, primaryBrowser: { browser: false }, ...options });
   t.teardown(() => started.close());
   return started;
 }

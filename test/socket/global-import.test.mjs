@@ -59,7 +59,7 @@ const npmInstall = (api, tarballs, extraArgs = []) => api.call('POST', '/process
 });
 
 t.test('npm install -g through process/exec, then import() in a cell', async (t) => {
-  const api = await apiServer(t, { defaultHost: { browser: false } });
+  const api = await apiServer(t, { primaryBrowser: { browser: false } });
 
   const before = await api.repl('await import("tiny-pkg")');
   t.equal(before.success, false);
@@ -87,7 +87,7 @@ t.test('without npm_config_prefix, the answer of npm root -g is used', async (t)
   const other = join(root, 'other-prefix');
   const userconfig = join(root, 'npmrc');
   writeFileSync(userconfig, `prefix=${other}\n`);
-  const api = await apiServer(t, { defaultHost: { browser: false } });
+  const api = await apiServer(t, { primaryBrowser: { browser: false } });
   const installed = await npmInstall(api, [esm], ['--prefix', other]);
   t.equal(installed.json.exit_code, 0);
 

@@ -109,7 +109,7 @@ t.test('library: repl.interrupt()', async (t) => {
 });
 
 t.test('HTTP: POST /repl/interrupt', async (t) => {
-  const api = await apiServer(t, { defaultHost: { browser: false } });
+  const api = await apiServer(t, { primaryBrowser: { browser: false } });
   const stream = (path, body) => openStream(api.url, path, body);
   /** Opens a streamed cell that writes "started" and resolves once that output arrived. */
   async function running(path, body) {

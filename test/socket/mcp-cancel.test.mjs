@@ -9,7 +9,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startServer } from '../../dist/lib/index.js';
 
-const server = await startServer({ port: 0, host: '127.0.0.1', token: undefined, tools: { permission: 'allow' }, mcpCaps: ['code'], defaultHost: { browser: false } });
+const server = await startServer({ port: 0, host: '127.0.0.1', token: undefined, tools: { permission: 'allow' }, mcpCaps: ['code'], primaryBrowser: { browser: false } });
 t.teardown(() => server.close());
 const client = new Client({ name: 'mcp-cancel-test', version: '1.0.0' });
 const transport = new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`));

@@ -10,7 +10,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { startServer } from '../../dist/lib/index.js';
 
 const TOKEN = 'workspace-token';
-const server = await startServer({ port: 0, host: '127.0.0.1', token: TOKEN, defaultHost: { browser: false } });
+const server = await startServer({ port: 0, host: '127.0.0.1', token: TOKEN, primaryBrowser: { browser: false } });
 t.teardown(() => server.close());
 const base = `http://127.0.0.1:${server.port}`;
 const auth = { authorization: `Bearer ${TOKEN}` };

@@ -1,13 +1,13 @@
 // Named REPLs without a browser, through the HTTP server: the default limit of 16, validation of
 // the name, and the library API (host.repl(name), listRepls, deleteRepl).
 import t from 'tap';
-import { BrowserHost } from '../../dist/lib/index.js';
+import { Browser } from '../../dist/lib/index.js';
 import { apiServer } from '../helpers/api-server.mjs';
 
 const writes = (result) => result.content.filter((item) => item.type === 'text' && item.channel === 'write').map((item) => item.text);
 
 t.test('the 17th named REPL gets 409 with the list', async (t) => {
-  const api = await apiServer(t, { defaultHost: { browser: false, warmSpare: false } });
+  const api = await apiServer(t, { primaryBrowser: { browser: false, warmSpare: false } });
   const names = Array.from({ length: 16 }, (_, index) => `r${index + 1}`);
   const created = await Promise.all(names.map((name) => api.repl(`var me = ${JSON.stringify(name)}; repl.write(me)`, { repl: name })));
   t.same(created.map((result) => writes(result)[0]), names, 'sixteen REPLs, each with its own binding');
@@ -23,7 +23,7 @@ t.test('the 17th named REPL gets 409 with the list', async (t) => {
 });
 
 t.test('names are validated before anything starts', async (t) => {
-  const api = await apiServer(t, { defaultHost: { browser: false } });
+  const api = await apiServer(t, { primaryBrowser: { browser: false } });
   for (const repl of ['', 'has space', 'x'.repeat(65), 'ü']) {
     const response = await api.call('POST', '/repl', { code: '1', repl });
     t.match(response, { status: 400, json: { code: 'REPL_ERR_INVALID_REQUEST', message: 'repl name must match ^[A-Za-z0-9_-]{1,64}$' } }, JSON.stringify(repl));
@@ -34,7 +34,7 @@ t.test('names are validated before anything starts', async (t) => {
 });
 
 t.test('DELETE /repls/default resets the default REPL', async (t) => {
-  const api = await apiServer(t, { defaultHost: { browser: false } });
+  const api = await apiServer(t, { primaryBrowser: { browser: false } });
   const first = await api.repl('var x = 1; repl.write("set")');
   t.equal((await api.call('DELETE', '/repls/default')).status, 204);
   const after = await api.repl('repl.write(typeof x)');
@@ -43,7 +43,7 @@ t.test('DELETE /repls/default resets the default REPL', async (t) => {
 });
 
 t.test('library: host.repl(name) runs names concurrently and deleteRepl frees the name', async (t) => {
-  const host = new BrowserHost({ browser: false, warmSpare: false, maxNamedRepls: 2 });
+  const host = new Browser({ browser: false, warmSpare: false, maxNamedRepls: 2 });
   t.teardown(() => host.close());
   const [a, b] = [host.repl('a'), host.repl('b')];
   t.equal(host.repl('a'), a, 'one REPL per name');
@@ -70,7 +70,7 @@ t.test('library: host.repl(name) runs names concurrently and deleteRepl frees th
 t.test('library: one warm spare for all REPLs of a host, named on take, following the host environment', async (t) => {
   const { liveWorkerThreads } = await import('../../dist/lib/repl/repl-worker.js');
   const before = liveWorkerThreads();
-  const host = new BrowserHost({ browser: false });
+  const host = new Browser({ browser: false });
   t.teardown(() => host.close());
   const names = ['a', 'b', 'c', 'd'];
   for (const name of names) {

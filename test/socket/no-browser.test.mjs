@@ -8,7 +8,7 @@ import { createRepl } from '../../dist/lib/index.js';
 import { apiServer, texts } from '../helpers/api-server.mjs';
 
 t.test('an executable that does not exist', async (t) => {
-  const api = await apiServer(t, { defaultHost: { browser: { executable: '/nonexistent/chromium', cdpEndpoint: null } } });
+  const api = await apiServer(t, { primaryBrowser: { browser: { executable: '/nonexistent/chromium', cdpEndpoint: null } } });
   const pure = await api.repl('repl.write(1 + 1)');
   t.equal(pure.success, true, pure.error);
   t.same(texts(pure), ['2']);
@@ -28,7 +28,7 @@ t.test('an executable that does not exist', async (t) => {
 t.test('an environment without any browser', async (t) => {
   const home = mkdtempSync(join(tmpdir(), 'browser-repl-nobrowser-'));
   t.teardown(() => rmSync(home, { recursive: true, force: true }));
-  const api = await apiServer(t, { defaultHost: { browser: { cdpEndpoint: null, env: { PATH: join(home, 'bin'), HOME: home } } } });
+  const api = await apiServer(t, { primaryBrowser: { browser: { cdpEndpoint: null, env: { PATH: join(home, 'bin'), HOME: home } } } });
   t.same(texts(await api.repl('repl.write(1 + 1)')), ['2']);
   const helper = await api.repl('await gotoUrl("http://127.0.0.1:9/")');
   t.equal(helper.success, false);

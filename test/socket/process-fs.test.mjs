@@ -61,7 +61,7 @@ async function watchGroup(pidFile, count) {
 }
 
 t.test('POST /process/exec', async (t) => {
-  const api = await apiServer(t, { defaultHost: { browser: { executable: '/nonexistent/chromium', cdpEndpoint: null } } });
+  const api = await apiServer(t, { primaryBrowser: { browser: { executable: '/nonexistent/chromium', cdpEndpoint: null } } });
   const exec = (body) => api.call('POST', '/process/exec', body);
 
   t.test('runs a command with its arguments, without a shell', async (t) => {
@@ -89,7 +89,7 @@ t.test('POST /process/exec', async (t) => {
     t.equal(decode(response.json.stdout_b64), `hi|${process.env.PATH}\n${dir}\n`);
     t.notMatch(decode((await exec({ command: 'sh', args: ['-c', 'echo "${CDP_ENDPOINT-unset}"'] })).json.stdout_b64), /ws:/,
       'no CDP_ENDPOINT while no browser runs');
-    t.equal(api.server.app.registry.get('default').browser.launchCount, 0, 'no browser was launched for it');
+    t.equal(api.server.app.browsers.primary.chromium.launchCount, 0, 'no browser was launched for it');
   });
 
   t.test('a command that cannot be found or run answers 400 naming command', async (t) => {
@@ -216,7 +216,7 @@ t.test('POST /process/exec', async (t) => {
 
 t.test('POST /process/exec sets CDP_ENDPOINT to a running browser', async (t) => {
   const endpoint = 'ws://127.0.0.1:9/devtools/browser/browser-repl-test';
-  const api = await apiServer(t, { defaultHost: { browser: { cdpEndpoint: endpoint } } });
+  const api = await apiServer(t, { primaryBrowser: { browser: { cdpEndpoint: endpoint } } });
   const response = await api.call('POST', '/process/exec', { command: 'sh', args: ['-c', 'echo "$CDP_ENDPOINT"'] });
   t.equal(decode(response.json.stdout_b64), `${endpoint}\n`);
   const overridden = await api.call('POST', '/process/exec', { command: 'sh', args: ['-c', 'echo "$CDP_ENDPOINT"'], env: { CDP_ENDPOINT: 'mine' } });
@@ -224,7 +224,7 @@ t.test('POST /process/exec sets CDP_ENDPOINT to a running browser', async (t) =>
 });
 
 t.test('/fs routes', async (t) => {
-  const api = await apiServer(t, { defaultHost: { browser: false } });
+  const api = await apiServer(t, { primaryBrowser: { browser: false } });
   const dir = temporaryFolder(t, 'fs');
   const q = (path, extra = '') => `?path=${encodeURIComponent(path)}${extra}`;
   const put = (route, body) => api.call('PUT', `/fs/${route}`, body);
@@ -462,7 +462,7 @@ t.test('file modes and errors (engine)', async (t) => {
   });
 
   t.test('a file the server\'s user may not read answers 403', { skip: isRoot ? 'root reads every file' : false }, async (t) => {
-    const api = await apiServer(t, { defaultHost: { browser: false } });
+    const api = await apiServer(t, { primaryBrowser: { browser: false } });
     const dir = temporaryFolder(t, 'fs-denied');
     writeFileSync(join(dir, 'secret'), 's', { mode: 0o000 });
     const response = await api.call('GET', `/fs/read_file?path=${encodeURIComponent(join(dir, 'secret'))}`);

@@ -1,11 +1,11 @@
-// groupAlive (lib/browser/launch-chromium.ts): a browser's profile is removed only once every
+// groupAlive (lib/chromium/launch-chromium.ts): a browser's profile is removed only once every
 // process of its group is gone, not only the browser process, so a renderer that outlives it by a
 // moment cannot write into a removed profile. Real processes: a shell group leader with a child
 // that outlives it.
 import t from 'tap';
 import { spawn } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { groupAlive } from '../../dist/lib/browser/launch-chromium.js';
+import { groupAlive } from '../../dist/lib/chromium/launch-chromium.js';
 
 t.test('a group counts as alive while any member runs, after its leader is gone too', { skip: process.platform !== 'linux' && 'reads /proc' }, async (t) => {
   // The leader starts a straggler in its own group and exits at once, like a browser whose

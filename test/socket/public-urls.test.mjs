@@ -12,7 +12,7 @@ import { openStream } from '../helpers/sse.mjs';
 
 /** A parent app with ours mounted at `mount`; `appOptions` go to createApp. */
 async function mounted(t, mount, appOptions = {}) {
-  const app = createApp({ token: undefined, defaultHost: { browser: false }, ...appOptions });
+  const app = createApp({ token: undefined, primaryBrowser: { browser: false }, ...appOptions });
   const parent = express();
   parent.get('/', (_req, res) => res.send('the parent app'));
   parent.use(mount, app);
@@ -88,7 +88,7 @@ t.test('metrics name the route without the mount path', async (t) => {
 });
 
 t.test('without trustProxy a mounted app follows its parent\'s trust proxy setting', async (t) => {
-  const app = createApp({ token: undefined, defaultHost: { browser: false } });
+  const app = createApp({ token: undefined, primaryBrowser: { browser: false } });
   const parent = express();
   parent.set('trust proxy', 'loopback');
   parent.use('/browser', app);

@@ -143,7 +143,7 @@ t.test('lifecycle over HTTP', async (t) => {
   t.test('no replacement starts until the next request', async (t) => {
     await api.repl(SPIN, { timeout_sec: 1 });
     await sleep(100);
-    t.equal(api.server.app.registry.get('default').repl().id, null);
+    t.equal(api.server.app.browsers.primary.repl().id, null);
   });
 
   t.test('output scheduled by a timed-out cell never leaks into a later response', async (t) => {

@@ -90,7 +90,7 @@ t.test('POST /repl validation', async (t) => {
     const fresh = await apiServer(t);
     await fresh.call('POST', '/repl', { code: '' });
     await fresh.call('POST', '/repl', { code: 'x', bogus: 1 });
-    t.equal(fresh.server.app.registry.get('default').repl().id, null);
+    t.equal(fresh.server.app.browsers.primary.repl().id, null);
   });
 
   t.test('unknown routes answer 404 JSON', async (t) => {

@@ -25,7 +25,7 @@ const tempPath = (name) => join(dir, `${files++}-${name}`);
 /** Cell code that waits (polling every 20 ms) until `path` exists; block-scoped so it can run again. */
 const waitForFile = (path) => `{ const fs = await import("node:fs"); while (!fs.existsSync(${JSON.stringify(path)})) await new Promise((r) => setTimeout(r, 20)); }`;
 
-const api = await apiServer(t, { defaultHost: { browser: false } });
+const api = await apiServer(t, { primaryBrowser: { browser: false } });
 const sockets = serverSockets(api.server.server);
 
 t.test('the first item arrives while the cell still runs', async (t) => {

@@ -10,8 +10,8 @@ const REF = 'wmcp_abcdefghijklmnopqrstuvwx';
 
 t.test('POST /webmcp/invoke validation, before any browser traffic', async (t) => {
   // A browser that cannot exist: anything that got past validation would fail with the discovery error instead.
-  const api = await apiServer(t, { defaultHost: { browser: { executable: '/nonexistent/chromium', cdpEndpoint: null } } });
-  const host = api.server.app.registry.get('default');
+  const api = await apiServer(t, { primaryBrowser: { browser: { executable: '/nonexistent/chromium', cdpEndpoint: null } } });
+  const host = api.server.app.browsers.primary;
 
   const invalid = async (t, body, message, { status = 400, raw = false, path = '/webmcp/invoke' } = {}) => {
     const response = await api.call('POST', path, body, { raw });
@@ -74,7 +74,7 @@ t.test('POST /webmcp/invoke validation, before any browser traffic', async (t) =
   });
 
   t.test('none of that reached the browser', async (t) => {
-    t.equal(host.browser.launched, false, 'no browser was launched');
+    t.equal(host.chromium.launched, false, 'no browser was launched');
     t.equal(host.webmcp.running, false, 'the WebMCP monitor never connected');
   });
 
@@ -94,7 +94,7 @@ t.test('POST /webmcp/invoke validation, before any browser traffic', async (t) =
 });
 
 t.test('a host without a browser (browser: false)', async (t) => {
-  const api = await apiServer(t, { defaultHost: { browser: false } });
+  const api = await apiServer(t, { primaryBrowser: { browser: false } });
 
   t.test('GET /webmcp/tools answers REPL_ERR_BROWSER_NOT_FOUND, at / and below /browsers/default', async (t) => {
     for (const path of ['/webmcp/tools', '/browsers/default/webmcp/tools']) {

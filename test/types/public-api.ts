@@ -1,6 +1,6 @@
 // Type tier: compiles against the published declarations (dist/lib/*.d.ts) the way a user would.
 // `npm run test:types` runs tsc on this file; it never executes.
-import { BrowserHost, createApp, createRepl, MAX_NAMED_REPLS, ReplError, startServer, TabRegistry, toWireResult } from 'chromium-repl';
+import { Browser, createApp, createRepl, MAX_NAMED_REPLS, ReplError, startServer, TabRegistry, toWireResult } from 'chromium-repl';
 import type { CellResult, ErrorCode, Repl, ReplInfo, ReplOptions, WireCellResult } from 'chromium-repl';
 import { createTestRepl, replFixture } from 'chromium-repl/testing';
 import type { CellFailedError, TestRepl } from 'chromium-repl/testing';
@@ -18,7 +18,7 @@ async function usage(): Promise<void> {
   await repl[Symbol.asyncDispose]();
 
   const app = createApp({ token: 'secret' });
-  await app.registry.close();
+  await app.browsers.close();
   const server = await startServer({ port: 0 });
   server.url satisfies string;
   await server.close();
@@ -48,7 +48,7 @@ async function usage(): Promise<void> {
   // @ts-expect-error timeoutSec is a number
   await repl.run('1', { timeoutSec: '5' });
 
-  const host = new BrowserHost({ browser: false, maxNamedRepls: MAX_NAMED_REPLS });
+  const host = new Browser({ browser: false, maxNamedRepls: MAX_NAMED_REPLS });
   const named: Repl = host.repl('search');
   named.name satisfies string;
   named.busy satisfies boolean;

@@ -1,8 +1,8 @@
 // findChromium's discovery order, with an injected environment and file system (no disk access),
 // plus the sandbox decision that BrowserManager takes from the same kind of probes.
 import t from 'tap';
-import { findChromium } from '../../dist/lib/browser/find-chromium.js';
-import { detectContainer, detectNoSandbox } from '../../dist/lib/browser/sandbox.js';
+import { findChromium } from '../../dist/lib/chromium/find-chromium.js';
+import { detectContainer, detectNoSandbox } from '../../dist/lib/chromium/sandbox.js';
 
 /** A fake file system: `files` are executables, `dirs` map a directory to its entries. */
 function fs(files = [], dirs = {}) {

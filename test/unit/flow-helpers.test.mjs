@@ -2,7 +2,7 @@
 import t from 'tap';
 import { uniqueFileName } from '../../dist/worker/helpers/core/downloads.js';
 import { readDialogPolicy } from '../../dist/worker/helpers/core/dialogs.js';
-import { folderName } from '../../dist/lib/browser/host-downloads.js';
+import { folderName } from '../../dist/lib/chromium/downloads.js';
 
 t.test('uniqueFileName keeps the suggested name, numbers duplicates, never leaves the folder', async (t) => {
   const taken = new Set(['a.csv', 'a (1).csv', 'noext']);

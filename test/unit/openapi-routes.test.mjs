@@ -7,14 +7,16 @@ const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'patch', 'head', '
 
 function routesOf(app) {
   const found = [];
-  // A router mounted at a path (`/browsers/:id_or_name`) prefixes the routes inside it.
+  // A router mounted at a path (`/browsers/:id_or_name`) prefixes the routes inside it; a mount
+  // path with an optional part (`{/browsers/:id_or_name}`) serves them with and without it.
   const visit = (stack, prefix) => {
     for (const layer of stack) {
       if (layer.route) {
         for (const method of Object.keys(layer.route.methods)) found.push(`${method.toUpperCase()} ${prefix}${layer.route.path}`);
       } else if (layer.handle?.stack) {
         const mount = typeof layer.rawPath === 'string' && layer.rawPath !== '/' ? layer.rawPath : '';
-        visit(layer.handle.stack, `${prefix}${mount}`);
+        const optional = /^\{(.*)\}$/.exec(mount);
+        for (const path of optional === null ? [mount] : ['', optional[1]]) visit(layer.handle.stack, `${prefix}${path}`);
       }
     }
   };

@@ -2,7 +2,7 @@
 // create user namespaces, and the reason names what denied them otherwise. Every probe is
 // injected (no file, no child process); find-chromium.test.mjs has the container hints.
 import t from 'tap';
-import { detectNoSandbox, detectUserNamespaces, USERNS_SYSCTLS } from '../../dist/lib/browser/sandbox.js';
+import { detectNoSandbox, detectUserNamespaces, USERNS_SYSCTLS } from '../../dist/lib/chromium/sandbox.js';
 
 const ALLOWING = { [USERNS_SYSCTLS.clone]: '1\n', [USERNS_SYSCTLS.max]: '63229\n', [USERNS_SYSCTLS.apparmor]: '0\n' };
 

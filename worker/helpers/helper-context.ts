@@ -14,7 +14,7 @@ import type { DeadlineOptions } from '../../common/cdp/deadline.js';
 import { ReplError } from '../../common/errors.js';
 import type { CdpClient } from '../cdp/cdp-client.js';
 
-/** The host's download folders for one REPL (lib/browser/host-downloads.ts). */
+/** The host's download folders for one REPL (lib/chromium/downloads.ts). */
 export interface DownloadFolders {
   /** Where Chromium saves every download, named by its guid. */
   incoming: string;

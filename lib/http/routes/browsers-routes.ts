@@ -1,7 +1,9 @@
 /**
  * `/browsers`: the hosted product's browser-session API (shapes of `@onkernel/sdk` 0.84), so its
- * official SDK works against this server with `baseURL`. Plus the middleware that resolves
- * `/browsers/{id_or_name}/…` to that browser's host for the per-browser routes.
+ * official SDK works against this server with `baseURL`. Plus the middleware that resolves the
+ * browser the per-browser routes drive. The server's own browser (`default`) is a browser of the
+ * registry like the others: what sets it apart (never listed, never reaped, neither renamed nor
+ * deleted) is the registry's business (lib/browsers/browsers.ts).
  *
  * Two deliberate differences from the hosted answers: no `base_url` (the SDK would then send some
  * calls straight to it, without the token), and `webdriver_ws_url` is empty (no WebDriver BiDi).
@@ -10,12 +12,11 @@ import { Router } from 'express';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 
 import { ReplError } from '../../../common/errors.js';
-import { DEFAULT_BROWSER_ID } from '../../host/browser-sessions.js';
-import type { BrowserSession, BrowserSessions, Tags } from '../../host/browser-sessions.js';
-import type { BrowserHost } from '../../host/browser-host.js';
-import type { Viewport } from '../../browser/viewport.js';
+import type { Browsers } from '../../browsers/browsers.js';
+import type { Browser, Tags } from '../../browsers/browser.js';
+import type { Viewport } from '../../chromium/viewport.js';
 import { cdpCapability } from '../cdp-proxy.js';
-import { HOST_LOCAL, jsonBody } from '../middleware.js';
+import { BROWSER_LOCAL, jsonBody } from '../middleware.js';
 import { validateBody } from '../schema-validator.js';
 import { publicUrl } from '../public-url.js';
 
@@ -41,15 +42,8 @@ export interface WireBrowser {
   usage: { uptime_ms: number };
 }
 
-/** What the browser object is made from: a session, or the default browser described like one. */
-type DescribedBrowser = Pick<BrowserSession, 'id' | 'name' | 'createdAt' | 'headless' | 'timeoutSeconds' | 'viewport' | 'tags' | 'startUrl'>;
-
 export interface BrowsersRoutesOptions {
-  sessions: BrowserSessions;
-  /** The server's own browser, addressed as `default`; never listed, never reaped. */
-  defaultHost: BrowserHost;
-  /** What `GET /browsers/default` reports about it. */
-  defaultInfo: { headless: boolean; viewport: Viewport; createdAt: Date };
+  browsers: Browsers;
   /** The server's token, to give `cdp_ws_url` its capability. */
   token?: string | undefined;
 }
@@ -78,23 +72,11 @@ const UNSUPPORTED_UPDATE: Record<string, { harmless: (value: unknown) => boolean
 };
 
 export function browsersRoutes(options: BrowsersRoutesOptions): Router {
-  const { sessions } = options;
+  const { browsers } = options;
   const router = Router();
 
-  // What GET /browsers/default reports: the default browser described like a session. It is
-  // never reaped, which timeout_seconds 0 says.
-  const defaultBrowser: DescribedBrowser = {
-    id: DEFAULT_BROWSER_ID,
-    name: DEFAULT_BROWSER_ID,
-    createdAt: options.defaultInfo.createdAt,
-    headless: options.defaultInfo.headless,
-    timeoutSeconds: 0,
-    viewport: options.defaultInfo.viewport,
-    tags: undefined,
-    startUrl: undefined,
-  };
-
-  const wire = (req: Request, res: Response, session: DescribedBrowser): WireBrowser => {
+  // A browser that is never reaped says so with timeout_seconds 0.
+  const wire = (req: Request, res: Response, session: Browser): WireBrowser => {
     const browser: WireBrowser = {
       session_id: session.id,
       cdp_ws_url: cdpUrl(req, res, session.id, options.token),
@@ -121,7 +103,7 @@ export function browsersRoutes(options: BrowsersRoutesOptions): Router {
     // A client that gave up before its browser launched gets none left behind.
     const onClose = () => { if (!res.writableFinished) controller.abort(new Error('client disconnected')); };
     res.once('close', onClose);
-    const session = await sessions.create({
+    const session = await browsers.create({
       headless: body['headless'] as boolean | undefined,
       name: body['name'] as string | undefined,
       timeoutSeconds: body['timeout_seconds'] as number | undefined,
@@ -131,7 +113,7 @@ export function browsersRoutes(options: BrowsersRoutesOptions): Router {
       signal: controller.signal,
     });
     if (controller.signal.aborted) {
-      await sessions.delete(session.id).catch(() => undefined);
+      await browsers.delete(session.id).catch(() => undefined);
       return;
     }
     res.json(wire(req, res, session));
@@ -146,7 +128,7 @@ export function browsersRoutes(options: BrowsersRoutesOptions): Router {
       throw new ReplError('REPL_ERR_INVALID_REQUEST', 'status must be active, deleted or all');
     }
     // Ended sessions are not kept, so "deleted" lists nothing and "all" lists the live ones.
-    let rows = status === 'deleted' ? [] : sessions.list();
+    let rows = status === 'deleted' ? [] : browsers.list();
     const query = req.query['query'];
     if (typeof query === 'string' && query !== '') {
       const needle = query.toLowerCase();
@@ -163,12 +145,7 @@ export function browsersRoutes(options: BrowsersRoutesOptions): Router {
   });
 
   router.get('/browsers/:id_or_name', (req: Request, res: Response) => {
-    const idOrName = String(req.params['id_or_name']);
-    if (idOrName === DEFAULT_BROWSER_ID) {
-      res.json(wire(req, res, defaultBrowser));
-      return;
-    }
-    const session = sessions.get(idOrName);
+    const session = browsers.get(String(req.params['id_or_name']));
     holdFor(session, res);
     res.json(wire(req, res, session));
   });
@@ -178,15 +155,10 @@ export function browsersRoutes(options: BrowsersRoutesOptions): Router {
     const body = (req.body ?? {}) as Record<string, unknown>;
     if (!isObject(body)) throw new ReplError('REPL_ERR_INVALID_REQUEST', 'invalid request body: body must be object');
     rejectUnsupported(body, UNSUPPORTED_UPDATE);
+    // After the body's own checks, so a malformed field is named as such (the registry then
+    // refuses what a browser may not change).
     validateBody('BrowserUpdateRequest', body);
-    if (idOrName === DEFAULT_BROWSER_ID) {
-      // After the body's own checks, so a malformed field is named as such; then the fields the
-      // default browser refuses, so that the message names what to drop.
-      const refused = ['name', 'tags'].filter((field) => body[field] !== undefined);
-      const what = refused.length === 0 ? '' : `${refused.join(', ')}: `;
-      throw new ReplError('REPL_ERR_INVALID_REQUEST', `${what}the default browser cannot be renamed or tagged`);
-    }
-    const session = sessions.update(idOrName, {
+    const session = browsers.update(idOrName, {
       name: body['name'] as string | null | undefined,
       tags: body['tags'] as Tags | null | undefined,
     });
@@ -195,11 +167,7 @@ export function browsersRoutes(options: BrowsersRoutesOptions): Router {
   });
 
   router.delete('/browsers/:id_or_name', async (req: Request, res: Response) => {
-    const idOrName = String(req.params['id_or_name']);
-    if (idOrName === DEFAULT_BROWSER_ID) {
-      throw new ReplError('REPL_ERR_INVALID_REQUEST', 'the default browser cannot be deleted (it lives as long as the server); DELETE /repls/default resets its REPL');
-    }
-    await sessions.delete(idOrName);
+    await browsers.delete(String(req.params['id_or_name']));
     res.status(204).end();
   });
 
@@ -207,27 +175,23 @@ export function browsersRoutes(options: BrowsersRoutesOptions): Router {
 }
 
 /**
- * Resolves `/browsers/{id_or_name}` for the routes mounted below it (`repl`, `repls`,
- * `playwright/*`, `process/*`, `fs/*`): leaves the host in `res.locals`, and holds the session
- * (activity) until the answer has been sent, so a long cell keeps its browser.
+ * Resolves the browser of the per-browser routes (`repl`, `repls`, `playwright/*`, `process/*`,
+ * `fs/*`, `webmcp/*`): the one `/browsers/{id_or_name}` names, or the registry's own at the top
+ * level (no id in the path). Leaves it in `res.locals`, and holds it (activity) until the answer
+ * has been sent, so a long cell keeps its browser.
  */
-export function resolveBrowser(sessions: BrowserSessions, defaultHost: BrowserHost): RequestHandler {
+export function resolveBrowser(browsers: Browsers): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
-    const idOrName = String(req.params['id_or_name']);
-    if (idOrName === DEFAULT_BROWSER_ID) {
-      res.locals[HOST_LOCAL] = defaultHost;
-      next();
-      return;
-    }
-    const session = sessions.get(idOrName);
-    holdFor(session, res);
-    res.locals[HOST_LOCAL] = session.host;
+    const idOrName = req.params['id_or_name'];
+    const browser = idOrName === undefined ? browsers.primary : browsers.get(String(idOrName));
+    holdFor(browser, res);
+    res.locals[BROWSER_LOCAL] = browser;
     next();
   };
 }
 
-function holdFor(session: BrowserSession, res: Response): void {
-  const release = session.hold();
+function holdFor(browser: Browser, res: Response): void {
+  const release = browser.hold();
   res.once('close', release);
 }
 

@@ -13,7 +13,7 @@ import {
   absolutePath, createDirectory, deleteDirectory, deleteFile, fileInfo, listFiles, movePath, openFileForReading, parseMode, writeFileFrom,
 } from '../../system/file-system.js';
 import { jsonBody, requireBody } from '../middleware.js';
-import type { HostOf } from '../middleware.js';
+import type { BrowserOf } from '../middleware.js';
 import { validateBody } from '../schema-validator.js';
 
 /** One query parameter as a string (Express gives an array when it is repeated). */
@@ -32,15 +32,15 @@ function fsBody<T>(req: Request, schema: string): T {
 
 /**
  * The routes act on the server's machine whichever browser the path names: every browser of a
- * server shares one file system. `hostOf` still resolves the host, so that `/browsers/{id}/fs/*`
+ * server shares one file system. `browserOf` still resolves the host, so that `/browsers/{id}/fs/*`
  * answers 404 for a browser that does not exist.
  */
-export function fsRoutes(hostOf: HostOf): Router {
+export function fsRoutes(browserOf: BrowserOf): Router {
   const router = Router();
   const small = jsonBody(LIMITS.fsBodyBytes);
 
   router.get('/fs/read_file', async (req: Request, res: Response) => {
-    hostOf(req, res);
+    browserOf(req, res);
     const path = absolutePath(queryValue(req, 'path'), 'path');
     const { stream, size } = await openFileForReading(path);
     res.status(200).setHeader('content-type', 'application/octet-stream');
@@ -57,7 +57,7 @@ export function fsRoutes(hostOf: HostOf): Router {
 
   router.put('/fs/write_file', async (req: Request, res: Response) => {
     try {
-      hostOf(req, res);
+      browserOf(req, res);
       const path = absolutePath(queryValue(req, 'path'), 'path');
       const mode = parseMode(queryValue(req, 'mode'));
       const declared = req.headers['content-length'];
@@ -74,36 +74,36 @@ export function fsRoutes(hostOf: HostOf): Router {
   });
 
   router.get('/fs/list_files', async (req: Request, res: Response) => {
-    hostOf(req, res);
+    browserOf(req, res);
     res.json(await listFiles(absolutePath(queryValue(req, 'path'), 'path')));
   });
 
   router.get('/fs/file_info', async (req: Request, res: Response) => {
-    hostOf(req, res);
+    browserOf(req, res);
     res.json(await fileInfo(absolutePath(queryValue(req, 'path'), 'path')));
   });
 
   router.put('/fs/create_directory', small, async (req: Request, res: Response) => {
-    hostOf(req, res);
+    browserOf(req, res);
     const body = fsBody<{ path: string; mode?: string }>(req, 'FsCreateDirectoryRequest');
     await createDirectory(absolutePath(body.path, 'path'), parseMode(body.mode));
     res.status(201).end();
   });
 
   router.put('/fs/delete_file', small, async (req: Request, res: Response) => {
-    hostOf(req, res);
+    browserOf(req, res);
     await deleteFile(absolutePath(fsBody<{ path: string }>(req, 'FsPathRequest').path, 'path'));
     res.status(200).end();
   });
 
   router.put('/fs/delete_directory', small, async (req: Request, res: Response) => {
-    hostOf(req, res);
+    browserOf(req, res);
     await deleteDirectory(absolutePath(fsBody<{ path: string }>(req, 'FsPathRequest').path, 'path'));
     res.status(200).end();
   });
 
   router.put('/fs/move', small, async (req: Request, res: Response) => {
-    hostOf(req, res);
+    browserOf(req, res);
     const body = fsBody<{ src_path: string; dest_path: string }>(req, 'FsMoveRequest');
     await movePath(absolutePath(body.src_path, 'src_path'), absolutePath(body.dest_path, 'dest_path'));
     res.status(200).end();

@@ -11,7 +11,7 @@ import type { PlaywrightExecuteRequest, PlaywrightExecutors } from '../../execut
 import { toWireExecuteResult, toWireExecutor } from '../../executor/execute-result.js';
 import type { PlaywrightExecutorInfo } from '../../executor/execute-result.js';
 import { browserPart, jsonBody, noRetry, requestSignal, requireBody } from '../middleware.js';
-import type { HostOf } from '../middleware.js';
+import type { BrowserOf } from '../middleware.js';
 import { validateBody } from '../schema-validator.js';
 import { EventStream, wantsEventStream } from '../sse.js';
 
@@ -25,10 +25,10 @@ interface ExecuteRequestBody {
 }
 
 /** The executor routes of `host`; a host without a browser answers them with `REPL_ERR_BROWSER_NOT_FOUND`. */
-export function playwrightRoutes(hostOf: HostOf): Router {
+export function playwrightRoutes(browserOf: BrowserOf): Router {
   const router = Router();
 
-  const executors = (req: Request, res: Response): PlaywrightExecutors => browserPart(hostOf(req, res).executors, 'Playwright executors');
+  const executors = (req: Request, res: Response): PlaywrightExecutors => browserPart(browserOf(req, res).executors, 'Playwright executors');
 
   router.post('/playwright/execute', jsonBody(LIMITS.replBodyBytes), async (req: Request, res: Response, next: NextFunction) => {
     // Every answer but a success says "do not retry": a retried call would run its code twice.

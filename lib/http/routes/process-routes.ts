@@ -5,11 +5,11 @@
 import { Router } from 'express';
 import type { Request, Response } from 'express';
 import { LIMITS } from '../../../common/limits.js';
-import type { BrowserHost } from '../../host/browser-host.js';
+import type { Browser } from '../../browsers/browser.js';
 import { checkIdentity, execProcess } from '../../system/process-exec.js';
 import type { ExecResult } from '../../system/process-exec.js';
 import { jsonBody, noRetry, requestSignal, requireBody } from '../middleware.js';
-import type { HostOf } from '../middleware.js';
+import type { BrowserOf } from '../middleware.js';
 import { validateBody } from '../schema-validator.js';
 
 interface ProcessExecBody {
@@ -53,8 +53,8 @@ export function toWireExecResult(result: ExecResult): WireExecResult {
  * running), so a command can drive it; never launches one. Read in the same tick as `launched`,
  * so `endpoint()` takes its synchronous path and cannot start a launch.
  */
-async function runningBrowserEndpoint(host: BrowserHost, signal: AbortSignal): Promise<string | undefined> {
-  const browser = host.browser;
+async function runningBrowserEndpoint(host: Browser, signal: AbortSignal): Promise<string | undefined> {
+  const browser = host.chromium;
   if (browser === null || browser.closed) return undefined;
   if (browser.mode !== 'attach' && !browser.launched) return undefined;
   try {
@@ -65,13 +65,13 @@ async function runningBrowserEndpoint(host: BrowserHost, signal: AbortSignal): P
   }
 }
 
-export function processRoutes(hostOf: HostOf): Router {
+export function processRoutes(browserOf: BrowserOf): Router {
   const router = Router();
 
   router.post('/process/exec', jsonBody(LIMITS.processExecBodyBytes), async (req: Request, res: Response) => {
     // The Kernel SDK retries 5xx answers; a retried command would run twice.
     noRetry(res);
-    const host = hostOf(req, res);
+    const host = browserOf(req, res);
     requireBody(req.body);
     validateBody('ProcessExecRequest', req.body);
     const body = req.body as ProcessExecBody;

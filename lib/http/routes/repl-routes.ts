@@ -9,7 +9,7 @@ import { Router } from 'express';
 import type { NextFunction, Request, Response } from 'express';
 import { ReplError } from '../../../common/errors.js';
 import { LIMITS } from '../../../common/limits.js';
-import type { BrowserHost, ReplInfo } from '../../host/browser-host.js';
+import type { Browser, ReplInfo } from '../../browsers/browser.js';
 import { toWireContent, toWireResult } from '../../repl/cell-result.js';
 import type { CellResult } from '../../repl/cell-result.js';
 import { CellResults } from '../../repl/cell-results.js';
@@ -17,7 +17,7 @@ import type { Repl, RunOptions } from '../../repl/repl.js';
 import { toWireExecutor } from '../../executor/execute-result.js';
 import type { WireExecutor } from '../../executor/execute-result.js';
 import { jsonBody, noRetry, requestSignal, requireBody } from '../middleware.js';
-import type { HostOf } from '../middleware.js';
+import type { BrowserOf } from '../middleware.js';
 import { validateBody } from '../schema-validator.js';
 import { EventStream, wantsEventStream } from '../sse.js';
 import { appBasePath, publicUrl } from '../public-url.js';
@@ -52,13 +52,13 @@ export function toWireRepl(info: ReplInfo): WireRepl {
   return { ...toWireExecutor(info), repl_id: info.replId };
 }
 
-export function replRoutes(hostOf: HostOf): Router {
+export function replRoutes(browserOf: BrowserOf): Router {
   const router = Router();
 
   router.post('/repl', jsonBody(LIMITS.replBodyBytes), async (req: Request, res: Response, next: NextFunction) => {
     // Every answer but a success says "do not retry": a retried cell would run twice.
     noRetry(res);
-    const host = hostOf(req, res);
+    const host = browserOf(req, res);
     requireBody(req.body);
     validateBody('BrowserReplRequest', req.body);
     const body = req.body as ReplRequestBody;
@@ -106,7 +106,7 @@ export function replRoutes(hostOf: HostOf): Router {
   });
 
   router.post('/repl/interrupt', jsonBody(INTERRUPT_BODY_BYTES), async (req: Request, res: Response) => {
-    const host = hostOf(req, res);
+    const host = browserOf(req, res);
     const body = (req.body ?? {}) as InterruptRequestBody;
     validateBody('ReplInterruptRequest', body);
     const name = body.repl ?? 'default';
@@ -119,7 +119,7 @@ export function replRoutes(hostOf: HostOf): Router {
 
   router.get('/repl/results/:cell_id', (req: Request, res: Response) => {
     const cellId = String(req.params['cell_id']);
-    const record = cellResults(hostOf(req, res)).get(cellId);
+    const record = cellResults(browserOf(req, res)).get(cellId);
     if (record === undefined) {
       throw new ReplError('REPL_ERR_NOT_FOUND',
         `no result for cell "${cellId.slice(0, 64)}": unknown, or no longer kept (results are kept for 10 minutes, the last 32 per browser)`);
@@ -137,23 +137,23 @@ export function replRoutes(hostOf: HostOf): Router {
   });
 
   router.get('/repls', async (req: Request, res: Response) => {
-    const host = hostOf(req, res);
+    const host = browserOf(req, res);
     res.json({ repls: (await host.listRepls()).map(toWireRepl) });
   });
 
   router.delete('/repls/:name', async (req: Request, res: Response) => {
     const name = String(req.params['name']);
     validateBody('ReplName', name);
-    await hostOf(req, res).deleteRepl(name);
+    await browserOf(req, res).deleteRepl(name);
     res.status(204).end();
   });
 
   router.get('/repl/env', (req: Request, res: Response) => {
-    res.json({ names: hostOf(req, res).envNames });
+    res.json({ names: browserOf(req, res).envNames });
   });
 
   const putEnv = async (env: Record<string, string>, req: Request, res: Response) => {
-    const host = hostOf(req, res);
+    const host = browserOf(req, res);
     const { replTerminated } = await host.setEnv(env, { signal: requestSignal(req, res) });
     res.json(replTerminated ? { names: host.envNames, repl_terminated: true } : { names: host.envNames });
   };
@@ -184,9 +184,9 @@ function resultUrl(req: Request, res: Response, cellId: string): string {
  * The results store of each host. Keyed by the host object, so a deleted browser's results go
  * with it, and both mounts of one host (`/repl`, `/browsers/{id}/repl`) share one store.
  */
-const resultStores = new WeakMap<BrowserHost, CellResults>();
+const resultStores = new WeakMap<Browser, CellResults>();
 
-function cellResults(host: BrowserHost): CellResults {
+function cellResults(host: Browser): CellResults {
   let store = resultStores.get(host);
   if (store === undefined) {
     store = new CellResults();

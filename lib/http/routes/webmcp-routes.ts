@@ -12,7 +12,7 @@ import { LIMITS } from '../../../common/limits.js';
 import { checkInvocation } from '../../webmcp/invocations.js';
 import type { WebMcpTools } from '../../webmcp/types.js';
 import { browserPart, jsonBody, noRetry, requestSignal, requireBody } from '../middleware.js';
-import type { HostOf } from '../middleware.js';
+import type { BrowserOf } from '../middleware.js';
 import { validateBody } from '../schema-validator.js';
 
 /** Kernel's raw body limit: the largest `input` (1 MiB of JSON) plus 4 KiB for `tool_ref` and `timeout_sec`. */
@@ -35,10 +35,10 @@ function outcomeUnknownBody(error: ReplError): { message: string; code: 'REPL_ER
 }
 
 /** The WebMCP routes of `host`; a host without a browser answers them with `REPL_ERR_BROWSER_NOT_FOUND`. */
-export function webmcpRoutes(hostOf: HostOf): Router {
+export function webmcpRoutes(browserOf: BrowserOf): Router {
   const router = Router();
 
-  const webmcp = (req: Request, res: Response): WebMcpTools => browserPart(hostOf(req, res).webmcp, 'page tools (WebMCP)');
+  const webmcp = (req: Request, res: Response): WebMcpTools => browserPart(browserOf(req, res).webmcp, 'page tools (WebMCP)');
 
   router.get('/webmcp/tools', async (req: Request, res: Response) => {
     const tools = await webmcp(req, res).listTools({ signal: requestSignal(req, res) });

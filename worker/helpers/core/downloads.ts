@@ -1,6 +1,6 @@
 /**
  * `waitForDownload` and `listDownloads` (issue 9). Chromium saves every download of the default
- * context into the host's folder, named by its guid (lib/browser/host-downloads.ts); the attached
+ * context into the host's folder, named by its guid (lib/chromium/downloads.ts); the attached
  * tab's `Page.downloadWillBegin/Progress` events say which downloads are this REPL's. A finished
  * one is linked into the REPL's own folder (or the `dir` a waiter gave) under its suggested name,
  * so nothing is ever written under `$HOME`. A download that no waiter claimed is saved there too,

@@ -6,7 +6,7 @@
  *   before the action's promise settles still counts.
  * - **Only this REPL's popups.** A popup counts when Chromium names the attached tab as its opener
  *   (`TargetInfo.openerId`, also for `noopener` links), so another REPL's popups never resolve it.
- *   The host then counts the popup as this REPL's tab too (lib/browser/tab-registry.ts), if this
+ *   The host then counts the popup as this REPL's tab too (lib/chromium/tab-registry.ts), if this
  *   REPL owns a tab: others never attach it, and it closes with the REPL.
  * - **Committed.** It resolves once the popup has committed its first document: its URL is the
  *   page's (never the `about:blank` of a tab still on its way to a URL), and its title is the

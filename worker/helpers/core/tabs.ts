@@ -4,7 +4,7 @@
  *
  * New tabs get the server's default viewport by joining or copying a window that has it: a plain
  * new tab joins the window of the attached tab, and a REPL with a tab of its own opens a window as
- * large as that tab's (lib/browser/viewport.ts sizes the windows the host opens).
+ * large as that tab's (lib/chromium/viewport.ts sizes the windows the host opens).
  */
 import { ReplError } from '../../../common/errors.js';
 import { isInternalUrl } from '../../cdp/page-attachment.js';

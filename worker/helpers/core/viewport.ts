@@ -5,7 +5,7 @@
  *
  * Chromium ties an emulation to the session that set it: when the REPL attaches another tab (and
  * so detaches this one), the tab shows its window's own size again, the server's default viewport
- * (lib/browser/viewport.ts). The REPL remembers what each tab was given and sets it again when
+ * (lib/chromium/viewport.ts). The REPL remembers what each tab was given and sets it again when
  * `switchTab` attaches that tab once more; a dropped connection, a browser restart or a reset
  * forget it. Other REPLs and executors attached to the same tab are not affected by the override
  * ending, and a popup gets its window's size, not its opener's override.
@@ -15,7 +15,7 @@ import { assertPageResponsive, guardDialog } from './page-guard.js';
 
 import type { HelperContext } from '../helper-context.js';
 
-/** Largest side accepted; the same bound as the server's default viewport (lib/browser/viewport.ts). */
+/** Largest side accepted; the same bound as the server's default viewport (lib/chromium/viewport.ts). */
 export const MAX_VIEWPORT_SIDE = 10_000;
 /** Largest device scale factor accepted: a 10 000 px wide page at 10× is already a 100 000 px image. */
 const MAX_DEVICE_SCALE_FACTOR = 10;

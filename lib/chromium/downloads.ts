@@ -1,9 +1,9 @@
 /**
  * Where the browser's downloads go. Left alone, Chromium saves them into `$HOME/Downloads` of
- * whoever runs the server, undocumented (issue 9). The host instead has Chromium save every
+ * whoever runs the server, undocumented (issue 9). This class instead has Chromium save every
  * download of the default context, named by its guid, into one folder it owns (`allowAndName`),
  * and each REPL moves the files of its own tab from there into a folder of its own (`<root>/<name>`).
- * The folder lives in the host's temporary directory, not in the browser profile, so a browser
+ * The folder lives in a temporary directory of the server, not in the browser profile, so a browser
  * restart does not delete downloads; `close()` removes it.
  *
  * The behaviour is applied once per browser connection (so a cell that sets its own with raw CDP
@@ -26,7 +26,7 @@ export interface DownloadFolders {
   folder: string;
 }
 
-export class HostDownloads {
+export class BrowserDownloads {
   readonly #link: BrowserLink;
   #root: string | undefined;
   /** Owners whose downloads go elsewhere than `<root>/<name>` (an agent-tool session's workspace). */

@@ -19,9 +19,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { debuglog } from 'node:util';
 import { BrowserLink } from '../../common/cdp/browser-link.js';
 import { ReplError } from '../../common/errors.js';
+import { Resource } from '../../common/resource.js';
 import { TIMEOUTS } from '../../common/limits.js';
 import { DEFAULT_VIEWPORT, checkViewport, fitWindowToViewport } from './viewport.js';
-import { HostDownloads } from './host-downloads.js';
+import { BrowserDownloads } from './downloads.js';
 
 import type { Viewport } from './viewport.js';
 
@@ -44,7 +45,7 @@ export interface TabRegistryOptions {
    * just to find nothing there. Default: always.
    */
   reachable?: (() => boolean) | undefined;
-  /** Page area of every tab it opens (lib/browser/viewport.ts). Default 1280×720. */
+  /** Page area of every tab it opens (lib/chromium/viewport.ts). Default 1280×720. */
   viewport?: Viewport | undefined;
 }
 
@@ -55,7 +56,7 @@ export interface OwnedTab {
 }
 
 /** The tabs of one browser and their owners; see the module comment. */
-export class TabRegistry {
+export class TabRegistry extends Resource {
   readonly #link: BrowserLink;
   readonly #reachable: () => boolean;
   readonly #owned = new Map<TabOwner, string>();
@@ -68,18 +69,13 @@ export class TabRegistry {
   readonly #isolated = new Map<TabOwner, string | undefined>();
   /** The browser context of every tab, as of the last listing (adoptPopups): isolated owners see only their own context's. */
   #pageContexts = new Map<string, string | undefined>();
-  #downloads: HostDownloads | undefined;
-  #closed = false;
+  #downloads: BrowserDownloads | undefined;
 
   constructor(options: TabRegistryOptions) {
+    super();
     this.#link = new BrowserLink({ endpointProvider: () => options.endpoint() });
     this.#reachable = options.reachable ?? (() => true);
     this.#viewport = options.viewport === undefined ? { ...DEFAULT_VIEWPORT } : checkViewport(options.viewport);
-  }
-
-  /** True once `close()` was called. */
-  get closed(): boolean {
-    return this.#closed;
   }
 
   /** The tab `owner` has now, without opening one. */
@@ -180,9 +176,9 @@ export class TabRegistry {
     }
   }
 
-  /** Where this browser's downloads go (lib/browser/host-downloads.ts); created on first use. */
-  get downloads(): HostDownloads {
-    this.#downloads ??= new HostDownloads(this.#link);
+  /** Where this browser's downloads go (lib/chromium/downloads.ts); created on first use. */
+  get downloads(): BrowserDownloads {
+    this.#downloads ??= new BrowserDownloads(this.#link);
     return this.#downloads;
   }
 
@@ -209,7 +205,7 @@ export class TabRegistry {
    * @throws ReplError `REPL_ERR_CLOSED`, or the CDP layer's connect and command errors.
    */
   tabFor(owner: TabOwner, options: { gone?: string | undefined } = {}): Promise<string> {
-    if (this.#closed) return Promise.reject(new ReplError('REPL_ERR_CLOSED', 'the tab registry is closed'));
+    if (this.closed) return Promise.reject(new ReplError('REPL_ERR_CLOSED', 'the tab registry is closed'));
     const current = this.#owned.get(owner);
     if (current !== undefined && current !== options.gone) return Promise.resolve(current);
     if (current !== undefined) this.#owned.delete(owner);
@@ -217,7 +213,7 @@ export class TabRegistry {
     if (opening === undefined) {
       opening = (this.#isolated.has(owner) ? this.#openIsolatedTab(owner) : this.openTab()).then((targetId) => {
         // Released or closed while it was opening: the tab belongs to nobody, so it goes.
-        if (this.#closed || this.#opening.get(owner) !== opening) {
+        if (this.closed || this.#opening.get(owner) !== opening) {
           void this.closeTab(targetId).catch(() => {});
           throw new ReplError('REPL_ERR_CLOSED', `the tab of ${owner} was released while it was opening`);
         }
@@ -347,17 +343,14 @@ export class TabRegistry {
     clearTimeout(timer);
   }
 
-  /** Releases every owned tab ({@link TabRegistry.releaseAll}) and closes the connection. Later calls fail with `REPL_ERR_CLOSED`. Idempotent. */
-  async close(): Promise<void> {
-    if (this.#closed) return;
-    this.#closed = true;
+  /**
+   * `close()` releases every owned tab ({@link TabRegistry.releaseAll}) and closes the connection;
+   * later calls fail with `REPL_ERR_CLOSED`. Every caller waits for the same end (common/resource.ts).
+   */
+  protected async closeGracefully(): Promise<void> {
     await this.releaseAll();
     this.#opening.clear();
     this.#downloads?.close();
     await this.#link.close();
-  }
-
-  [Symbol.asyncDispose](): Promise<void> {
-    return this.close();
   }
 }

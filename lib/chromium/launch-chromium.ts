@@ -13,6 +13,7 @@ import path from 'node:path';
 import { debuglog } from 'node:util';
 
 import { ReplError } from '../../common/errors.js';
+import { Resource } from '../../common/resource.js';
 import { ownedTempPrefix, processRuns, sweepStaleTempFolders, tiedCommand, guardProcessGroup } from '../system/child-lifetime.js';
 
 import type { ChildProcess } from 'node:child_process';
@@ -86,7 +87,7 @@ export interface LaunchChromiumOptions {
   /**
    * `--window-size` of the windows the browser opens by itself (the first one, and new windows
    * opened without a size). This is the window, not its page area: headless Chromium keeps
-   * about 87 px of it for an invisible tab strip and toolbar (lib/browser/viewport.ts).
+   * about 87 px of it for an invisible tab strip and toolbar (lib/chromium/viewport.ts).
    */
   windowSize?: { width: number; height: number } | undefined;
   startupTimeoutMs?: number | undefined;
@@ -291,7 +292,7 @@ function untrack(browser: LiveBrowser): void {
  * after a grace) and removes the profile; `exited` settles once that cleanup is done, whether
  * the browser was closed or died on its own.
  */
-export class ChromiumProcess {
+export class ChromiumProcess extends Resource {
   readonly #child: ChildProcess;
   readonly #pid: number;
   readonly #executable: string;
@@ -304,11 +305,11 @@ export class ChromiumProcess {
   #partialLine = '';
   #exitInfo: ChromiumExit | undefined;
   #closeRequested = false;
-  #closing: Promise<void> | undefined;
   #onEndpoint: ((endpoint: string) => void) | undefined;
   #onEarlyExit: ((reason: string) => void) | undefined;
 
   private constructor(child: ChildProcess, pid: number, executable: string, userDataDir: string, killGraceMs: number) {
+    super();
     this.#child = child;
     this.#pid = pid;
     this.#executable = executable;
@@ -415,18 +416,11 @@ export class ChromiumProcess {
     return this.#stderrTail.join('\n');
   }
 
-  /** SIGTERM to the process group, SIGKILL after the grace period, then removes the profile. Idempotent. */
-  close(): Promise<void> {
-    this.#closing ??= this.#close();
-    return this.#closing;
-  }
-
-  /** Same as {@link ChromiumProcess.close}. */
-  [Symbol.asyncDispose](): Promise<void> {
-    return this.close();
-  }
-
-  async #close(): Promise<void> {
+  /**
+   * `close()` sends SIGTERM to the process group, SIGKILL after the grace period, then removes the
+   * profile; every caller waits for the same end (common/resource.ts).
+   */
+  protected async closeGracefully(): Promise<void> {
     this.#closeRequested = true;
     if (this.#exitInfo === undefined) {
       killGroup(this.#child, this.#pid, 'SIGTERM');

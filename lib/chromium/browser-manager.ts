@@ -12,6 +12,7 @@ import { channels, publish } from '../../common/diagnostics.js';
 import type { ChromiumExitMessage, ChromiumLaunchMessage } from '../../common/diagnostics.js';
 import { BrowserLink } from '../../common/cdp/browser-link.js';
 import { ReplError } from '../../common/errors.js';
+import { Resource } from '../../common/resource.js';
 import { findChromium } from './find-chromium.js';
 import { launchChromium } from './launch-chromium.js';
 import { detectContainer, detectNoSandbox, hasSmallDevShm } from './sandbox.js';
@@ -45,7 +46,7 @@ export interface BrowserManagerOptions {
   /** SIGTERM → SIGKILL grace on close. Default 3 000 ms. */
   killGraceMs?: number | undefined;
   /**
-   * Page area of the launched browser's first window, in CSS pixels (lib/browser/viewport.ts).
+   * Page area of the launched browser's first window, in CSS pixels (lib/chromium/viewport.ts).
    * Default `env.BROWSER_REPL_VIEWPORT` (`1280x720`), else 1280×720. Attach mode never resizes
    * the browser's own windows.
    */
@@ -87,7 +88,7 @@ export type ReadyHook = (endpoint: string) => Promise<void>;
 /** Longest a ready hook may hold up the first endpoint answer of a browser. */
 export const READY_HOOK_TIMEOUT_MS = 5_000;
 
-export class BrowserManager {
+export class BrowserManager extends Resource {
   readonly #options: BrowserManagerOptions;
   readonly #env: NodeJS.ProcessEnv;
   readonly #attachEndpoint: string | undefined;
@@ -98,11 +99,11 @@ export class BrowserManager {
   #attachReady: Promise<void> | undefined;
   #process: ChromiumProcess | undefined;
   #launching: Promise<ChromiumProcess> | undefined;
-  #closing: Promise<void> | undefined;
   #lastSource: ChromiumSource | undefined;
   #launchCount = 0;
 
   constructor(options: BrowserManagerOptions = {}) {
+    super();
     this.#options = { ...options, args: [...(options.args ?? [])] };
     this.#env = options.env ?? process.env;
     const endpoint = options.cdpEndpoint === undefined ? this.#env.CDP_ENDPOINT : options.cdpEndpoint;
@@ -155,11 +156,6 @@ export class BrowserManager {
     return this.#launchCount;
   }
 
-  /** True once `close()` was called. */
-  get closed(): boolean {
-    return this.#closing !== undefined;
-  }
-
   /**
    * The current DevTools endpoint. Attach mode: the configured endpoint, as given (the CDP
    * client resolves `http://host:port` through `/json/version`). Launch mode: the running
@@ -169,7 +165,7 @@ export class BrowserManager {
    *   `REPL_ERR_CLOSED`, `REPL_ERR_ABORTED`.
    */
   async endpoint(options: EndpointOptions = {}): Promise<string> {
-    if (this.#closing !== undefined) throw new ReplError('REPL_ERR_CLOSED', 'The browser manager is closed');
+    if (this.closed) throw new ReplError('REPL_ERR_CLOSED', 'The browser manager is closed');
     if (this.#attachEndpoint !== undefined) {
       const attach = this.#attachEndpoint;
       await raceSignal(this.#attachReady ??= this.#runReadyHooks(attach), options.signal);
@@ -182,7 +178,7 @@ export class BrowserManager {
       await raceSignal(withLimit(current.exited, EXIT_NOTICE_LIMIT_MS), options.signal);
       if (current.running) return current.wsEndpoint;
     }
-    if (this.#closing !== undefined) throw new ReplError('REPL_ERR_CLOSED', 'The browser manager is closed');
+    if (this.closed) throw new ReplError('REPL_ERR_CLOSED', 'The browser manager is closed');
     if (this.#launching === undefined) {
       const launching = this.#launch().finally(() => {
         if (this.#launching === launching) this.#launching = undefined;
@@ -231,21 +227,12 @@ export class BrowserManager {
   }
 
   /**
-   * Closes a browser this manager launched (and waits for its profile to be removed). In attach
-   * mode it only forgets the endpoint: a browser we did not start is never killed. Idempotent.
+   * `close()` closes a browser this manager launched (and waits for its profile to be removed). In
+   * attach mode it only forgets the endpoint: a browser we did not start is never killed. Every
+   * caller waits for the same end (common/resource.ts).
    */
-  close(): Promise<void> {
-    this.#closing ??= this.#close();
-    return this.#closing;
-  }
-
-  /** Same as {@link BrowserManager.close}. */
-  [Symbol.asyncDispose](): Promise<void> {
-    return this.close();
-  }
-
-  async #close(): Promise<void> {
-    // A launch in flight finishes first; #launch sees #closing and closes what it started.
+  protected async closeGracefully(): Promise<void> {
+    // A launch in flight finishes first; #launch sees `closed` and closes what it started.
     await this.#launching?.catch(() => {});
     await this.#process?.close();
     this.#exitListeners.clear();
@@ -271,7 +258,7 @@ export class BrowserManager {
     await this.#runReadyHooks(browser.wsEndpoint);
     this.#launchCount++;
     this.#lastSource = found.source;
-    if (this.#closing !== undefined) {
+    if (this.closed) {
       await browser.close();
       throw new ReplError('REPL_ERR_CLOSED', 'The browser manager was closed while the browser was starting');
     }
@@ -305,7 +292,7 @@ export class BrowserManager {
 /**
  * Gives the page area of a fresh browser's first window the default viewport. `--window-size`
  * sizes the window, and headless Chromium keeps part of it for its invisible frame, so the page
- * would be smaller (lib/browser/viewport.ts). Best effort: a browser that cannot do it keeps its
+ * would be smaller (lib/chromium/viewport.ts). Best effort: a browser that cannot do it keeps its
  * window size, and the launch goes on.
  */
 async function fitFirstWindow(endpoint: string, viewport: Viewport): Promise<void> {

@@ -1,12 +1,17 @@
 /**
- * The browsers a server hosts besides its default one (`POST /browsers`): each session is a
- * `BrowserHost` with a Chromium of its own (own temporary profile), its REPLs, executors and tabs.
+ * The registry of the browsers a server serves, by id: its own browser, `default` (what the
+ * top-level routes and `/mcp` drive), and the browsers of `POST /browsers`, each a `Browser` with a
+ * Chromium of its own (own temporary profile), its REPLs, executors and tabs.
  *
- * A session ends when it is deleted, or when it has been inactive for `timeoutSeconds`. Activity
- * is what the hosted product counts: an API call addressed to the browser (held from the moment
- * it arrives until its answer ends, so a long cell keeps its browser) and an open CDP connection
- * through `cdp_ws_url`. Ending a session destroys its host: cells end, workers exit, tabs close,
- * Chromium is killed and its profile and download folders are removed.
+ * `default` is an entry like the others, except in three ways, all decided here and nowhere else:
+ * it is never reaped, never listed (`list()`, `GET /browsers`), and can be neither renamed, tagged
+ * nor deleted (it lives as long as the registry). No other module compares an id with it.
+ *
+ * A listed browser ends when it is deleted, or when it has been inactive for `timeoutSeconds`.
+ * Activity is what the hosted product counts: an API call addressed to the browser (held from the
+ * moment it arrives until its answer ends, so a long cell keeps its browser) and an open CDP
+ * connection through `cdp_ws_url`. Ending a browser destroys it: cells end, workers exit, tabs
+ * close, Chromium is killed and its profile and download folders are removed.
  *
  * A warm pool keeps `pool` launched, unused browsers so that `create()` need not wait for a
  * launch; it is refilled in the background. Browsers in the pool count towards `maxBrowsers`.
@@ -15,12 +20,14 @@ import { debuglog } from 'node:util';
 import { createId } from '@paralleldrive/cuid2';
 
 import { ReplError } from '../../common/errors.js';
+import { Resource } from '../../common/resource.js';
 import { derivedMaxBrowsers } from '../../common/memory-budget.js';
-import { checkViewport, resolveViewport } from '../browser/viewport.js';
-import type { Viewport } from '../browser/viewport.js';
-import type { BrowserManagerOptions } from '../browser/browser-manager.js';
-import { BrowserHost } from './browser-host.js';
-import type { BrowserHostOptions } from './browser-host.js';
+import { checkViewport, resolveViewport } from '../chromium/viewport.js';
+import type { Viewport } from '../chromium/viewport.js';
+import { BrowserManager } from '../chromium/browser-manager.js';
+import type { BrowserManagerOptions } from '../chromium/browser-manager.js';
+import { Browser } from './browser.js';
+import type { BrowserOptions, Tags } from './browser.js';
 
 const debug = debuglog('browser-repl:browsers');
 
@@ -29,22 +36,20 @@ export const DEFAULT_TIMEOUT_SECONDS = 60;
 /** The hosted product's upper bound (72 h). It requires at least 10 s; we accept 1 s, which tests and short jobs want. */
 export const MAX_TIMEOUT_SECONDS = 259_200;
 export { MEMORY_PER_BROWSER_BYTES } from '../../common/memory-budget.js';
-/** The id and name a session may never take: it addresses the server's own browser. */
-export const DEFAULT_BROWSER_ID = 'default';
+/** The id and name of the server's own browser; no other browser may take it. */
+const DEFAULT_BROWSER_ID = 'default';
 /** Names: what the hosted product's dashboard accepts in practice, and safe in a URL path. */
 const SESSION_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 /** The hosted product allows up to 50 tag pairs. */
 const MAX_TAGS = 50;
 const MAX_TAG_BYTES = 256;
 
-export type Tags = Record<string, string>;
-
 /** What `create()` accepts (the supported part of the SDK's `BrowserCreateParams`). */
-export interface BrowserSessionInit {
+export interface BrowserInit {
   /** Default true: a server has no display. `false` needs one (`DISPLAY`). */
   headless?: boolean | undefined;
   name?: string | undefined;
-  /** Inactivity, in seconds, before the session is reaped (1..259200, default 60). */
+  /** Inactivity, in seconds, before the browser is reaped (1..259200, default 60). */
   timeoutSeconds?: number | undefined;
   viewport?: Viewport | undefined;
   /** Opened in the first tab once the browser runs; best effort, as in the hosted product. */
@@ -53,110 +58,22 @@ export interface BrowserSessionInit {
   signal?: AbortSignal | undefined;
 }
 
-export interface BrowserSessionsOptions {
+export interface BrowsersOptions {
   /**
-   * What every session's host starts from: REPL heap, executors, environment, and the browser's
-   * launch options (`executable`, `noSandbox`, `args`, `env`). A session always launches its own
-   * Chromium, even when the default browser is attached through `CDP_ENDPOINT`.
+   * The server's own browser (`default`): its options, or a `Browser` built by the caller (closed
+   * with the registry). As options, they are also what every browser of `create()` starts from:
+   * REPL heap, executors, environment, the viewport, and Chromium's launch options (`executable`,
+   * `noSandbox`, `args`, `env`). A created browser always launches its own Chromium, even when the
+   * server's own is attached through `CDP_ENDPOINT`. Default: `{}` (find and launch Chromium on
+   * first use).
    */
-  hostDefaults?: Omit<BrowserHostOptions, 'id' | 'browser' | 'viewport'> | undefined;
-  /** Launch options of session browsers (from the default host's, when they were options). */
-  browser?: BrowserManagerOptions | undefined;
-  /** Default viewport of session browsers (the default host's, else the manager's default). */
-  viewport?: Viewport | undefined;
+  primary?: BrowserOptions | Browser | undefined;
   /** Launched, unused browsers kept ready (default 0). */
   pool?: number | undefined;
-  /** Most browsers at once, sessions and pool together, the default browser not counted. Default from memory. */
+  /** Most browsers at once, created and pooled together, the server's own not counted. Default from memory. */
   maxBrowsers?: number | undefined;
-  /** Prefix of session ids (issue 14 names the pod in it). Default none. */
+  /** Prefix of created browsers' ids (issue 14 names the pod in it). Default none. */
   idPrefix?: string | undefined;
-}
-
-/** One browser session. */
-export class BrowserSession {
-  readonly id: string;
-  readonly host: BrowserHost;
-  readonly createdAt: Date;
-  readonly headless: boolean;
-  readonly timeoutSeconds: number;
-  readonly viewport: Viewport;
-  readonly startUrl: string | undefined;
-  /** Taken from the warm pool rather than launched for this request. */
-  readonly pooled: boolean;
-  name: string | undefined;
-  tags: Tags | undefined;
-  #holds = 0;
-  #timer: NodeJS.Timeout | undefined;
-  #lastActiveAt: number;
-  readonly #onIdle: (session: BrowserSession) => void;
-
-  constructor(init: {
-    id: string; host: BrowserHost; headless: boolean; timeoutSeconds: number; viewport: Viewport; pooled: boolean;
-    name?: string | undefined; tags?: Tags | undefined; startUrl?: string | undefined;
-  }, onIdle: (session: BrowserSession) => void) {
-    this.id = init.id;
-    this.host = init.host;
-    this.createdAt = new Date();
-    this.headless = init.headless;
-    this.timeoutSeconds = init.timeoutSeconds;
-    this.viewport = init.viewport;
-    this.pooled = init.pooled;
-    this.name = init.name;
-    this.tags = init.tags;
-    this.startUrl = init.startUrl;
-    this.#lastActiveAt = Date.now();
-    this.#onIdle = onIdle;
-    this.#arm();
-  }
-
-  /** Open API calls and CDP connections right now. */
-  get activeHolds(): number {
-    return this.#holds;
-  }
-
-  /** When the last activity ended (or now, while one is open). */
-  get lastActiveAt(): Date {
-    return new Date(this.#holds > 0 ? Date.now() : this.#lastActiveAt);
-  }
-
-  /**
-   * Marks the start of an activity (an API call, an open CDP connection); the returned function
-   * ends it (idempotent). The inactivity clock stops while any activity is open.
-   */
-  hold(): () => void {
-    this.#holds++;
-    this.#disarm();
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      this.#holds--;
-      this.#lastActiveAt = Date.now();
-      if (this.#holds === 0) this.#arm();
-    };
-  }
-
-  /** Stops the inactivity clock for good (the session is ending). */
-  end(): void {
-    this.#disarm();
-    this.#holds = Number.POSITIVE_INFINITY;
-  }
-
-  #arm(): void {
-    this.#disarm();
-    this.#timer = setTimeout(() => {
-      // Work that outlived its request (a streamed cell whose client went away) is activity too.
-      if (this.host.busy) this.#arm();
-      else this.#onIdle(this);
-    }, this.timeoutSeconds * 1000);
-    // The clock must not keep a process alive that has nothing else to do.
-    this.#timer.unref();
-  }
-
-  #disarm(): void {
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
-    this.#timer = undefined;
-  }
 }
 
 /** The limit when none is configured: what the machine's memory holds at 512 MiB per browser. */
@@ -171,30 +88,63 @@ function checkMaxBrowsers(value: number, field: string): number {
   return value;
 }
 
-export class BrowserSessions {
-  readonly #options: BrowserSessionsOptions;
-  readonly #sessions = new Map<string, BrowserSession>();
+export class Browsers extends Resource {
+  readonly #primary: Browser;
+  /** What created browsers start from (the primary's options, without its id, Chromium and viewport). */
+  readonly #defaults: Omit<BrowserOptions, 'id' | 'browser' | 'viewport'>;
+  /** Launch options of created browsers (the primary's, when they were options). */
+  readonly #launchOptions: BrowserManagerOptions | undefined;
+  /** Default viewport of created browsers (the primary's option, else the Chromium default). */
+  readonly #viewport: Viewport | undefined;
+  readonly #idPrefix: string;
+  /** The listed browsers, by id, oldest first. */
+  readonly #sessions = new Map<string, Browser>();
   /** Ends in progress, so `close()` can wait for them. */
   readonly #ending = new Set<Promise<void>>();
-  readonly #pool: BrowserHost[] = [];
+  readonly #pool: Browser[] = [];
   /** Pool browsers being launched. */
   #filling = 0;
   /** Every launch in flight (pool and create), settled: counted against the limit, and `close()` waits for them. */
   readonly #launches = new Set<Promise<void>>();
   readonly maxBrowsers: number;
   readonly poolSize: number;
-  #closed = false;
   #draining = false;
 
-  constructor(options: BrowserSessionsOptions = {}) {
-    this.#options = options;
+  constructor(options: BrowsersOptions = {}) {
+    super();
     this.maxBrowsers = options.maxBrowsers === undefined ? defaultMaxBrowsers() : checkMaxBrowsers(options.maxBrowsers, 'maxBrowsers');
     this.poolSize = checkMaxBrowsers(options.pool ?? 0, 'pool');
+    this.#idPrefix = options.idPrefix ?? '';
+    const primary = options.primary ?? {};
+    if (primary instanceof Browser) {
+      this.#primary = primary;
+      this.#defaults = {};
+      this.#launchOptions = undefined;
+      this.#viewport = undefined;
+    } else {
+      const { id: _id, browser, viewport, ...defaults } = primary;
+      this.#primary = new Browser({ ...primary, id: DEFAULT_BROWSER_ID });
+      this.#defaults = defaults;
+      this.#launchOptions = browser === undefined || browser === false || browser instanceof BrowserManager ? undefined : browser;
+      this.#viewport = viewport;
+    }
+    // Never reaped (no clock), and described by the browsers API under the id it is addressed by.
+    this.#primary.enlist({ name: DEFAULT_BROWSER_ID, timeoutSeconds: 0 });
     this.#fillPool();
   }
 
-  /** Live sessions, oldest first. */
-  list(): BrowserSession[] {
+  /** The server's own browser: what the top-level routes and `/mcp` drive. */
+  get primary(): Browser {
+    return this.#primary;
+  }
+
+  /** Every browser: the server's own first, then the listed ones, oldest first (for `/metrics`). */
+  all(): Browser[] {
+    return [this.#primary, ...this.#sessions.values()];
+  }
+
+  /** The browsers `GET /browsers` lists (the server's own is not one), oldest first. */
+  list(): Browser[] {
     return [...this.#sessions.values()];
   }
 
@@ -206,10 +156,6 @@ export class BrowserSessions {
   /** Browsers alive, starting or still ending: sessions, pool, launches and teardowns in flight. */
   get liveBrowsers(): number {
     return this.#sessions.size + this.#pool.length + this.#launches.size + this.#ending.size;
-  }
-
-  get closed(): boolean {
-    return this.#closed;
   }
 
   /** `drain()` was called: no new browsers, the live ones keep working. */
@@ -227,11 +173,12 @@ export class BrowserSessions {
   }
 
   /**
-   * The session with that id, or else with that name.
+   * The browser with that id, or else with that name; `default` is the server's own.
    *
    * @throws ReplError `REPL_ERR_NOT_FOUND`
    */
-  get(idOrName: string): BrowserSession {
+  get(idOrName: string): Browser {
+    if (idOrName === DEFAULT_BROWSER_ID) return this.#primary;
     const byId = this.#sessions.get(idOrName);
     if (byId !== undefined) return byId;
     for (const session of this.#sessions.values()) if (session.name === idOrName) return session;
@@ -239,16 +186,16 @@ export class BrowserSessions {
   }
 
   /**
-   * Launches a browser (or takes one from the pool) and returns its session once Chromium runs.
+   * Launches a browser (or takes one from the pool) and returns it, listed, once Chromium runs.
    *
    * @throws ReplError `REPL_ERR_INVALID_REQUEST` (a field; the message names it), `REPL_ERR_CONFLICT`
    *   (name taken), `REPL_ERR_BROWSER_LIMIT`, `REPL_ERR_CLOSED`, launch failures.
    */
-  async create(init: BrowserSessionInit = {}): Promise<BrowserSession> {
+  async create(init: BrowserInit = {}): Promise<Browser> {
     this.#assertOpen();
     const headless = init.headless ?? true;
     if (typeof headless !== 'boolean') throw new ReplError('REPL_ERR_INVALID_REQUEST', 'headless must be boolean');
-    const env = this.#options.browser?.env ?? process.env;
+    const env = this.#launchOptions?.env ?? process.env;
     if (!headless && process.platform === 'linux' && !env['DISPLAY'] && !env['WAYLAND_DISPLAY']) {
       throw new ReplError('REPL_ERR_INVALID_REQUEST',
         'headless: false needs a display, and this server has none (DISPLAY is not set): run it under a display server such as Xvfb, or leave headless out');
@@ -261,15 +208,15 @@ export class BrowserSessions {
 
     // A pool browser fits when the request asks for what the pool launched: headless, default viewport.
     const fitsPool = headless && (viewport === undefined || sameViewport(viewport, this.#defaultViewport()));
-    let host = fitsPool ? this.#pool.shift() : undefined;
-    const pooled = host !== undefined;
-    if (host === undefined) {
+    let browser = fitsPool ? this.#pool.shift() : undefined;
+    const pooled = browser !== undefined;
+    if (browser === undefined) {
       if (this.liveBrowsers >= this.maxBrowsers) {
         throw new ReplError('REPL_ERR_BROWSER_LIMIT',
           `this server already runs ${this.liveBrowsers} of its ${this.maxBrowsers} browsers; delete one (DELETE /browsers/{id}) `
           + 'or wait for an idle one to be reaped (timeout_seconds); the limit is maxBrowsers (BROWSER_REPL_MAX_BROWSERS)');
       }
-      host = await this.#launch({ headless, viewport }, init.signal);
+      browser = await this.#launch({ headless, viewport }, init.signal);
     }
     this.#fillPool();
     // The name may have been taken while this one launched.
@@ -277,33 +224,41 @@ export class BrowserSessions {
       try {
         this.#assertNameFree(init.name);
       } catch (error) {
-        await host.destroy();
+        await browser.destroy();
         throw error;
       }
     }
-    const session = new BrowserSession({
-      id: host.id, host, headless, timeoutSeconds, viewport: viewport ?? this.#defaultViewport(), pooled,
-      name: init.name, tags, startUrl,
-    }, (idle) => {
-      debug('%s idle for %d s: reaping', idle.id, idle.timeoutSeconds);
-      void this.#end(idle);
+    browser.enlist({
+      name: init.name, tags, startUrl, pooled, timeoutSeconds,
+      onIdle: (idle) => {
+        debug('%s idle for %d s: reaping', idle.id, idle.timeoutSeconds);
+        void this.#end(idle);
+      },
     });
-    this.#sessions.set(session.id, session);
+    const created = browser;
+    this.#sessions.set(created.id, created);
     if (startUrl !== undefined) {
       // Best effort and not awaited, as the hosted product: the URL is recorded, a failure dropped.
-      host.tabs?.navigateFirstTab(startUrl).catch((error: unknown) => debug('%s: start_url failed: %o', session.id, error));
+      created.tabs?.navigateFirstTab(startUrl).catch((error: unknown) => debug('%s: start_url failed: %o', created.id, error));
     }
-    debug('created %s%s', session.id, pooled ? ' (from the pool)' : '');
-    return session;
+    debug('created %s%s', created.id, pooled ? ' (from the pool)' : '');
+    return created;
   }
 
   /**
-   * Renames or retags a session. `null` removes the name or the tags.
+   * Renames or retags a browser. `null` removes the name or the tags. The server's own browser
+   * can be neither.
    *
    * @throws ReplError `REPL_ERR_NOT_FOUND`, `REPL_ERR_INVALID_REQUEST`, `REPL_ERR_CONFLICT`
    */
-  update(idOrName: string, changes: { name?: string | null | undefined; tags?: Tags | null | undefined }): BrowserSession {
+  update(idOrName: string, changes: { name?: string | null | undefined; tags?: Tags | null | undefined }): Browser {
     const session = this.get(idOrName);
+    if (session === this.#primary) {
+      // The fields it refuses are named, so that the message says what to drop.
+      const refused = (['name', 'tags'] as const).filter((field) => changes[field] !== undefined);
+      const what = refused.length === 0 ? '' : `${refused.join(', ')}: `;
+      throw new ReplError('REPL_ERR_INVALID_REQUEST', `${what}the default browser cannot be renamed or tagged`);
+    }
     if (changes.name !== undefined && changes.name !== null && changes.name !== session.name) this.#assertNameFree(changes.name);
     const tags = changes.tags === undefined || changes.tags === null ? changes.tags : checkTags(changes.tags);
     if (changes.name !== undefined) session.name = changes.name ?? undefined;
@@ -312,7 +267,7 @@ export class BrowserSessions {
   }
 
   /**
-   * Ends a session: at once it is gone from the API (its id and name are free, its calls fail),
+   * Ends a listed browser: at once it is gone from the API (its id and name are free, its calls fail),
    * then its cells end, its workers exit, its Chromium is killed and its folders are removed.
    * Resolves at the first point, or with `wait` once all of that is done. A browser still ending
    * counts towards `maxBrowsers` (it still holds its memory); `close()` waits for it.
@@ -320,40 +275,37 @@ export class BrowserSessions {
    * @throws ReplError `REPL_ERR_NOT_FOUND`
    */
   async delete(idOrName: string, options: { wait?: boolean } = {}): Promise<void> {
-    const ended = this.#end(this.get(idOrName));
+    const browser = this.get(idOrName);
+    if (browser === this.#primary) {
+      throw new ReplError('REPL_ERR_INVALID_REQUEST', 'the default browser cannot be deleted (it lives as long as the server); DELETE /repls/default resets its REPL');
+    }
+    const ended = this.#end(browser);
     if (options.wait === true) await ended;
   }
 
-  /** Ends every session and pool browser, waiting for running cells to end gracefully. */
-  async close(): Promise<void> {
-    await this.#shutdown((host) => host.close());
+  /** Ends every browser, the server's own included, waiting for running cells to end gracefully. */
+  protected async closeGracefully(): Promise<void> {
+    await this.#shutdown((browser) => browser.close());
   }
 
-  /** Ends every session and pool browser now (running cells are cancelled). */
-  async destroy(): Promise<void> {
-    await this.#shutdown((host) => host.destroy());
+  /** Ends every browser now (running cells are cancelled). */
+  protected override async destroyNow(): Promise<void> {
+    await this.#shutdown((browser) => browser.destroy());
   }
 
-  async [Symbol.asyncDispose](): Promise<void> {
-    await this.close();
-  }
-
-  async #shutdown(end: (host: BrowserHost) => Promise<void>): Promise<void> {
-    this.#closed = true;
+  async #shutdown(end: (browser: Browser) => Promise<void>): Promise<void> {
     const sessions = [...this.#sessions.values()];
     this.#sessions.clear();
-    for (const session of sessions) session.end();
     const pool = this.#pool.splice(0);
-    await Promise.all([...sessions.map((session) => end(session.host)), ...pool.map(end)]);
+    await Promise.all([this.#primary, ...sessions, ...pool].map(end));
     // Launches and teardowns still running, including any a finishing launch starts now.
     while (this.#launches.size + this.#ending.size > 0) await Promise.all([...this.#launches, ...this.#ending]);
   }
 
-  #end(session: BrowserSession): Promise<void> {
+  #end(session: Browser): Promise<void> {
     if (this.#sessions.get(session.id) !== session) return Promise.resolve();
     this.#sessions.delete(session.id);
-    session.end();
-    const ending = session.host.destroy()
+    const ending = session.destroy()
       .catch((error: unknown) => debug('%s: teardown failed: %o', session.id, error))
       .finally(() => this.#ending.delete(ending));
     this.#ending.add(ending);
@@ -363,17 +315,17 @@ export class BrowserSessions {
   }
 
   #fillPool(): void {
-    while (!this.#closed && !this.#draining && this.#pool.length + this.#filling < this.poolSize && this.liveBrowsers < this.maxBrowsers) {
+    while (!this.closed && !this.#draining && this.#pool.length + this.#filling < this.poolSize && this.liveBrowsers < this.maxBrowsers) {
       this.#filling++;
       this.#launch({ headless: true, viewport: undefined }, undefined).then(
-        (host) => {
+        (browser) => {
           this.#filling--;
-          if (!this.#closed) {
-            this.#pool.push(host);
+          if (!this.closed) {
+            this.#pool.push(browser);
             return;
           }
           // close() began in the moment between the launch's own check and this: end it, tracked.
-          const ending = host.destroy().catch(() => undefined).finally(() => this.#ending.delete(ending));
+          const ending = browser.destroy().catch(() => undefined).finally(() => this.#ending.delete(ending));
           this.#ending.add(ending);
         },
         (error: unknown) => {
@@ -385,42 +337,41 @@ export class BrowserSessions {
     }
   }
 
-  /** Launches a host's browser; `close()` waits for every launch still running. */
-  #launch(launch: { headless: boolean; viewport: Viewport | undefined }, signal: AbortSignal | undefined): Promise<BrowserHost> {
-    const launching = this.#launchHost(launch, signal);
+  /** Launches a browser; `close()` waits for every launch still running. */
+  #launch(launch: { headless: boolean; viewport: Viewport | undefined }, signal: AbortSignal | undefined): Promise<Browser> {
+    const launching = this.#launchBrowser(launch, signal);
     const settled = launching.then(() => undefined, () => undefined);
     this.#launches.add(settled);
     void settled.then(() => this.#launches.delete(settled));
     return launching;
   }
 
-  async #launchHost(launch: { headless: boolean; viewport: Viewport | undefined }, signal: AbortSignal | undefined): Promise<BrowserHost> {
-    const hostDefaults = this.#options.hostDefaults ?? {};
-    const viewport = launch.viewport ?? this.#options.viewport;
-    const host = new BrowserHost({
-      ...hostDefaults,
-      id: `${this.#options.idPrefix ?? ''}${createId()}`,
-      // A session always launches a browser of its own, even when the default one is attached.
-      browser: { ...this.#options.browser, cdpEndpoint: null, headless: launch.headless },
+  async #launchBrowser(launch: { headless: boolean; viewport: Viewport | undefined }, signal: AbortSignal | undefined): Promise<Browser> {
+    const viewport = launch.viewport ?? this.#viewport;
+    const browser = new Browser({
+      ...this.#defaults,
+      id: `${this.#idPrefix}${createId()}`,
+      // A created browser always launches a Chromium of its own, even when the server's own is attached.
+      browser: { ...this.#launchOptions, cdpEndpoint: null, headless: launch.headless },
       ...(viewport === undefined ? {} : { viewport }),
     });
     try {
-      await host.browser!.endpoint({ signal });
-      // Everything a first cell would set up, done now: the host's own browser connection (with
-      // the download folder applied) and the default REPL's worker, connected with its page attached.
-      await host.tabs!.downloads.prepare('repl:default');
-      await host.repl('default').warm({ signal });
+      await browser.chromium!.endpoint({ signal });
+      // Everything a first cell would set up, done now: the browser's own connection (with the
+      // download folder applied) and the default REPL's worker, connected with its page attached.
+      await browser.tabs!.downloads.prepare('repl:default');
+      await browser.repl('default').warm({ signal });
       // A launch that ends after close() began must not outlive it: close() waits for launches.
-      if (this.#closed) throw new ReplError('REPL_ERR_CLOSED', 'the server is shutting down');
-      return host;
+      if (this.closed) throw new ReplError('REPL_ERR_CLOSED', 'the server is shutting down');
+      return browser;
     } catch (error) {
-      await host.destroy();
+      await browser.destroy();
       throw error;
     }
   }
 
   #defaultViewport(): Viewport {
-    return resolveViewport(this.#options.viewport, this.#options.browser?.env ?? process.env);
+    return resolveViewport(this.#viewport, this.#launchOptions?.env ?? process.env);
   }
 
   #assertNameFree(name: string): void {
@@ -434,7 +385,7 @@ export class BrowserSessions {
   }
 
   #assertOpen(): void {
-    if (this.#closed) throw new ReplError('REPL_ERR_CLOSED', 'the server is shutting down');
+    if (this.closed) throw new ReplError('REPL_ERR_CLOSED', 'the server is shutting down');
     if (this.#draining) throw new ReplError('REPL_ERR_DRAINING', 'this server is draining (shutting down gracefully) and takes no new browsers: create it on another server');
   }
 }

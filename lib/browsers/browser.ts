@@ -1,20 +1,25 @@
 /**
- * Everything that belongs to one browser: its REPLs (`default` plus named REPLs, each with its
- * own worker, bindings, tab and `repl_id`, running concurrently with each other), its Playwright
- * executors, the environment its REPLs share, and the registry of which tab belongs to whom. A
- * `HostRegistry` holds many of these; HTTP routes are mounted per host.
+ * A browser: what `/browsers/{id}` and the top-level routes drive. It owns its Chromium (a process
+ * it launches, or a remote CDP endpoint it attaches to; lib/chromium), its REPLs (`default` plus
+ * named REPLs, each with its own worker, bindings, tab and `repl_id`, running concurrently with
+ * each other, and the private REPLs of agent-tool sessions), its Playwright executors, the
+ * environment its REPLs share, the registry of which tab belongs to whom (with its download
+ * folders), and its WebMCP monitor. It also carries what the browsers API says about it (name,
+ * tags, `timeout_seconds`, …) and its activity clock, which the registry of browsers
+ * (`Browsers`, browsers.ts) reaps it by.
  */
-import { BrowserManager } from '../browser/browser-manager.js';
-import type { BrowserManagerOptions } from '../browser/browser-manager.js';
-import { TabRegistry } from '../browser/tab-registry.js';
-import { checkViewport } from '../browser/viewport.js';
-import type { Viewport } from '../browser/viewport.js';
+import { BrowserManager } from '../chromium/browser-manager.js';
+import type { BrowserManagerOptions } from '../chromium/browser-manager.js';
+import { TabRegistry } from '../chromium/tab-registry.js';
+import { checkViewport, resolveViewport } from '../chromium/viewport.js';
+import type { Viewport } from '../chromium/viewport.js';
 import { ReplError } from '../../common/errors.js';
+import { Resource } from '../../common/resource.js';
 import { LIMITS, NAME_PATTERN } from '../../common/limits.js';
 import { Repl, replWorkerSettings } from '../repl/repl.js';
 import { ReplWorkerSupply } from '../repl/repl-worker-supply.js';
 import type { InterruptOptions, InterruptOutcome, ReplOptions } from '../repl/repl.js';
-import type { TabOwner } from '../browser/tab-registry.js';
+import type { TabOwner } from '../chromium/tab-registry.js';
 import { PlaywrightExecutors } from '../executor/executor-registry.js';
 import type { PlaywrightExecutorsOptions } from '../executor/executor-registry.js';
 import { WebMcpMonitor } from '../webmcp/webmcp-monitor.js';
@@ -25,30 +30,46 @@ import { webMcpCallHandler } from './webmcp-calls.js';
 /** Named REPLs per browser by default; `default` does not count. */
 export const MAX_NAMED_REPLS = 16;
 
-export interface BrowserHostOptions extends Omit<ReplOptions, 'env' | 'browser' | 'name' | 'tabs' | 'webmcp'> {
+export interface BrowserOptions extends Omit<ReplOptions, 'env' | 'browser' | 'name' | 'tabs' | 'webmcp'> {
   id?: string;
   env?: Record<string, string>;
   /**
    * The browser: launch options (default: find and launch Chromium on first use, or attach to
-   * `CDP_ENDPOINT`), an existing `BrowserManager` (not closed by the host), or `false` for
+   * `CDP_ENDPOINT`), an existing `BrowserManager` (not closed by the browser), or `false` for
    * pure-JavaScript REPLs.
    */
   browser?: BrowserManagerOptions | BrowserManager | false;
-  /** Options of the Playwright executors (the browser is the host's). */
+  /** Options of the Playwright executors (the Chromium is this browser's). */
   playwright?: Omit<PlaywrightExecutorsOptions, 'browser' | 'tabs'>;
   /** Most named REPLs at once (default 16); one more is refused with `REPL_ERR_CONFLICT`. */
   maxNamedRepls?: number;
   /**
-   * Page area, in CSS pixels, of the tabs this host's browser opens: the launched browser's first
+   * Page area, in CSS pixels, of the tabs this browser opens: the launched browser's first
    * window, every named REPL's and executor's tab, and so the tabs and popups that join those
-   * windows (lib/browser/viewport.ts). Default: the `BrowserManager`'s, i.e.
+   * windows (lib/chromium/viewport.ts). Default: the `BrowserManager`'s, i.e.
    * `BROWSER_REPL_VIEWPORT` or 1280×720. Ignored for the first window when `browser` is an existing
    * `BrowserManager` (set it there).
    */
   viewport?: Viewport;
 }
 
-/** A row of {@link BrowserHost.listRepls} (HTTP: `ReplInfo`). */
+export type Tags = Record<string, string>;
+
+/** What the browsers API says about a browser, and whether and when it is reaped ({@link Browser.enlist}). */
+export interface BrowserListing {
+  name?: string | undefined;
+  tags?: Tags | undefined;
+  /** The URL its first tab was asked to open (best effort). */
+  startUrl?: string | undefined;
+  /** Taken from the warm pool rather than launched for its request. */
+  pooled?: boolean | undefined;
+  /** Inactivity, in seconds, after which `onIdle` is called; 0: never (the server's own browser). */
+  timeoutSeconds: number;
+  /** Called once the browser has been inactive for `timeoutSeconds` (the registry reaps it). */
+  onIdle?: ((browser: Browser) => void) | undefined;
+}
+
+/** A row of {@link Browser.listRepls} (HTTP: `ReplInfo`). */
 export interface ReplInfo {
   name: string;
   /** Id of the live worker, or null when the next call starts one. */
@@ -69,14 +90,25 @@ interface ReplEntry {
   lastUsedAt: Date;
 }
 
-export class BrowserHost {
+export class Browser extends Resource {
   readonly id: string;
-  readonly #options: BrowserHostOptions;
+  /** What `PATCH /browsers/{id}` changes. */
+  name: string | undefined;
+  tags: Tags | undefined;
+  #createdAt = new Date();
+  #timeoutSeconds = 0;
+  #startUrl: string | undefined;
+  #pooled = false;
+  #onIdle: ((browser: Browser) => void) | undefined;
+  #holds = 0;
+  #idleTimer: NodeJS.Timeout | undefined;
+  #lastActiveAt = Date.now();
+  readonly #options: BrowserOptions;
   readonly #repls = new Map<string, ReplEntry>();
-  /** REPLs that are nobody's by name (agent-tool sessions): not listed, not counted, closed with the host. */
+  /** REPLs that are nobody's by name (agent-tool sessions): not listed, not counted, closed with the browser. */
   readonly #privateRepls = new Set<Repl>();
-  readonly #browser: BrowserManager | null;
-  readonly #ownsBrowser: boolean;
+  readonly #chromium: BrowserManager | null;
+  readonly #ownsChromium: boolean;
   readonly #tabs: TabRegistry | null;
   readonly #executors: PlaywrightExecutors | null;
   /** The page tools of this browser (lib/webmcp): one monitor connection, attached when the browser becomes available (`BrowserManager.onReady`), or on first use. */
@@ -85,12 +117,13 @@ export class BrowserHost {
   readonly #webmcpCalls: WebMcpCallHandler | undefined;
   readonly #disposeReadyHook: () => void;
   readonly #maxNamedRepls: number;
-  /** One warm spare for all REPLs of the host, not one per REPL: an idle named REPL is one thread. */
+  /** One warm spare for all REPLs of the browser, not one per REPL: an idle named REPL is one thread. */
   readonly #spares: ReplWorkerSupply;
   #env: Record<string, string>;
-  #closed = false;
 
-  constructor(options: BrowserHostOptions = {}) {
+  constructor(options: BrowserOptions = {}) {
+    super();
+    // A browser nobody gave an id is the one its user drives, as a server's own is.
     this.id = options.id ?? 'default';
     this.#options = options;
     this.#env = { ...options.env };
@@ -100,11 +133,11 @@ export class BrowserHost {
     }
     const viewport = options.viewport === undefined ? undefined : checkViewport(options.viewport);
     const browser = options.browser ?? {};
-    this.#ownsBrowser = browser !== false && !(browser instanceof BrowserManager);
-    this.#browser = browser === false ? null
+    this.#ownsChromium = browser !== false && !(browser instanceof BrowserManager);
+    this.#chromium = browser === false ? null
       : browser instanceof BrowserManager ? browser
         : new BrowserManager(viewport === undefined ? browser : { ...browser, viewport });
-    const manager = this.#browser;
+    const manager = this.#chromium;
     this.#tabs = manager === null ? null : new TabRegistry({
       endpoint: () => manager.endpoint(),
       reachable: () => !manager.closed && (manager.mode === 'attach' || manager.launched),
@@ -128,28 +161,117 @@ export class BrowserHost {
       : new PlaywrightExecutors({ ...options.playwright, browser: manager, tabs: this.#tabs, webmcp: this.#webmcpCalls });
   }
 
-  /** The Playwright executors of this browser, or null for a pure-JavaScript host. */
+  /**
+   * Lists the browser in the browsers API (the registry does, when the browser is created for a
+   * request or taken from the warm pool): its name, tags and start URL, and its inactivity clock,
+   * which starts now. Its age (`createdAt`) counts from here.
+   */
+  enlist(listing: BrowserListing): void {
+    this.name = listing.name;
+    this.tags = listing.tags;
+    this.#startUrl = listing.startUrl;
+    this.#pooled = listing.pooled ?? false;
+    this.#timeoutSeconds = listing.timeoutSeconds;
+    this.#onIdle = listing.onIdle;
+    this.#createdAt = new Date();
+    this.#lastActiveAt = Date.now();
+    if (this.#holds === 0) this.#armIdleClock();
+  }
+
+  /** Since when the browser has been listed (or built, before that). */
+  get createdAt(): Date {
+    return this.#createdAt;
+  }
+
+  /** Inactivity, in seconds, before it is reaped; 0: never. */
+  get timeoutSeconds(): number {
+    return this.#timeoutSeconds;
+  }
+
+  get startUrl(): string | undefined {
+    return this.#startUrl;
+  }
+
+  /** Taken from the warm pool rather than launched for its request. */
+  get pooled(): boolean {
+    return this.#pooled;
+  }
+
+  /** Headless unless its launch options say otherwise (an attached browser counts as headless). */
+  get headless(): boolean {
+    const launch = this.#options.browser;
+    // A browser handed an existing BrowserManager reports what its owner launched: headless, as before.
+    return launch === false || launch === undefined || launch instanceof BrowserManager ? true : launch.headless ?? true;
+  }
+
+  /** The page area of its tabs: its Chromium's, else what its options or the environment say. */
+  get viewport(): Viewport {
+    return this.#chromium?.viewport ?? resolveViewport(this.#options.viewport, process.env);
+  }
+
+  /** Open API calls and CDP connections right now. */
+  get activeHolds(): number {
+    return this.#holds;
+  }
+
+  /** When the last activity ended (or now, while one is open). */
+  get lastActiveAt(): Date {
+    return new Date(this.#holds > 0 ? Date.now() : this.#lastActiveAt);
+  }
+
+  /**
+   * Marks the start of an activity (an API call, an open CDP connection); the returned function
+   * ends it (idempotent). The inactivity clock stops while any activity is open.
+   */
+  hold(): () => void {
+    this.#holds++;
+    this.#disarmIdleClock();
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.#holds--;
+      this.#lastActiveAt = Date.now();
+      if (this.#holds === 0) this.#armIdleClock();
+    };
+  }
+
+  #armIdleClock(): void {
+    this.#disarmIdleClock();
+    if (this.#timeoutSeconds === 0 || this.#onIdle === undefined || this.closed) return;
+    const onIdle = this.#onIdle;
+    this.#idleTimer = setTimeout(() => {
+      // Work that outlived its request (a streamed cell whose client went away) is activity too.
+      if (this.busy) this.#armIdleClock();
+      else onIdle(this);
+    }, this.#timeoutSeconds * 1000);
+    // The clock must not keep a process alive that has nothing else to do.
+    this.#idleTimer.unref();
+  }
+
+  #disarmIdleClock(): void {
+    if (this.#idleTimer !== undefined) clearTimeout(this.#idleTimer);
+    this.#idleTimer = undefined;
+  }
+
+  /** The Playwright executors of this browser, or null for a pure-JavaScript browser. */
   get executors(): PlaywrightExecutors | null {
     return this.#executors;
   }
 
-  /** The WebMCP page tools of this browser (docs/webmcp.md), or null for a pure-JavaScript host. */
+  /** The WebMCP page tools of this browser (docs/webmcp.md), or null for a pure-JavaScript browser. */
   get webmcp(): WebMcpTools | null {
     return this.#webmcp;
   }
 
-  /** The browser this host drives, or null for a pure-JavaScript host. */
-  get browser(): BrowserManager | null {
-    return this.#browser;
+  /** The Chromium this browser drives (launched or attached), or null for a pure-JavaScript browser. */
+  get chromium(): BrowserManager | null {
+    return this.#chromium;
   }
 
-  /** Which tab belongs to which named REPL or executor; null for a pure-JavaScript host. */
+  /** Which tab belongs to which named REPL or executor; null for a pure-JavaScript browser. */
   get tabs(): TabRegistry | null {
     return this.#tabs;
-  }
-
-  get closed(): boolean {
-    return this.#closed;
   }
 
   /** A cell or an execute call runs (or waits) on this browser right now. */
@@ -166,7 +288,7 @@ export class BrowserHost {
    *   `data.repls` lists them), `REPL_ERR_CLOSED`.
    */
   repl(name = 'default'): Repl {
-    if (this.#closed) throw new ReplError('REPL_ERR_CLOSED', 'browser REPL is shutting down');
+    if (this.closed) throw new ReplError('REPL_ERR_CLOSED', 'browser REPL is shutting down');
     assertReplName(name);
     let entry = this.#repls.get(name);
     if (entry === undefined || entry.repl.closed) {
@@ -175,13 +297,13 @@ export class BrowserHost {
           `named REPL limit (${this.#maxNamedRepls}) reached; delete one with DELETE /repls/{name}`,
           { data: { repls: this.#infos() } });
       }
-      const { id: _id, env: _env, browser: _browser, playwright: _playwright, maxNamedRepls: _max, viewport: _viewport, ...replOptions } = this.#options;
-      // The host's browser is shared by its REPLs and outlives each of them.
+      const replOptions = this.#replOptions();
+      // The Chromium is shared by the browser's REPLs and outlives each of them.
       const repl = new Repl({
         ...replOptions,
         name,
         env: this.#env,
-        browser: this.#browser ?? false,
+        browser: this.#chromium ?? false,
         spares: this.#spares,
         ...(this.#tabs === null ? {} : { tabs: this.#tabs }),
         ...(this.#webmcpCalls === undefined ? {} : { webmcp: this.#webmcpCalls }),
@@ -198,18 +320,18 @@ export class BrowserHost {
    * A REPL of this browser that has no name in it (`listRepls` does not show it, the named-REPL
    * limit does not count it): an agent-tool session's page (lib/tools). Its tab belongs to
    * `tabOwner`; `isolated` puts that tab in a browser context of its own. Closing it releases the
-   * tab (and the context); the host closes the ones still open.
+   * tab (and the context); the browser closes the ones still open.
    *
-   * On a host without a browser it is a pure-JavaScript REPL (its page tools fail).
+   * On a browser without Chromium (`browser: false`) it is a pure-JavaScript REPL (its page tools fail).
    *
    * @throws ReplError `REPL_ERR_CLOSED`
    */
   privateRepl(options: { tabOwner: TabOwner; isolated: boolean }): Repl {
-    if (this.#closed) throw new ReplError('REPL_ERR_CLOSED', 'browser REPL is shutting down');
-    const { id: _id, env: _env, browser: _browser, playwright: _playwright, maxNamedRepls: _max, viewport: _viewport, ...replOptions } = this.#options;
+    if (this.closed) throw new ReplError('REPL_ERR_CLOSED', 'browser REPL is shutting down');
+    const replOptions = this.#replOptions();
     const tabs = this.#tabs;
-    // A host without a browser still runs a session's cells (pure JavaScript); its page tools fail.
-    if (tabs === null || this.#browser === null) return this.#keepPrivate(new Repl({ ...replOptions, name: options.tabOwner, env: this.#env, browser: false, spares: this.#spares }));
+    // A browser without Chromium still runs a session's cells (pure JavaScript); its page tools fail.
+    if (tabs === null || this.#chromium === null) return this.#keepPrivate(new Repl({ ...replOptions, name: options.tabOwner, env: this.#env, browser: false, spares: this.#spares }));
     if (options.isolated) tabs.isolate(options.tabOwner);
     const owner = options.tabOwner;
     // A session sees the page tools of its own tab and of the popups it adopted, never another owner's.
@@ -217,15 +339,21 @@ export class BrowserHost {
       targetIds: [tabs.peek(owner), ...tabs.popupsOf(owner)].filter((targetId) => targetId !== undefined),
     }));
     const repl = new Repl({
-      ...replOptions, name: owner, env: this.#env, browser: this.#browser, spares: this.#spares, tabs, tabOwner: owner,
+      ...replOptions, name: owner, env: this.#env, browser: this.#chromium, spares: this.#spares, tabs, tabOwner: owner,
       ...(webmcp === undefined ? {} : { webmcp }),
     });
     return this.#keepPrivate(repl);
   }
 
-  /** Records a private REPL, to close it with the host. */
+  /** What every REPL of this browser starts from: the options that are not the browser's own. */
+  #replOptions(): Omit<ReplOptions, 'env' | 'browser' | 'name' | 'tabs' | 'webmcp'> {
+    const { id: _id, env: _env, browser: _browser, playwright: _playwright, maxNamedRepls: _max, viewport: _viewport, ...replOptions } = this.#options;
+    return replOptions;
+  }
+
+  /** Records a private REPL, to close it with the browser. */
   #keepPrivate(repl: Repl): Repl {
-    // Closed ones are forgotten here, so a long-lived host does not keep every session it ever had.
+    // Closed ones are forgotten here, so a long-lived browser does not keep every session it ever had.
     for (const known of this.#privateRepls) if (known.closed) this.#privateRepls.delete(known);
     this.#privateRepls.add(repl);
     return repl;
@@ -289,7 +417,7 @@ export class BrowserHost {
     return Object.keys(this.#env).sort();
   }
 
-  /** Replaces the stored environment and applies it to every REPL of this host. */
+  /** Replaces the stored environment and applies it to every REPL of this browser. */
   async setEnv(env: Record<string, string>, options: { signal?: AbortSignal } = {}): Promise<{ replTerminated: boolean }> {
     validateEnv(env);
     this.#env = { ...env };
@@ -300,27 +428,25 @@ export class BrowserHost {
     return { replTerminated: outcomes.some((outcome) => outcome.replTerminated) };
   }
 
-  async close(): Promise<void> {
-    this.#closed = true;
+  protected async closeGracefully(): Promise<void> {
+    this.#disarmIdleClock();
     // REPLs and executors release their tabs, so they end before the registry and the browser do.
     await Promise.all([...this.#repls.values()].map(({ repl }) => repl.close()).concat([...this.#privateRepls].map((repl) => repl.close()), this.#executors?.close() ?? [], this.#spares.close()));
-    this.#disposeReadyHook();
-    await this.#webmcp?.close();
-    await this.#tabs?.close();
-    if (this.#ownsBrowser) await this.#browser?.close();
+    await this.#release();
   }
 
-  async destroy(): Promise<void> {
-    this.#closed = true;
+  protected override async destroyNow(): Promise<void> {
+    this.#disarmIdleClock();
     await Promise.all([...this.#repls.values()].map(({ repl }) => repl.destroy()).concat([...this.#privateRepls].map((repl) => repl.destroy()), this.#executors?.close() ?? [], this.#spares.close()));
+    await this.#release();
+  }
+
+  /** What outlives the REPLs and executors: the WebMCP monitor, the tabs, then Chromium. */
+  async #release(): Promise<void> {
     this.#disposeReadyHook();
     await this.#webmcp?.close();
     await this.#tabs?.close();
-    if (this.#ownsBrowser) await this.#browser?.close();
-  }
-
-  async [Symbol.asyncDispose](): Promise<void> {
-    await this.close();
+    if (this.#ownsChromium) await this.#chromium?.close();
   }
 
   /** Live REPLs (named, `default`, agent-tool sessions') and executors: for `/metrics`. */
