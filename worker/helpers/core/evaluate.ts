@@ -10,7 +10,7 @@
 import { ReplError } from '../../../common/errors.js';
 import { invalidArgument } from '../helper-options.js';
 import { buildFunctionExpression, decodeEvaluateResponse, serializePageFunction } from '../../page/page-value-codec.js';
-import { bindingsOfFunction } from '../../repl/binding-store.js';
+import { declaredNamesOfFunction } from '../../analyzer/declared-names.js';
 import { assertPageResponsive, guardDialog } from './page-guard.js';
 
 import type { Protocol } from 'devtools-protocol';
@@ -53,7 +53,7 @@ function withReplVariableHint(error: unknown, fn: object, hasArg: boolean): unkn
   const lineEnd = message.indexOf('\n');
   const firstLine = lineEnd === -1 ? message : message.slice(0, lineEnd);
   const name = PAGE_NAME_NOT_DEFINED.exec(firstLine)?.[1];
-  if (name === undefined || bindingsOfFunction(fn)?.kindOf(name) === undefined) return error;
+  if (name === undefined || declaredNamesOfFunction(fn)?.kindOf(name) === undefined) return error;
   const pass = hasArg ? `add it to arg: js(fn, { arg: { ${name}, … } })` : `pass it as js(fn, { arg: ${name} })`;
   const hinted = `${firstLine}: \`${name}\` is a REPL variable; functions run in the page and cannot see REPL variables: ${pass}`
     + (lineEnd === -1 ? '' : message.slice(lineEnd));
