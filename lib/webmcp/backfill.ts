@@ -1,7 +1,7 @@
 /**
  * Tools that same-process child frames registered before the monitor enabled WebMCP on their
- * target: Chromium's `WebMCP.enable` replays only the main frame's (quirk 1 of
- * ../shared/spec/webmcp.md). Needed only for targets that were running when we attached: a
+ * target: Chromium's `WebMCP.enable` replays only the main frame's (docs/webmcp.md,
+ * "How it works", Backfill). Needed only for targets that were running when we attached: a
  * browser we attach to, a monitor that reconnected, a browser the monitor started after.
  *
  * Reading `document.modelContext` from injected code can kill the renderer (quirk 12: a page that

@@ -6,8 +6,8 @@
  *
  * It starts with the browser (`BrowserManager.onReady`) and auto-attaches with
  * `waitForDebuggerOnStart`, so a new tab or frame runs no script before `WebMCP.enable`: every
- * tool it registers is reported, in child frames too (quirk 1 of ../shared/spec/webmcp.md loses
- * the child frames' earlier tools otherwise). Targets that were already running when it attached
+ * tool it registers is reported, in child frames too (Chromium replays only the top frame's
+ * tools on `WebMCP.enable`, docs/webmcp.md "How it works"). Targets that were already running when it attached
  * (a browser we attach to, a reconnect) are backfilled (lib/webmcp/backfill.ts) without ever
  * reading `document.modelContext` from injected code (quirk 12 kills the renderer).
  *

@@ -1,4 +1,4 @@
-// Semantic tests of repl-contract §7 through real vm contexts. Needs --experimental-vm-modules
+// Semantic tests of docs/repl.md "Bindings, and what a name costs" through real vm contexts. Needs --experimental-vm-modules
 // (package.json "tap"."node-arg").
 import t from 'tap';
 import vm from 'node:vm';

@@ -1,5 +1,5 @@
 /**
- * The persistent top-level bindings of one REPL (repl-contract §7.3–§7.5): a registry of every
+ * The persistent top-level bindings of one REPL (docs/repl.md, "Bindings, and what a name costs"): a registry of every
  * name ever declared with its kind, where each binding lives, and the per-cell initialization
  * target through which lexical and function bindings receive their first value. Where they live
  * is chosen for speed with the language's own rules (docs/architecture.md, "Cells"):
@@ -14,7 +14,7 @@
  *   global keeps a non-configurable enumerable accessor reaching it, so `globalThis.name` stays
  *   the binding. A binding that never got its value (its initializer threw) stays in its TDZ.
  * - a lexical name the global already has as a non-configurable property (`let undefined`): that
- *   property, assigned only when writable and not `const` (contract §7.4).
+ *   property, assigned only when writable and not `const`, as a script does.
  *
  * Without a context to declare script-scope bindings in (a plain object as the global, in unit
  * tests), lexical bindings stay accessors on the global, with the same semantics.
@@ -36,7 +36,7 @@ export const REDECLARATION_ERROR_CODE = 'REPL_ERR_BINDING' satisfies ErrorCode;
 export const INIT_TARGET_INTERNAL_MESSAGE = 'persistent binding initialization target is internal';
 
 /**
- * Message of the redeclaration SyntaxError for `name`: contract §7.3's text, then the way to
+ * Message of the redeclaration SyntaxError for `name`: the language's own text, then the way to
  * re-run a cell as it is (a block scopes its `let`/`const`/`class`, which then do not persist).
  */
 export function redeclarationMessage(name: string): string {

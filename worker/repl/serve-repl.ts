@@ -4,7 +4,7 @@
  * host is validated first; a malformed one is a host bug and ends this worker (uncaught).
  *
  * Uncaught exceptions are deliberately not handled here: they end the worker, and the host turns
- * its `error`/`exit` events into the contract's destructive outcomes (contract §4).
+ * its `error`/`exit` events into the contract's destructive outcomes (docs/lifecycle.md, "Outcomes").
  *
  * Cells run in this thread and can reach its built-ins and its port; the loop defends itself
  * (worker/threads/realm-integrity.ts): built-ins are put back around every request, the port's
@@ -148,7 +148,7 @@ export function serveRepl(startup: ReplStartup): void {
     onNote: (message) => collector.text('stderr', message),
     endpointProvider: async ({ previous }) => {
       const { endpoint } = await endpoints.request(previous);
-      // Contract §9: cells find the effective endpoint here (connectOverCDP(process.env.CDP_ENDPOINT)).
+      // Cells find the effective endpoint here (connectOverCDP(process.env.CDP_ENDPOINT)).
       process.env['CDP_ENDPOINT'] = await scopedEndpoint().url();
       return endpoint;
     },
