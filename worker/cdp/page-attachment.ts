@@ -300,8 +300,8 @@ export class PageAttachment {
   }
 
   /**
-   * Enables the attach domains. They are pipelined, so the 10 s total budget of the contract is
-   * never the binding limit; each has 5 s. A timeout means the renderer is frozen (typically a
+   * Enables the attach domains. They are pipelined, so each has its own 5 s and the attach as a
+   * whole takes no longer (docs/architecture.md, "Limits of the CDP layer"). A timeout means the renderer is frozen (typically a
    * modal dialog); any other error means the domain does not exist on this target type.
    */
   async #enableDomains(session: CdpSession, deadline: Deadline | undefined): Promise<void> {
