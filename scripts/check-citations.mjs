@@ -20,6 +20,9 @@ export const OUTSIDE_CITATIONS = [
   { pattern: /\bshared\/(?:spec|seeds)\b/u, why: 'a path outside the repository' },
   { pattern: /\bseeds\//u, why: 'a path outside the repository' },
   { pattern: /(?<![\w./-])spec\/[\w-]+\.md\b/u, why: 'a note outside the repository: cite docs/ instead' },
+  // The numbered seeds ("seed" and three digits) and the numbered quirks of the WebMCP notes.
+  { pattern: /\bseeds? 0\d\d\b/u, why: 'a seed outside the repository: state what it says, or cite docs/' },
+  { pattern: /\bquirks? \d/u, why: 'a numbered quirk of notes outside the repository: cite docs/webmcp.md' },
 ];
 
 /** Files that are generated or not ours to word. */

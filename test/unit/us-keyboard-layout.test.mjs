@@ -1,5 +1,6 @@
 // Unit tests for worker/input/us-keyboard-layout.ts (docs/interaction.md, "Keyboard"; docs/repl.md,
-// `browser.pressKey` and `browser.typeText`). Expectations are written out by hand, not derived from the module's table.
+// `browser.pressKey` and `browser.typeText`). Expectations are written out by hand, not derived
+// from the module's table.
 import t from 'tap';
 
 import {

@@ -301,8 +301,9 @@ export class PageAttachment {
 
   /**
    * Enables the attach domains. They are pipelined, so each has its own 5 s and the attach as a
-   * whole takes no longer (docs/architecture.md, "Limits of the CDP layer"). A timeout means the renderer is frozen (typically a
-   * modal dialog); any other error means the domain does not exist on this target type.
+   * whole takes no longer (docs/architecture.md, "Limits of the CDP layer"). A timeout means the
+   * renderer is frozen (typically a modal dialog); any other error means the domain does not
+   * exist on this target type.
    */
   async #enableDomains(session: CdpSession, deadline: Deadline | undefined): Promise<void> {
     const results = await Promise.allSettled(ATTACH_DOMAINS.map((method) => session.send(method, {}, { timeoutMs: ENABLE_TIMEOUT_MS, deadline })));

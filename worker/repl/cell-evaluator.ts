@@ -1,7 +1,8 @@
 /**
- * Runs REPL cells in one persistent `vm` context (docs/repl.md, "Bindings, and what a name costs"). Each cell is lowered, checked
- * against the binding registry, compiled as its own `vm.SourceTextModule` (strict mode, top-level
- * await, `import.meta`, dynamic `import()`), linked, and evaluated. Requires Node to run with
+ * Runs REPL cells in one persistent `vm` context (docs/repl.md, "Bindings, and what a name
+ * costs"). Each cell is lowered, checked against the binding registry, compiled as its own
+ * `vm.SourceTextModule` (strict mode, top-level await, `import.meta`, dynamic `import()`), linked,
+ * and evaluated. Requires Node to run with
  * `--experimental-vm-modules`.
  */
 import { randomUUID } from 'node:crypto';

@@ -67,9 +67,10 @@ const ObjectPrototypePropertyIsEnumerable = Object.prototype.propertyIsEnumerabl
 const OrdinaryHasInstance = Function.prototype[Symbol.hasInstance];
 
 /**
- * The worker's own objects, shared as they are (docs/repl.md, "What a cell shares with the worker"): `process` carries the environment
- * (CDP_ENDPOINT, /repl/env) both ways, and `Buffer` is the worker's so that Buffers from `fs`,
- * `process` or `import()`ed modules are `instanceof Buffer`.
+ * The worker's own objects, shared as they are (docs/repl.md, "What a cell shares with the
+ * worker"): `process` carries the environment (CDP_ENDPOINT, /repl/env) both ways, and `Buffer`
+ * is the worker's so that Buffers from `fs`, `process` or `import()`ed modules are
+ * `instanceof Buffer`.
  */
 const SHARED_GLOBALS: ReadonlySet<string> = new Set(['process', 'Buffer']);
 

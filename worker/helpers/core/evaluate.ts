@@ -2,7 +2,8 @@
  * `js(expressionOrFunction, {arg?, targetId?})`: evaluates in the attached page (or any target)
  * exactly once. Strings go to `Runtime.evaluate` verbatim; functions are rebuilt in the page from
  * their source and exchange their argument and result as tagged trees, so bigint, NaN, ±Infinity,
- * -0, undefined and sparse arrays survive both ways at any depth (page-value-codec.ts; docs/browser-helpers.md, "js()").
+ * -0, undefined and sparse arrays survive both ways at any depth (page-value-codec.ts;
+ * docs/browser-helpers.md, "js()").
  *
  * Hot path (benchmarked against raw CDP): one `Runtime.evaluate` on the cached attached session;
  * no attach, target listing or enable work once a page is attached.
