@@ -419,7 +419,7 @@ async function runTest(test, mode, { CellEvaluator, CellInterrupts, harness }) {
     else if (text.startsWith('Test262:AsyncTestFailure:')) done({ pass: false, reason: `$DONE(error): ${text.slice('Test262:AsyncTestFailure:'.length)}` });
   };
   context.$262 = make262(context);
-  // As serve-repl.ts builds a worker: the checks' bindings first, then the evaluator. The flag is
+  // As worker/repl/repl-runtime.ts builds a worker: the checks' bindings first, then the evaluator. The flag is
   // the constant a REPL worker's is between interrupts (the host raises it).
   const interrupts = mode === 'with' ? new CellInterrupts({ context, currentScope: () => undefined, raisedByHost: true }) : undefined;
   const evaluator = new CellEvaluator({ context, interruptChecks: interrupts?.names });

@@ -18,7 +18,7 @@ import { findChromium, startServer } from '../../dist/lib/index.js';
 import { chromiumArgs } from '../../dist/lib/chromium/launch-chromium.js';
 import { summarize } from '../stats.mjs';
 
-/** The hosted product's published browserbench medians (docs: spec/landscape.md §3.1). */
+/** The hosted product's published browserbench medians (docs/benchmarks.md, "Browser sessions"). */
 const KERNEL_PUBLISHED = { create: 36.6, connect: 288.3, goto: 434.2, release: 34.8, total: 776 };
 
 async function bareLaunch(executable) {

@@ -7,7 +7,7 @@
  * The exactly-once rule lives here, in {@link retryAfterDrop}: after the connection dropped, only
  * a command that was never written or a method in `SAFE_RETRY_METHODS` is sent again (once);
  * anything else may have run, and rejects with `REPL_ERR_CDP_OUTCOME_UNKNOWN` instead of running
- * twice (browser-helpers.md §2.2).
+ * twice (docs/browser-helpers.md, "Exactly once" and "Browser restarts").
  */
 
 import { debuglog } from 'node:util';

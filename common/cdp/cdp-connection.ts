@@ -21,7 +21,7 @@ export type { CdpCallOptions, CdpEvent, CdpEventName, CdpEventParams, CdpMethod,
 
 const debugFrames = debuglog('browser-repl:cdp');
 
-/** Default per-command timeout (repl-contract §3). */
+/** Default per-command timeout (docs/architecture.md, "Limits of the CDP layer"). */
 export const DEFAULT_COMMAND_TIMEOUT_MS = 30_000;
 // setTimeout overflows above 2^31 - 1 ms and then fires at once.
 const MAX_TIMER_MS = 2_147_483_647;

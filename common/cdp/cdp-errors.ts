@@ -1,6 +1,7 @@
 /**
  * Messages and error builders shared by the CDP connection and client. The message texts are
- * part of the contract (repl-contract.md §10, browser-helpers.md §2.2): tests match them verbatim.
+ * part of the contract (docs/errors.md, docs/browser-helpers.md "Browser restarts"): tests match
+ * them verbatim.
  */
 
 import { ReplError } from '../errors.js';

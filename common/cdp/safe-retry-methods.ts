@@ -3,7 +3,7 @@
  * Each one only observes state or sets up something idempotent, so running it twice is harmless.
  * Everything else (evaluation, navigation, input, target creation, ...) may have taken effect
  * before the socket died; repeating it could click twice or submit twice, so it is reported as
- * "outcome unknown" instead (browser-helpers.md §2.2).
+ * "outcome unknown" instead (docs/browser-helpers.md, "Exactly once").
  */
 export const SAFE_RETRY_METHODS: ReadonlySet<string> = new Set([
   'Accessibility.getFullAXTree',

@@ -44,7 +44,7 @@ export interface WebSocketConnectOptions {
   signal?: AbortSignal | undefined;
 }
 
-/** Default connect timeout (repl-contract §3: "CDP connect timeout 10 s"). */
+/** Default connect timeout (docs/architecture.md, "Limits of the CDP layer"). */
 export const CONNECT_TIMEOUT_MS = 10_000;
 /**
  * Largest accepted frame. Full-page screenshots are base64 in JSON: an 8 MiB PNG is ~11 MiB of

@@ -1,4 +1,7 @@
-/** Renders `repl.help()` text from the help registry (contract §12). Pure: used by the worker and the docs generator. */
+/**
+ * Renders `repl.help()` text from the help registry (docs/repl.md, `repl.help`). Pure: used by the
+ * worker and the docs generator.
+ */
 
 export type HelpGroup = 'REPL' | 'Browser control' | 'WebMCP';
 

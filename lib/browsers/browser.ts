@@ -487,7 +487,7 @@ function assertReplName(name: unknown): asserts name is string {
   }
 }
 
-// ----- environment rules (contract §9.1), shared by the HTTP route and the library -----------
+// ----- environment rules (docs/repl.md, "Environment"), shared by the HTTP route and the library
 
 const ENV_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const RESERVED = new Set(['CDP_ENDPOINT', 'KERNEL_API_ENDPOINT', 'PORT', 'NODE_OPTIONS']);

@@ -68,9 +68,9 @@ export const AUTOMATION_ARGS: readonly string[] = [
 export const ENABLED_FEATURES: readonly string[] = ['WebMCPTesting', 'DevToolsWebMCPSupport'];
 const ENABLE_FEATURES = '--enable-features=';
 
-/** Default time to wait for `DevTools listening on ws://…` (repl-contract §3: 15 s startup). */
+/** Default time to wait for `DevTools listening on ws://…` (docs/architecture.md, "Limits of the CDP layer"). */
 export const STARTUP_TIMEOUT_MS = 15_000;
-/** Time between SIGTERM and SIGKILL in `close()` (repl-contract §3: 3 s). */
+/** Time between SIGTERM and SIGKILL in `close()` (docs/architecture.md, "Limits of the CDP layer"). */
 export const KILL_GRACE_MS = 3_000;
 const STDERR_TAIL_LINES = 30;
 const ENDPOINT_PATTERN = /DevTools listening on (ws:\/\/\S+)/;

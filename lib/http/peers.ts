@@ -24,7 +24,7 @@ const debug = debuglog('browser-repl:peers');
 export const FORWARDED_HEADER = 'x-browser-repl-forwarded-by';
 /** A node id is one DNS label: a pod's name. */
 const NODE_ID = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
-/** Hop-by-hop headers (RFC 9110 §7.6.1) and what the forward sets itself. */
+/** Hop-by-hop headers (RFC 9110, section 7.6.1) and what the forward sets itself. */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'proxy-authorization', 'proxy-authenticate', 'expect']);
 /** How long a peer may take to accept a connection: a dead pod must fail fast, not hang the client. */
 const CONNECT_TIMEOUT_MS = 5_000;

@@ -108,7 +108,7 @@ export async function startServer(options: ServerOptions = {}): Promise<BrowserR
     closing ??= (async () => {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
-      // Contract §1.2: shutdown cancels active work rather than waiting for it.
+      // Shutdown cancels active work rather than waiting for it (docs/lifecycle.md, "Outcomes").
       await app.destroy();
       server.closeAllConnections();
       await closed;

@@ -1,4 +1,4 @@
-/** The result of one cell, as the library returns it and as it goes over HTTP (contract §2). */
+/** The result of one cell, as the library returns it and as it goes over HTTP (docs/repl.md, "Response"). */
 import type { OutputChannel } from '../../common/protocol/repl-messages.js';
 
 export interface TextContent {

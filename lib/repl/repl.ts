@@ -1,7 +1,7 @@
 /**
  * A persistent REPL: one worker thread at a time, started lazily, replaced after destructive
- * events, with calls serialised. This class owns the lifecycle table of contract §4
- * (docs/lifecycle.md is its diagram).
+ * events, with calls serialised. This class owns the lifecycle table of docs/lifecycle.md,
+ * "Outcomes" (docs/architecture.md has its diagram).
  */
 import { debuglog } from 'node:util';
 import { BrowserManager } from '../chromium/browser-manager.js';
@@ -198,7 +198,7 @@ const NOT_STARTED = Symbol('not started');
 /** Most a warm-up may take: a connect (10 s) and an attach; a browser slower than that is warmed by its first cell. */
 const WARM_UP_BUDGET_MS = 15_000;
 
-/** What a timed-out cell's error adds to contract §4's `execution timed out after <ms>ms`. */
+/** What a timed-out cell's error adds to `execution timed out after <ms>ms` (docs/lifecycle.md). */
 const TIMED_OUT_REPL_GONE = "the REPL was destroyed, so the next call starts a fresh REPL and this REPL's bindings are gone";
 /** The same for a cell that was interrupted and its REPL kept. */
 const TIMED_OUT_INTERRUPTED = 'the cell was interrupted; the REPL and its bindings are kept (same repl_id), and bindings the cell had not initialised yet stay uninitialised';
@@ -486,7 +486,7 @@ export class Repl {
     try {
       let result = await this.#execute(await this.#ensureWorker(), code, timeoutMs, options, turn);
       // The worker had died before it began the cell (it was dying between cells when we sent
-      // it): nothing ran, so running it on a fresh worker is the silent replacement of §4.
+      // it): nothing ran, so running it on a fresh worker is the silent replacement of docs/lifecycle.md, "Outcomes".
       if (result === NOT_STARTED) result = await this.#execute(await this.#ensureWorker(), code, timeoutMs, options, turn);
       if (result === NOT_STARTED) {
         throw new ReplError('REPL_ERR_START_FAILED', 'failed to start browser REPL: the worker exited before running the cell');
@@ -591,7 +591,7 @@ export class Repl {
       // Do not wait for the thread to exit: a worker stuck in native code must not delay the answer.
       void this.#discardWorker();
       if (outcome === 'aborted') throw abortError(signal!);
-      // Contract §4's wording first, then what it means for the caller's next call.
+      // The hosted product's wording first (docs/lifecycle.md), then what it means for the caller's next call.
       return stopped(worker, content, elapsed(), 'REPL_ERR_CELL_TIMEOUT', `execution timed out after ${timeoutMs}ms; ${TIMED_OUT_REPL_GONE}`);
     }
     void this.#discardWorker();

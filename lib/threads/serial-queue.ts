@@ -1,6 +1,6 @@
 /**
  * Runs tasks one at a time, in arrival order. A task whose signal aborts while it waits is
- * removed without running (contract §1.2: a request dropped before admission never touches state).
+ * removed without running (a request dropped before admission never touches state: docs/lifecycle.md).
  */
 import { ReplError } from '../../common/errors.js';
 

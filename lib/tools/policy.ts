@@ -1,5 +1,5 @@
 /**
- * What `open` may reach (seed 004 "Security"): only http: and https: URLs, so a page can never
+ * What `open` may reach (docs/agent-tools.md, "Security"): only http: and https: URLs, so a page can never
  * read the host's files through `file:` or run script through `javascript:`; and, when configured,
  * only allowed origins and never blocked ones. Pure, so it is unit-tested without a browser
  * (test/unit/tool-policy.test.mjs).

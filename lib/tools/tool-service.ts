@@ -1,7 +1,7 @@
 /**
- * The agent browser tools as a library (seed 004 "Programmatic use"; docs/agent-tools.md):
+ * The agent browser tools as a library (docs/agent-tools.md, "Using the library"):
  * `tools.page(sessionId)` is one session's page with open, snapshot, click, type, scroll, waitFor,
- * back, screenshot, status and close, plus the limits the seed left out (tabs, downloads,
+ * back, screenshot, status and close, plus what the reference plugin left out (tabs, downloads,
  * uploads, dialogs, keys, select options, find).
  *
  * A session's page is a private REPL of a browser host (`Browser.privateRepl`): its worker
@@ -39,7 +39,7 @@ import type {
   ScreenshotResult, SessionStatus, SnapshotMode, ToolPageApi, ToolSnapshot, ToolTab, UploadSource,
 } from './types.js';
 
-/** The seed's defaults. */
+/** The reference plugin's defaults (docs/agent-tools.md, "Configuration"). */
 export const TOOL_DEFAULTS = Object.freeze({
   permission: 'ask' as const,
   timeoutMs: 30_000,
@@ -709,7 +709,8 @@ export class BrowserTools {
   #newHost(id: string): Browser {
     const { executable, args, headless, noSandbox } = this.#options;
     const base = this.#options.host?.chromium;
-    // A session browser is launched like the shared one: the given host's launch options, or the seed's table.
+    // A session browser is launched like the shared one: the given host's launch options, or the
+    // reference plugin's table.
     const launch = {
       ...(executable === undefined ? {} : { executable }),
       ...(args === undefined ? {} : { args }),
@@ -728,7 +729,7 @@ export class BrowserTools {
   }
 }
 
-/** Creates a tool service (seed 004's browser service). */
+/** Creates a tool service (docs/agent-tools.md, "Using the library"). */
 export function createBrowserTools(options: BrowserToolsOptions & { host?: Browser } = {}): BrowserTools {
   return new BrowserTools(options);
 }

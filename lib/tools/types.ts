@@ -1,5 +1,5 @@
 /**
- * The public shapes of the agent browser tools (seed 004; docs/agent-tools.md): the options of a
+ * The public shapes of the agent browser tools (docs/agent-tools.md): the options of a
  * tool service, the snapshot a model reads, and what each tool resolves to. Declared once here
  * and used by the service (`tool-service.ts`), the MCP server (`lib/mcp/`) and the worker side
  * (`worker/tools/`, which produces the snapshots: the wire shape is `common/protocol/tool-messages.ts`).
@@ -27,7 +27,7 @@ export type Isolation = 'context' | 'process';
 /** What a mutating tool answers with: the whole page, what changed since the previous snapshot, or nothing. */
 export type SnapshotMode = 'full' | 'diff' | 'none';
 
-/** The options of a tool service: the seed's table, plus isolation, origins and the workspace. */
+/** The options of a tool service: the reference plugin's table, plus isolation, origins and the workspace. */
 export interface BrowserToolsOptions {
   /** Chromium-compatible binary; default: discovery (BROWSER_REPL_CHROME, CHROME_PATH, PATH, platform paths). */
   executable?: string;

@@ -1,12 +1,12 @@
 /**
  * Tools that same-process child frames registered before the monitor enabled WebMCP on their
- * target: Chromium's `WebMCP.enable` replays only the main frame's (quirk 1 of
- * ../shared/spec/webmcp.md). Needed only for targets that were running when we attached: a
+ * target: Chromium's `WebMCP.enable` replays only the main frame's (docs/webmcp.md,
+ * "How it works", Backfill). Needed only for targets that were running when we attached: a
  * browser we attach to, a monitor that reconnected, a browser the monitor started after.
  *
- * Reading `document.modelContext` from injected code can kill the renderer (quirk 12: a page that
- * once read it on a scratch document), so this never does. In each child frame's main world it
- * finds the `ModelContext` objects that already exist (`Runtime.queryObjects` on the prototype)
+ * Reading `document.modelContext` from injected code can kill the renderer (a page that once
+ * read it on a scratch document; docs/webmcp.md, "How it works"), so this never does. In each
+ * child frame's main world it finds the `ModelContext` objects that already exist (`Runtime.queryObjects` on the prototype)
  * and asks them for their tools, keeping those whose `window` is that frame's; no instance means
  * no script used the API there. `<form toolname>` elements are read from the DOM, which is
  * harmless. Both run in the page's main world, where a page could interfere: what they return is

@@ -4,8 +4,8 @@
  * answer becomes Kernel's `{invocation_id, status, output?, error_text?}`.
  *
  * `toolResponded` is broadcast to every session of the target that enabled the domain (a REPL's
- * own `cdp()` session too; quirk 9), so answers are matched per session. An answer that comes
- * before anyone waits for it is kept (at most 256), and answers to invocations we gave up on are
+ * own `cdp()` session too; docs/webmcp.md, "How it works"), so answers are matched per
+ * session. An answer that comes before anyone waits for it is kept (at most 256), and answers to invocations we gave up on are
  * dropped for 10 minutes, so a late one is never mistaken for a new one.
  */
 import { ReplError } from '../../common/errors.js';
@@ -76,7 +76,8 @@ export function toInvocation(response: ToolResponse): WebMcpInvocation {
 }
 
 /**
- * Chromium 156 leaves `errorText` empty when an imperative tool throws (quirk 6); the thrown
+ * Chromium 156 leaves `errorText` empty when an imperative tool throws (docs/webmcp.md, "Differences
+ * from Kernel"); the thrown
  * error is in `exception.description` ("Error: boom\n    at …"), whose first line we report.
  */
 function errorText(response: ToolResponse): string | undefined {

@@ -4,8 +4,8 @@
  * each under an opaque `tool_ref`. It applies Chromium's events and answers listings; it sends
  * nothing itself (lib/webmcp/webmcp-monitor.ts does), so it is tested with plain objects.
  *
- * Chromium 156 never reports a tool as removed when its document goes (quirk 3 of
- * ../shared/spec/webmcp.md): a frame that commits a new document, a frame that is removed, a
+ * Chromium 156 never reports a tool as removed when its document goes (docs/webmcp.md,
+ * "How it works", Removal): a frame that commits a new document, a frame that is removed, a
  * session that detaches and a target that is destroyed or crashes each drop their tools here.
  * A registration keeps its ref for as long as it lives (a second `toolsAdded` for the same
  * session, frame and name keeps it); anything registered again gets a new one.

@@ -6,10 +6,11 @@
  *
  * It starts with the browser (`BrowserManager.onReady`) and auto-attaches with
  * `waitForDebuggerOnStart`, so a new tab or frame runs no script before `WebMCP.enable`: every
- * tool it registers is reported, in child frames too (quirk 1 of ../shared/spec/webmcp.md loses
- * the child frames' earlier tools otherwise). Targets that were already running when it attached
- * (a browser we attach to, a reconnect) are backfilled (lib/webmcp/backfill.ts) without ever
- * reading `document.modelContext` from injected code (quirk 12 kills the renderer).
+ * tool it registers is reported, in child frames too (Chromium replays only the top frame's
+ * tools on `WebMCP.enable`). Targets that were already running when it attached (a browser we
+ * attach to, a reconnect) are backfilled (lib/webmcp/backfill.ts) without ever reading
+ * `document.modelContext` from injected code, which can kill the renderer (docs/webmcp.md,
+ * "How it works").
  *
  * A dropped connection (Chromium restarted, closed) ends every invocation as outcome unknown and
  * forgets every ref; the next call connects again and hands out new ones.
@@ -44,8 +45,8 @@ const SETTLE_CAP_MS = 2_000;
 /**
  * After the tool's frame commits a new document with no answer yet: Chromium answers a tool that
  * navigated its own document about 20 ms after the commit (with the new page's JSON-LD); a
- * navigation by anyone else is never answered (quirk 7). Waiting this long tells the two apart
- * well inside the issue's 2 s.
+ * navigation by anyone else is never answered (docs/webmcp.md, "How it works"). Waiting this
+ * long tells the two apart well inside the issue's 2 s.
  */
 const NAVIGATION_GRACE_MS = 1_000;
 /**
@@ -391,7 +392,8 @@ export class WebMcpMonitor implements WebMcpTools {
       return;
     }
     // Already running when we attached: tools its child frames registered before WebMCP.enable
-    // are not replayed by Chromium (quirk 1); find them without touching document.modelContext.
+    // are not replayed by Chromium (docs/webmcp.md, "How it works"); find them without touching
+    // document.modelContext.
     if (waitingForDebugger) return;
     const complete = treeResult.status === 'fulfilled' && await this.#backfill(connection, sessionId, targetInfo.targetId);
     if (!complete) {

@@ -102,7 +102,7 @@ t.test('the SDK drives create → list (paged) → retrieve → execute → repl
   });
   t.equal(started.content?.[0]?.text, '/basic.html', 'start_url was opened in the first tab');
 
-  // process.exec and the fs routes, as the seed adds packages: through the SDK, per browser.
+  // process.exec and the fs routes, as a user adds packages: through the SDK, per browser.
   const exec = await kernel.browsers.process.exec(first.session_id, { command: process.execPath, args: ['-e', 'console.log(process.env.CDP_ENDPOINT ? "endpoint" : "none")'] });
   t.equal(exec.exit_code, 0, 'process.exec ran');
   t.equal(Buffer.from(exec.stdout_b64, 'base64').toString().trim(), 'endpoint', 'the command sees its browser as CDP_ENDPOINT');

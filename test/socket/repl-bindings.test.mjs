@@ -1,5 +1,6 @@
-// Contract §7 through the real stack (HTTP → worker thread → cell runtime): one case per binding
-// rule, each a sequence of cells with the exact text or error every cell must produce.
+// docs/repl.md, "Bindings, and what a name costs", through the real stack (HTTP → worker thread
+// → cell runtime): one case per binding rule, each a sequence of cells with the exact text or
+// error every cell must produce.
 import t from 'tap';
 import { apiServer } from '../helpers/api-server.mjs';
 

@@ -1,4 +1,5 @@
-// Contract §4: one test per row of the lifecycle table, checking repl_id, repl_terminated and the exact text.
+// docs/lifecycle.md, "Outcomes": one test per row of the lifecycle table, checking repl_id,
+// repl_terminated and the exact text.
 import t from 'tap';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createRepl } from '../../dist/lib/index.js';

@@ -1,4 +1,5 @@
-// Contract §3 and §6: ordered typed output, every emitImage input form, limits, stray output, pollution.
+// docs/repl.md, "Response" and "Limits": ordered typed output, every emitImage input form,
+// limits, stray output, pollution.
 import t from 'tap';
 import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,4 +1,4 @@
-// Contract §8 (runtime globals), §9.1 (/repl/env) and the server's auth and binding rules.
+// docs/repl.md, "Globals" and "Environment", and the server's auth and binding rules.
 import t from 'tap';
 import { createRepl, startServer } from '../../dist/lib/index.js';
 import { apiServer, texts } from '../helpers/api-server.mjs';

@@ -1,4 +1,4 @@
-// Contract §1.1: one test per validation rule, with the exact status and message.
+// docs/repl.md, "Request": one test per validation rule, with the exact status and message.
 import t from 'tap';
 import { apiServer } from '../helpers/api-server.mjs';
 

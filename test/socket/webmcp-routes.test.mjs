@@ -1,6 +1,6 @@
 // GET /webmcp/tools and POST /webmcp/invoke over real HTTP on loopback, without a browser: every
 // validation rule answers its 400 (or 413) naming the field before anything reaches the browser
-// (Kernel's API-layer cases, ../shared/spec/webmcp.md §3.1 item 8), and a host without a browser
+// (the hosted product's API-layer checks, docs/webmcp.md "Over HTTP" and "Limits"), and a host without a browser
 // answers REPL_ERR_BROWSER_NOT_FOUND. What a real Chromium answers is test/browser/webmcp-mcp.test.mjs.
 import t from 'tap';
 import { apiServer } from '../helpers/api-server.mjs';

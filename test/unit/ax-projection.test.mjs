@@ -1,5 +1,5 @@
 // Unit tests for worker/helpers/interaction/ax-projection.ts: how Chromium's AX trees become the
-// compact nodes of accessibilitySnapshot() (browser-helpers.md §14, §18). The input trees are
+// compact nodes of accessibilitySnapshot() (docs/interaction.md, "Accessibility snapshot"). The input trees are
 // shaped like Chromium 156's Accessibility.getFullAXTree answers.
 import t from 'tap';
 

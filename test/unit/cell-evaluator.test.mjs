@@ -1,5 +1,5 @@
-// Semantic tests of repl-contract §7 through real vm contexts. Needs --experimental-vm-modules
-// (package.json "tap"."node-arg").
+// Semantic tests of docs/repl.md, "Bindings, and what a name costs", through real vm contexts.
+// Needs --experimental-vm-modules (package.json "tap"."node-arg").
 import t from 'tap';
 import vm from 'node:vm';
 import { format } from 'node:util';

@@ -1,6 +1,6 @@
 // Unit tests for worker/helpers/interaction/interaction-options.ts: argument validation of click,
 // fillInput, waitForElement, scroll and accessibilitySnapshot, with the contract's exact messages
-// (browser-helpers.md §4–§5, §17 case 13; repl-contract.md §11).
+// (docs/browser-helpers.md "Shared rules", docs/interaction.md).
 import t from 'tap';
 
 import {

@@ -64,7 +64,7 @@ const golden = [
   ['for (var async of list) {}', '\nfor ((async) of list) {}'],
   ['for await (var v of stream) {}', '\nfor await (v of stream) {}'],
   ['for (let i = 0; i < 3; i++) { var inner = i }', '\nfor (let i = 0; i < 3; i++) { inner = i; }'],
-  // --- Annex-B catch shadowing: the bare name resolves to the catch parameter (§7.6)
+  // --- Annex-B catch shadowing: the bare name resolves to the catch parameter
   [
     'try { throw "caught" } catch (catchShadow) { var catchShadow = "inner"; repl.write(JSON.stringify(catchShadow)) }',
     '\ntry { throw "caught" } catch (catchShadow) { catchShadow = "inner"; repl.write(JSON.stringify(catchShadow)) }',

@@ -1,4 +1,4 @@
-// Unit tests for worker/page/page-value-codec.ts (spec browser-helpers.md §9, §17 cases 15 and 35).
+// Unit tests for worker/page/page-value-codec.ts (docs/browser-helpers.md, "js()").
 // The "page" is a fresh vm context: a different realm that runs the built expression, and whose
 // result goes through a JSON round trip as `returnByValue` would, before the Node-side decoder.
 import vm from 'node:vm';
@@ -31,7 +31,7 @@ const identity = (x) => x;
 const roundTrip = async (value) => (await runInPage(identity, { arg: value })).value;
 
 t.test('encodeArgument', async (t) => {
-  t.test('the tagged shape (§17 case 15)', async (t) => {
+  t.test('the tagged shape', async (t) => {
     t.equal(JSON.stringify(encodeArgument({ value: 4 })), '{"type":"object","value":[["value",{"type":"number","value":4}]]}');
     t.strictSame(encodeArgument(undefined), { type: 'undefined' });
     t.strictSame(encodeArgument(null), { type: 'null' });
@@ -164,7 +164,7 @@ t.test('serializePageFunction', async (t) => {
 });
 
 t.test('buildFunctionExpression', async (t) => {
-  t.test('contains the source verbatim and the tagged arg (§17 case 15)', async (t) => {
+  t.test('contains the source verbatim and the tagged arg', async (t) => {
     const source = serializePageFunction(async ({ value }) => Promise.resolve(value));
     const expression = buildFunctionExpression(source, { value: 4 }, true);
     t.ok(expression.includes('async ({ value }) => Promise.resolve(value)'));

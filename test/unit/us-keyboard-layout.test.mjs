@@ -1,5 +1,6 @@
-// Unit tests for worker/input/us-keyboard-layout.ts (spec browser-helpers.md §8, §5 pressKey/typeText,
-// §17 cases 13, 14 and 36). Expectations are written out by hand, not derived from the module's table.
+// Unit tests for worker/input/us-keyboard-layout.ts (docs/interaction.md, "Keyboard"; docs/repl.md,
+// `browser.pressKey` and `browser.typeText`). Expectations are written out by hand, not derived
+// from the module's table.
 import t from 'tap';
 
 import {
@@ -336,12 +337,12 @@ t.test('planKeyPress', async (t) => {
     const c = common('Enter', 'Enter', 13, 0, '\r');
     const expected = [{ type: 'keyDown', ...c, text: '\r' }, { type: 'keyUp', ...c }];
     t.strictSame(planKeyPress('Enter'), expected);
-    t.strictSame(planKeyPress('ENTER'), expected, 'case-insensitive (§17 case 14)');
+    t.strictSame(planKeyPress('ENTER'), expected, 'case-insensitive');
     t.strictSame(planKeyPress('\n'), expected);
     t.strictSame(planKeyPress('return'), expected);
   });
 
-  t.test('Digit1 + Shift: key ! code Digit1 modifiers 8 (§17 case 14)', async (t) => {
+  t.test('Digit1 + Shift: key ! code Digit1 modifiers 8', async (t) => {
     const c = common('!', 'Digit1', 49, 8, '!');
     const expected = [{ type: 'keyDown', ...c }, { type: 'char', ...c, text: '!' }, { type: 'keyUp', ...c }];
     t.strictSame(planKeyPress('Digit1', ['shift']), expected);
@@ -368,7 +369,7 @@ t.test('planKeyPress', async (t) => {
     t.strictSame(planKeyPress('Backspace'), [{ type: 'keyDown', ...c }, { type: 'keyUp', ...c }]);
   });
 
-  t.test('Esc → Escape (§17 case 36)', async (t) => {
+  t.test('Esc → Escape', async (t) => {
     const c = common('Escape', 'Escape', 27, 0, '');
     t.strictSame(planKeyPress('Esc'), [{ type: 'keyDown', ...c }, { type: 'keyUp', ...c }]);
   });
@@ -396,8 +397,8 @@ t.test('planKeyPress', async (t) => {
   });
 
   t.test('validation', async (t) => {
-    t.throws(() => planKeyPress('a', 'Control'), invalid(BAD_TYPE), '§17 case 13');
-    t.throws(() => planKeyPress('a', { bogus: true }), invalid(unknownModifier('bogus')), '§17 case 13');
+    t.throws(() => planKeyPress('a', 'Control'), invalid(BAD_TYPE), 'a string is not a modifier list');
+    t.throws(() => planKeyPress('a', { bogus: true }), invalid(unknownModifier('bogus')), 'an unknown flag is named');
     t.throws(() => planKeyPress('a', 99), invalid(BAD_NUMBER));
     t.throws(() => planKeyPress('NotAKey'), invalid(unknownKey('NotAKey')));
     t.throws(() => planKeyPress(13), invalid('pressKey: key must be a string'));

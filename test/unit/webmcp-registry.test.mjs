@@ -1,5 +1,5 @@
 // The WebMCP monitor's pure parts (lib/webmcp/tool-registry.ts, invocations.ts), fed with the
-// events Chromium 156 sends (../shared/spec/webmcp.md §1.4): refs and their lifetime, the removal
+// events Chromium 156 sends (docs/webmcp.md, "How it works"): refs and their lifetime, the removal
 // rules Chromium leaves to us, the per-session cap, Kernel's listing shape and order, annotation
 // mapping, the checks made before an invocation, and how an answer becomes a result.
 import t from 'tap';

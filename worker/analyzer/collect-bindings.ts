@@ -1,6 +1,6 @@
 /**
- * Collects the persistent bindings a cell declares (repl-contract §7.2) and, in the same single
- * statement-level walk, the declaration sites the lowerer rewrites (§7.5).
+ * Collects the persistent bindings a cell declares (docs/repl.md, "Bindings, and what a name
+ * costs") and, in the same single statement-level walk, the declaration sites the lowerer rewrites.
  */
 import * as walk from 'acorn-walk';
 

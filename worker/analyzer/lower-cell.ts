@@ -1,6 +1,6 @@
 /**
  * Lowers a cell so its top-level declarations live in persistent global bindings instead of the
- * module scope (repl-contract §7.5). The lowering is a list of source edits on the original text:
+ * module scope (docs/architecture.md, "Cells"). The lowering is a list of source edits on the original text:
  * it never adds or removes a line break, so user line N is generated line N + 1 (line 1 holds the
  * prelude) and stacks stay exact with `lineOffset: -1`.
  *
@@ -14,7 +14,7 @@
  * `var` initializers assign the bare name rather than `globalThis["name"]`: with the declaration
  * removed it resolves to the persistent global accessor, except inside a catch block whose simple
  * parameter has the same name, where it resolves to the parameter — exactly Annex-B semantics
- * (§7.6). It also keeps function-name inference and survives a user binding named `globalThis`.
+ * (docs/repl.md, "Bindings"). It also keeps function-name inference and survives a user binding named `globalThis`.
  * Guarded by the golden table in test/unit/lower-cell.test.mjs and by the semantic tests in
  * test/unit/cell-evaluator.test.mjs.
  */

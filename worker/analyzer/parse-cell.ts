@@ -1,7 +1,7 @@
 /**
- * Parses one REPL cell as an ES module and applies the parse-level rejections of the cell contract
- * (repl-contract §7.1): parse errors, redeclarations in nested blocks, top-level `return`, static
- * `import`/`export`.
+ * Parses one REPL cell as an ES module and applies the parse-level rejections of a cell
+ * (docs/repl.md, "Bindings, and what a name costs"): parse errors, redeclarations in nested
+ * blocks, top-level `return`, static `import`/`export`.
  */
 import { parseModule } from 'meriyah';
 

@@ -10,7 +10,7 @@
  *
  * Exactly-once rule: after the connection drops, only the methods in `SAFE_RETRY_METHODS` are
  * sent again. Evaluation, navigation and input report an unknown outcome instead of running twice
- * (browser-helpers.md §2.2; `retryAfterDrop`).
+ * (docs/browser-helpers.md, "Browser restarts"; `retryAfterDrop`).
  */
 
 import { ReplError } from '../../common/errors.js';

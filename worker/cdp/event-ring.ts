@@ -5,7 +5,7 @@
 
 import type { CdpEvent } from '../../common/cdp/cdp-session.js';
 
-/** Default capacity: the 500 newest events (repl-contract §3). */
+/** Default capacity: the 500 newest events (docs/repl.md, `browser.drainEvents`). */
 export const EVENT_RING_CAPACITY = 500;
 
 /** Circular buffer of {@link CdpEvent}s; O(1) push, oldest dropped when full. */

@@ -24,7 +24,7 @@ import type { PageState } from './page-state.js';
 
 /** Domains enabled on every attach; their events feed dialogs, network tracking and waiters. */
 const ATTACH_DOMAINS = ['Page.enable', 'DOM.enable', 'Runtime.enable', 'Network.enable'] as const;
-/** Per-enable timeout on attach (repl-contract §3). */
+/** Per-enable timeout on attach (docs/architecture.md, "Limits of the CDP layer"). */
 export const ENABLE_TIMEOUT_MS = 5_000;
 /** Time allowed to dismiss a dialog left open before attach. */
 export const STALE_DIALOG_TIMEOUT_MS = 5_000;
@@ -33,7 +33,7 @@ const NO_TARGET_PATTERN = /No target with given id/i;
 /**
  * URL prefixes of browser-internal pages. Automatic attach skips these in favour of a page with
  * real content. `about:` is included (so `about:blank` is internal), as in the newest reference
- * client (browser-helpers.md §2.5).
+ * client (the list is in docs/repl.md, `browser.listTabs`).
  */
 export const INTERNAL_URL_PREFIXES: readonly string[] = [
   'chrome://',
@@ -300,9 +300,10 @@ export class PageAttachment {
   }
 
   /**
-   * Enables the attach domains. They are pipelined, so the 10 s total budget of the contract is
-   * never the binding limit; each has 5 s. A timeout means the renderer is frozen (typically a
-   * modal dialog); any other error means the domain does not exist on this target type.
+   * Enables the attach domains. They are pipelined, so each has its own 5 s and the attach as a
+   * whole takes no longer (docs/architecture.md, "Limits of the CDP layer"). A timeout means the
+   * renderer is frozen (typically a modal dialog); any other error means the domain does not
+   * exist on this target type.
    */
   async #enableDomains(session: CdpSession, deadline: Deadline | undefined): Promise<void> {
     const results = await Promise.allSettled(ATTACH_DOMAINS.map((method) => session.send(method, {}, { timeoutMs: ENABLE_TIMEOUT_MS, deadline })));

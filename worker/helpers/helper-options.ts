@@ -1,5 +1,5 @@
 /**
- * Argument conventions shared by every browser helper (browser-helpers.md §4): options objects,
+ * Argument conventions shared by every browser helper (docs/browser-helpers.md, "Shared rules"): options objects,
  * timeouts in seconds, element targets. Messages are part of the contract; keep them exact.
  */
 import { ReplError } from '../../common/errors.js';

@@ -2,7 +2,7 @@
  * The US keyboard layout used by `pressKey`, `fillInput` and `typeText`, and the planners that turn a
  * key press into `Input.dispatchKeyEvent` parameters. Pure logic: nothing here talks CDP.
  *
- * See docs: spec `browser-helpers.md` §8 (keyboard model) and `pressKey`/`typeText` in §5.
+ * See docs/interaction.md, "Keyboard", and docs/repl.md, `browser.pressKey` and `browser.typeText`.
  * Guarded by `test/unit/us-keyboard-layout.test.mjs`.
  */
 import { ReplError } from '../../common/errors.js';
@@ -151,7 +151,7 @@ const NAMED_KEYS: ReadonlyArray<readonly [code: string, keyCode: number, extra?:
   ['MediaStop', 178],
   ['MediaPlayPause', 179],
   ['AltGraph', 225],
-  // Numpad digits behave as with NumLock off; Shift gives the digit (spec §8).
+  // Numpad digits behave as with NumLock off; Shift gives the digit (docs/interaction.md, "Keyboard").
   ['Numpad0', 45, { key: 'Insert', shiftKey: '0', shiftKeyCode: 96, location: 3 }],
   ['Numpad1', 35, { key: 'End', shiftKey: '1', shiftKeyCode: 97, location: 3 }],
   ['Numpad2', 40, { key: 'ArrowDown', shiftKey: '2', shiftKeyCode: 98, location: 3 }],
@@ -343,7 +343,7 @@ export function planSelectAll(): Protocol.Input.DispatchKeyEventRequest[] {
 
 /**
  * Plans `typeText(text)`: one `Input.insertText` into whatever has focus. No key events fire and
- * nothing is focused first (spec §5).
+ * nothing is focused first (docs/repl.md, `browser.typeText`).
  *
  * @throws ReplError `REPL_ERR_INVALID_ARGUMENT` `typeText: text must be a string`.
  */

@@ -1,6 +1,6 @@
 /**
  * The `console` that cells see. Node's console would write to the worker's stdout, which is a
- * diagnostic stream; this one turns each call into one ordered output item (contract §6).
+ * diagnostic stream; this one turns each call into one ordered output item (docs/repl.md, "Response").
  */
 import type { OutputChannel } from '../../common/protocol/repl-messages.js';
 import type { OutputCollector } from './output-collector.js';

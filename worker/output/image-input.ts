@@ -1,5 +1,5 @@
 /**
- * Normalises every input form `repl.emitImage` accepts into `{mimeType, bytes}` (contract §6).
+ * Normalises every input form `repl.emitImage` accepts into `{mimeType, bytes}` (docs/repl.md, `repl.emitImage`).
  * Checks are realm-safe: values built inside the cell context have that realm's prototypes, so
  * nothing here uses `instanceof`.
  */

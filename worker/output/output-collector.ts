@@ -2,7 +2,7 @@
  * Orders and bounds everything a cell emits. While a cell runs, each accepted item is handed to
  * the sink at once (so output survives even if the worker is later terminated); between cells,
  * items wait in the stray buffer and are replayed first into the next cell, counted against its
- * budgets (contract §3, §6).
+ * budgets (docs/repl.md, "Limits").
  */
 import { LIMITS } from '../../common/limits.js';
 import type { OutputChannel, OutputItem } from '../../common/protocol/repl-messages.js';

@@ -17,7 +17,7 @@
  * `test/unit/page-value-codec.test.mjs` guards this by running the built expression in a fresh
  * `vm` context.
  *
- * See docs: spec `browser-helpers.md` §9.
+ * See docs/browser-helpers.md, "js()".
  */
 import { ReplError } from '../../common/errors.js';
 

@@ -1,5 +1,5 @@
 /**
- * The persistent top-level bindings of one REPL (repl-contract §7.3–§7.5): a registry of every
+ * The persistent top-level bindings of one REPL (docs/repl.md, "Bindings, and what a name costs"): a registry of every
  * name ever declared with its kind, where each binding lives, and the per-cell initialization
  * target through which lexical and function bindings receive their first value. Where they live
  * is chosen for speed with the language's own rules (docs/architecture.md, "Cells"):
@@ -14,12 +14,13 @@
  *   global keeps a non-configurable enumerable accessor reaching it, so `globalThis.name` stays
  *   the binding. A binding that never got its value (its initializer threw) stays in its TDZ.
  * - a lexical name the global already has as a non-configurable property (`let undefined`): that
- *   property, assigned only when writable and not `const` (contract §7.4).
+ *   property, assigned only when writable and not `const`, as a script does.
  *
  * Without a context to declare script-scope bindings in (a plain object as the global, in unit
  * tests), lexical bindings stay accessors on the global, with the same semantics.
  */
 import { isLexicalKind } from '../analyzer/collect-bindings.js';
+import { registerDeclaredNames } from '../analyzer/declared-names.js';
 import { DEFAULT_CELL_FILE_NAME, createCellSyntaxError } from '../analyzer/parse-cell.js';
 import { ScriptBindings } from './script-bindings.js';
 import type { ScriptBindingAccess } from './script-bindings.js';
@@ -35,7 +36,7 @@ export const REDECLARATION_ERROR_CODE = 'REPL_ERR_BINDING' satisfies ErrorCode;
 export const INIT_TARGET_INTERNAL_MESSAGE = 'persistent binding initialization target is internal';
 
 /**
- * Message of the redeclaration SyntaxError for `name`: contract §7.3's text, then the way to
+ * Message of the redeclaration SyntaxError for `name`: the language's own text, then the way to
  * re-run a cell as it is (a block scopes its `let`/`const`/`class`, which then do not persist).
  */
 export function redeclarationMessage(name: string): string {
@@ -66,39 +67,10 @@ export interface BindingStoreOptions {
   /** Defaults to this realm's constructors. */
   readonly errors?: RealmErrors;
   /**
-   * `Function.prototype` of the context: registers the store so that {@link bindingsOfFunction}
-   * finds it from a function a cell created.
+   * `Function.prototype` of the context: registers the store so that `declaredNamesOfFunction`
+   * (worker/analyzer/declared-names.ts) finds it from a function a cell created.
    */
   readonly functionPrototype?: object;
-}
-
-/** The names a REPL has declared, as helpers may ask about them. */
-export type DeclaredNames = Pick<BindingStore, 'kindOf'>;
-
-/** Stores by the `Function.prototype` of their context (see {@link bindingsOfFunction}). */
-const storesByFunctionPrototype = new WeakMap<object, BindingStore>();
-
-/** Prototype steps from a cell's function to its realm's `Function.prototype` worth walking. */
-const MAX_PROTOTYPE_STEPS = 8;
-
-/**
- * The bindings of the REPL whose cell created `fn`, found through its prototype chain (an arrow
- * function's prototype is its realm's `Function.prototype`, an async one's one step further), or
- * undefined for a function of any other realm. Used by js() to tell a REPL variable that a page
- * function cannot see from a name the page just lacks.
- */
-export function bindingsOfFunction(fn: object): DeclaredNames | undefined {
-  try {
-    let prototype = Object.getPrototypeOf(fn) as object | null;
-    for (let step = 0; prototype !== null && step < MAX_PROTOTYPE_STEPS; step++) {
-      const store = storesByFunctionPrototype.get(prototype);
-      if (store !== undefined) return store;
-      prototype = Object.getPrototypeOf(prototype) as object | null;
-    }
-  } catch {
-    // A proxy with a throwing getPrototypeOf trap: not a cell function we can place.
-  }
-  return undefined;
 }
 
 /** Handle of a cell's initialization target; {@link InitTarget.close} is idempotent. */
@@ -151,7 +123,7 @@ export class BindingStore {
     this.#global = options.global;
     this.#errors = options.errors ?? { ReferenceError, TypeError };
     this.#scriptBindings = options.context === undefined ? undefined : new ScriptBindings(options.context, options.global);
-    if (options.functionPrototype !== undefined) storesByFunctionPrototype.set(options.functionPrototype, this);
+    if (options.functionPrototype !== undefined) registerDeclaredNames(options.functionPrototype, this);
   }
 
   /** Every name declared so far (until reset), in declaration order. */

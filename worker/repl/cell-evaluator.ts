@@ -1,7 +1,8 @@
 /**
- * Runs REPL cells in one persistent `vm` context (repl-contract §7). Each cell is lowered, checked
- * against the binding registry, compiled as its own `vm.SourceTextModule` (strict mode, top-level
- * await, `import.meta`, dynamic `import()`), linked, and evaluated. Requires Node to run with
+ * Runs REPL cells in one persistent `vm` context (docs/repl.md, "Bindings, and what a name
+ * costs"). Each cell is lowered, checked against the binding registry, compiled as its own
+ * `vm.SourceTextModule` (strict mode, top-level await, `import.meta`, dynamic `import()`), linked,
+ * and evaluated. Requires Node to run with
  * `--experimental-vm-modules`.
  */
 import { randomUUID } from 'node:crypto';
@@ -83,7 +84,7 @@ function isObject(value: unknown): value is object {
 }
 
 const rejectStaticImport = (): never => {
-  // Unreachable: static imports are rejected before compilation (§7.1).
+  // Unreachable: static imports are rejected before compilation (parse-cell.ts).
   throw new SyntaxError('static import/export is not supported in the browser REPL; use dynamic import() instead');
 };
 
@@ -164,7 +165,7 @@ export class CellEvaluator {
         await Promise.race([evaluation, options.stop]);
       }
     } finally {
-      // Bindings whose initialiser had not run stay in their TDZ (contract §7.5).
+      // Bindings whose initialiser had not run stay in their TDZ (docs/repl.md, "Bindings").
       target?.close();
     }
   }

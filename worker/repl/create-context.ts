@@ -22,7 +22,7 @@
  *   the worker's `Response`, and it is `instanceof Response`);
  * - objects (`performance`, `crypto`, `navigator`) are views of the worker's object: its methods and
  *   getters act on the worker's object, but replacing one (`performance.now = …`) changes the view;
- * - `process` and `Buffer` are the worker's own, as contract §8 says (`process.env` is how
+ * - `process` and `Buffer` are the worker's own (docs/repl.md, "What a cell shares"; `process.env` is how
  *   CDP_ENDPOINT and /repl/env values reach a cell), and `global` is the context's global itself.
  *
  * Not isolated: what a cell reaches by walking from a worker object to its prototype or
@@ -67,9 +67,10 @@ const ObjectPrototypePropertyIsEnumerable = Object.prototype.propertyIsEnumerabl
 const OrdinaryHasInstance = Function.prototype[Symbol.hasInstance];
 
 /**
- * The worker's own objects, shared as they are (contract §8): `process` carries the environment
- * (CDP_ENDPOINT, /repl/env) both ways, and `Buffer` is the worker's so that Buffers from `fs`,
- * `process` or `import()`ed modules are `instanceof Buffer`.
+ * The worker's own objects, shared as they are (docs/repl.md, "What a cell shares with the
+ * worker"): `process` carries the environment (CDP_ENDPOINT, /repl/env) both ways, and `Buffer`
+ * is the worker's so that Buffers from `fs`, `process` or `import()`ed modules are
+ * `instanceof Buffer`.
  */
 const SHARED_GLOBALS: ReadonlySet<string> = new Set(['process', 'Buffer']);
 

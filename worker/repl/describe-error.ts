@@ -1,11 +1,16 @@
 /**
- * Turns whatever a cell threw into the `error`/`stack`/`errorCode` of a result. Thrown values may
+ * Turns whatever a cell threw into the `error`/`stack`/`errorCode` of a result, and into the
+ * `SerializedError` that crosses the port (`serializeThrown`). Thrown values may
  * come from the cell's realm, be primitives, or have hostile getters, so every read is guarded.
  */
 import { fileURLToPath } from 'node:url';
 import { LIMITS } from '../../common/limits.js';
 import { cutUtf8 } from '../output/output-collector.js';
 import { StringCtor, utilInspect } from '../output/primordials.js';
+
+import type { SerializedError } from '../../common/errors.js';
+import type { CellEvaluator } from './cell-evaluator.js';
+import type { CellInterrupts } from './cell-interrupts.js';
 
 // Frames may name the compiled file (dist/worker/...) or, with source maps, the TypeScript source.
 const PACKAGE_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
@@ -75,4 +80,26 @@ export function describeError(thrown: unknown): DescribedError {
   if (typeof stack === 'string') described.stack = cutUtf8(trimRuntimeFrames(stack), LIMITS.stackBytes);
   if (typeof code === 'string' && code.length <= 128) described.errorCode = code;
   return described;
+}
+
+/**
+ * What a cell (or a tool operation) threw, as it crosses the port: `describeError`'s guarded
+ * reads, plus the name. V8's words for an expression the liveness checks wrapped are put back as
+ * the user wrote it, and the stack's positions are the cell's as written.
+ */
+export function serializeThrown(thrown: unknown, interrupts: CellInterrupts, evaluator: CellEvaluator): SerializedError {
+  const described = describeError(thrown);
+  const { errorCode } = described;
+  const error = interrupts.cleanMessage(described.error);
+  const stack = described.stack === undefined ? undefined : evaluator.writtenPositions(interrupts.cleanMessage(described.stack));
+  let name: unknown;
+  try {
+    name = thrown !== null && typeof thrown === 'object' ? (thrown as { name?: unknown }).name : undefined;
+  } catch {
+    name = undefined;
+  }
+  const serialized: SerializedError = { name: typeof name === 'string' && name.length <= 256 ? name : 'Error', message: error };
+  if (stack !== undefined) serialized.stack = stack;
+  if (errorCode !== undefined) serialized.code = errorCode;
+  return serialized;
 }

@@ -1,5 +1,5 @@
 /**
- * The default loader behind a cell's `import()` (repl-contract §7.7): Node built-ins with or
+ * The default loader behind a cell's `import()` (docs/architecture.md, "Cells"): Node built-ins with or
  * without `node:`, bare specifiers from this package's own install location and then from the
  * global npm root (where `npm install -g`, e.g. through `POST /process/exec`, puts packages),
  * paths and `file:` URLs against `process.cwd()`. Node caches every module for the life of the

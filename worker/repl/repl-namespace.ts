@@ -1,4 +1,7 @@
-/** The frozen `repl` object cells see: `id`, `name`, `help`, `write`, `emitImage` (contract §6, §12). */
+/**
+ * The frozen `repl` object cells see: `id`, `name`, `help`, `write`, `emitImage` (docs/repl.md,
+ * "Methods available in a cell").
+ */
 import { formatHelpEntry, formatHelpIndex, resolveHelpEntry } from '../../common/help/format-help.js';
 import { WRITE_INSPECT_OPTIONS } from '../../common/limits.js';
 import type { HelpEntry } from '../../common/help/help-registry.js';

@@ -11,7 +11,7 @@
  * once it has its first value (the cell's declaration ran), with that value: one small script per
  * batch of names, `let a = V[0]; const b = V[1]; …`, whose completion value is a getter (and but
  * for a `const`, a setter) per name, closures over the new bindings, for the global object's
- * accessor (`globalThis.a` stays the binding, as repl-contract §7.4 has it).
+ * accessor (`globalThis.a` stays the binding, docs/repl.md, "Bindings").
  * worker/repl/binding-store.ts decides when.
  */
 import { randomBytes } from 'node:crypto';

@@ -4,7 +4,7 @@
  */
 /**
  * Experimental features the runtime itself is built on: every cell is a `vm.SourceTextModule`
- * (contract §9: `--experimental-vm-modules`), and scripts compiled with
+ * (it needs `--experimental-vm-modules`), and scripts compiled with
  * `vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER` warn on their first `import()`. Their warnings say
  * nothing the user can act on, and a server would print them on every REPL start (and an executor
  * on every call whose code imports a module).

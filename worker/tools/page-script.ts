@@ -7,8 +7,8 @@
  * One call returns the document's title, URL, visible text and interactive elements. Each
  * element gets a per-document number the first time it is seen (a WeakMap keeps it, so the same
  * element keeps its number across reads); the worker maps those to the session's refs
- * (`ref-table.ts`). The selection follows seed 004 (a, button, input, textarea, select, ARIA
- * button/link, contenteditable) plus the ARIA widget roles a model acts on (checkbox, radio,
+ * (`ref-table.ts`). The selection follows the reference plugin of docs/agent-tools.md (a,
+ * button, input, textarea, select, ARIA button/link, contenteditable) plus the ARIA widget roles a model acts on (checkbox, radio,
  * switch, tab, menuitem, option, combobox, textbox, searchbox, slider, spinbutton) and `summary`.
  * Zero-size and invisible elements are left out; password values never leave the page.
  */

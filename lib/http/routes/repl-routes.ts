@@ -1,6 +1,6 @@
 /**
  * `POST /repl`, `POST /repl/interrupt`, `GET /repl/results/{cell_id}`, `/repl/env`, `GET /repls`
- * and `DELETE /repls/{name}` for one browser host (contract §1, §2, §9.1). `POST /repl` answers
+ * and `DELETE /repls/{name}` for one browser host (docs/repl.md). `POST /repl` answers
  * JSON, or streams the cell as Server-Sent Events when the request accepts `text/event-stream`
  * (docs/repl.md#streaming).
  */
@@ -226,8 +226,8 @@ async function streamCell(
 }
 
 /**
- * Size of a cell as the contract's daemon request line (`{"id","code","timeout_ms"}`), so the
- * `code too large` rule (contract §1.1 step 6) gives the same answer as the hosted product.
+ * Size of a cell as the hosted product's daemon request line (`{"id","code","timeout_ms"}`), so
+ * the `code too large` rule (docs/repl.md, "Request") gives the same answer as the hosted product.
  */
 const UUID_LENGTH = 36;
 // Go's encoder escapes \b and \f as \u0008/\u000c and U+2028/U+2029 as \u2028/\u2029; JSON.stringify does not.

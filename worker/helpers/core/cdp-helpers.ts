@@ -1,6 +1,7 @@
 /**
  * Raw CDP access from cells: `cdp` (routed like the hosted product), `drainEvents` and
- * `waitForEvent` over the client's event ring and one-shot waiters (browser-helpers.md §2.4, §5).
+ * `waitForEvent` over the client's event ring and one-shot waiters (docs/repl.md, `browser.cdp`,
+ * `browser.drainEvents`, `browser.waitForEvent`).
  */
 import { ReplError } from '../../../common/errors.js';
 import { invalidArgument, nonNegativeSeconds, readOptions } from '../helper-options.js';

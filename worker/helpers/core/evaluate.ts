@@ -2,7 +2,8 @@
  * `js(expressionOrFunction, {arg?, targetId?})`: evaluates in the attached page (or any target)
  * exactly once. Strings go to `Runtime.evaluate` verbatim; functions are rebuilt in the page from
  * their source and exchange their argument and result as tagged trees, so bigint, NaN, ±Infinity,
- * -0, undefined and sparse arrays survive both ways at any depth (page-value-codec.ts, §9).
+ * -0, undefined and sparse arrays survive both ways at any depth (page-value-codec.ts;
+ * docs/browser-helpers.md, "js()").
  *
  * Hot path (benchmarked against raw CDP): one `Runtime.evaluate` on the cached attached session;
  * no attach, target listing or enable work once a page is attached.
@@ -10,7 +11,7 @@
 import { ReplError } from '../../../common/errors.js';
 import { invalidArgument } from '../helper-options.js';
 import { buildFunctionExpression, decodeEvaluateResponse, serializePageFunction } from '../../page/page-value-codec.js';
-import { bindingsOfFunction } from '../../repl/binding-store.js';
+import { declaredNamesOfFunction } from '../../analyzer/declared-names.js';
 import { assertPageResponsive, guardDialog } from './page-guard.js';
 
 import type { Protocol } from 'devtools-protocol';
@@ -53,7 +54,7 @@ function withReplVariableHint(error: unknown, fn: object, hasArg: boolean): unkn
   const lineEnd = message.indexOf('\n');
   const firstLine = lineEnd === -1 ? message : message.slice(0, lineEnd);
   const name = PAGE_NAME_NOT_DEFINED.exec(firstLine)?.[1];
-  if (name === undefined || bindingsOfFunction(fn)?.kindOf(name) === undefined) return error;
+  if (name === undefined || declaredNamesOfFunction(fn)?.kindOf(name) === undefined) return error;
   const pass = hasArg ? `add it to arg: js(fn, { arg: { ${name}, … } })` : `pass it as js(fn, { arg: ${name} })`;
   const hinted = `${firstLine}: \`${name}\` is a REPL variable; functions run in the page and cannot see REPL variables: ${pass}`
     + (lineEnd === -1 ? '' : message.slice(lineEnd));

@@ -1,6 +1,7 @@
 /**
  * `gotoUrl` and the navigation record that lets `waitForLoad` tell the new document from the one
- * it replaces (browser-helpers.md §18: the hosted `waitForLoad` can report the previous page).
+ * it replaces (the hosted `waitForLoad` can report the previous page: docs/browser-helpers.md, "Where we
+ * differ from the hosted product").
  *
  * Each navigation started by a helper remembers the main frame's `loaderId` from *before* it was
  * sent. `waitForLoad` accepts `document.readyState === "complete"` only once the main frame's

@@ -27,7 +27,7 @@ export interface BlockedPageInfo {
   dialog: DialogInfo;
 }
 
-// Field names and order are the hosted product's (repl-contract §11).
+// Field names and order are the hosted product's (docs/repl.md, `browser.pageInfo`).
 const PAGE_INFO_EXPRESSION = `(() => {
   const root = document.documentElement;
   return {

@@ -1,6 +1,6 @@
 /**
  * Tabs and frames: `listTabs`, `currentTab`, `switchTab`, `newTab`, `closeTab`, `ensureRealTab`,
- * `iframeTarget` (browser-helpers.md §3, §5). Listing is browser-level and never attaches.
+ * `iframeTarget` (docs/browser-helpers.md, "Tabs and frames"). Listing is browser-level and never attaches.
  *
  * New tabs get the server's default viewport by joining or copying a window that has it: a plain
  * new tab joins the window of the attached tab, and a REPL with a tab of its own opens a window as

@@ -2,7 +2,7 @@
  * `uploadFile(target, pathOrPaths, {timeoutSec = 10}?)`: sets the files of an `<input type=file>`
  * with `DOM.setFileInputFiles` (Chromium then fires `input` and `change` itself).
  *
- * Better than the hosted product (browser-helpers.md §12, §18): a selector or semantic target
+ * Better than the hosted product (docs/browser-helpers.md, "uploadFile"): a selector or semantic target
  * (`{label}`, `{role, name}`, `{text}`; a label stands for its control) waits until it matches
  * (instead of failing at once), is searched in open shadow roots and same-origin iframes as the
  * interaction helpers search, must match a file input (a clear error names what it matched

@@ -1,6 +1,6 @@
 /**
  * The waiting helpers: `waitMs`, `waitForLoad`, `waitForNetworkIdle`. Unlike the hosted product
- * (browser-helpers.md §18) every number is validated and every wait fits inside the cell: waits
+ * (docs/browser-helpers.md, "Waits") every number is validated and every wait fits inside the cell: waits
  * end 500 ms before the cell's deadline and return `false` there instead of letting the
  * destructive cell timeout fire, and `waitMs` refuses a sleep that cannot fit.
  */

@@ -1,5 +1,5 @@
 /**
- * The errors an element action ends with. Texts follow the contract (browser-helpers.md §5–§6):
+ * The errors an element action ends with. Texts follow the contract (docs/interaction.md, "Actionability"):
  * `<helper>: selector "<s>" was not actionable within <t>s (<last status>)`, the
  * multiple-visible-matches message, and so on; tests match them verbatim. Targets are named by
  * `targetLabel` (`element-target.ts`).

@@ -1,5 +1,5 @@
 /**
- * The polling loop of element actions (browser-helpers.md §6): run the probe, and until it
+ * The polling loop of element actions (docs/interaction.md, "Actionability"): run the probe, and until it
  * answers a ready status, wait a little and run it again, remembering the last status for the
  * error. A target that can never become ready (several visible matches, an invalid selector, a
  * stale snapshot node) fails at once instead of waiting out the timeout; one that matches nothing

@@ -1,5 +1,5 @@
 /**
- * The page-side probes of `click` and `fillInput` (browser-helpers.md §6), as JavaScript source.
+ * The page-side probes of `click` and `fillInput` (docs/interaction.md, "Actionability"), as JavaScript source.
  * Each poll is exactly one CDP call: `Runtime.evaluate` of `(<probe>)(target, options)` for a
  * selector (a string) or a semantic query (an object, `element-target.ts`), or
  * `Runtime.callFunctionOn` of the same function with `this` = the node and `target = null` for a

@@ -3,7 +3,7 @@
  * same-process frame) onto the compact node list of `accessibilitySnapshot()` (pure;
  * test/unit/ax-projection.test.mjs).
  *
- * Compared with the hosted product's flat dump (browser-helpers.md §14, §18):
+ * Compared with the hosted product's flat dump (docs/interaction.md, "Accessibility snapshot"):
  * - only element nodes an action can target are listed; text nodes (StaticText, InlineTextBox)
  *   are folded into their parent's `text`, and the document nodes are dropped;
  * - layout wrappers (`generic` without name, text or focus) are dropped, their children move up;

@@ -1,6 +1,6 @@
 /**
- * `click(target, options?)`: one visible, enabled, stable, unobscured target (browser-helpers.md
- * §6), then physical mouse input through CDP, then proof that the click reached it. Coordinates
+ * `click(target, options?)`: one visible, enabled, stable, unobscured target (docs/interaction.md,
+ * "Actionability"), then physical mouse input through CDP, then proof that the click reached it. Coordinates
  * `{x, y}` are clicked at once, unchecked.
  *
  * Round trips for a ready target: one probe (`Runtime.evaluate`, or `Runtime.callFunctionOn`

@@ -1,5 +1,5 @@
 /**
- * Keeps the interaction helpers from hanging behind a JavaScript dialog (browser-helpers.md §10).
+ * Keeps the interaction helpers from hanging behind a JavaScript dialog (docs/interaction.md, "Dialogs").
  *
  * A modal `alert`/`confirm`/`prompt`/`beforeunload` freezes the page's renderer: evaluations and
  * the acknowledgement of input events stop until the dialog is handled. So every helper

@@ -1,5 +1,5 @@
 /**
- * The page-side probe of `waitForElement` (browser-helpers.md §7), as JavaScript source:
+ * The page-side probe of `waitForElement` (docs/interaction.md, "Waits"), as JavaScript source:
  * `elementState(target, state)` answers whether `state` holds now, over *all* matches of a
  * selector or semantic query (in the document, its open shadow roots and same-origin frames), so
  * a hidden duplicate never masks a visible match and vice versa. In node mode (`target === null`,

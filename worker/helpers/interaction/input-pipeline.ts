@@ -8,8 +8,8 @@
  * only after the renderer handled the event (a key event with text costs several ms). Ordering
  * is guarded by the typing tests (test/browser/interaction.test.mjs).
  *
- * Input is never retried: after a dropped connection the outcome is unknown (browser-helpers.md
- * §2.2), and the error says so.
+ * Input is never retried: after a dropped connection the outcome is unknown (docs/browser-helpers.md,
+ * "Exactly once"), and the error says so.
  */
 import type { Protocol } from 'devtools-protocol';
 import type { CdpClient, CdpCommandOptions } from '../../cdp/cdp-client.js';

@@ -1,6 +1,6 @@
 /**
  * Argument validation of the interaction helpers (pure; test/unit/interaction-options.test.mjs).
- * The messages are the contract's (browser-helpers.md §4–§5, repl-contract.md §11); tests match
+ * The messages are the contract's (docs/browser-helpers.md "Shared rules", docs/interaction.md); tests match
  * them verbatim. Everything is validated before the first CDP command is sent.
  */
 import { ReplError } from '../../../common/errors.js';

@@ -7,7 +7,7 @@
  * through `Input.insertText`, which inserts without key events:
  * - characters off the layout (`é`, `😀`, CJK, tab), which have no key code;
  * - line breaks: as Enter they would submit a form from a single-line input (a weakness of the
- *   hosted product's fillInput, browser-helpers.md §18); inserted, a textarea gets a newline and
+ *   hosted product's fillInput, docs/interaction.md "Keyboard"); inserted, a textarea gets a newline and
  *   an input a space, as on paste.
  * Text longer than {@link LONG_TEXT_CODE_POINTS} is inserted in one go except its last
  * character, which is still typed as a key, so listeners waiting for a keystroke still run.

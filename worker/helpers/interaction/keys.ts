@@ -1,5 +1,5 @@
 /**
- * `pressKey(key, modifiers?)` and `typeText(text)` (browser-helpers.md §5, §8): keyboard input
+ * `pressKey(key, modifiers?)` and `typeText(text)` (docs/interaction.md, "Keyboard"): keyboard input
  * into whatever has focus, with nothing focused first. pressKey sends keyDown (+ char for a
  * printable key) + keyUp in one pipelined batch; typeText is one `Input.insertText`.
  */

@@ -3,7 +3,7 @@
  *
  * A click is `mouseMoved` to the point (hover, enter and over events fire as for a person),
  * then for n = 1…clickCount a `mousePressed`/`mouseReleased` pair with `clickCount: n`, so a
- * double click is two pairs with counts 1 and 2 (browser-helpers.md §5).
+ * double click is two pairs with counts 1 and 2 (docs/repl.md, `browser.click`).
  */
 import type { Protocol } from 'devtools-protocol';
 import type { InputCommand } from './input-pipeline.js';

@@ -8,7 +8,7 @@
  * (test/browser/interaction.test.mjs, test/browser/actionability.test.mjs,
  * test/browser/semantic-targets.test.mjs).
  *
- * What it knows that the hosted product's probe does not (browser-helpers.md §18):
+ * What it knows that the hosted product's probe does not (docs/interaction.md, "Where this beats the hosted product"):
  * - selectors match inside open shadow roots and same-origin iframes (`deepQuery`);
  * - boxes and hit tests work in top-level viewport coordinates across same-origin frames
  *   (`mapToTop`, `hitTest`), and hit tests descend into shadow roots, so shadow-DOM targets no

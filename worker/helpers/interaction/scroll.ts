@@ -2,7 +2,7 @@
  * `scroll(x, y, dy = -300, dx = 0)`: exactly one `mouseWheel` event at viewport point (x, y).
  * Chromium sometimes never answers wheel events over content that cannot scroll, so the
  * command has its own 5 s timeout. It is never retried and never replaced by `window.scrollBy`:
- * a timeout reports an unknown outcome (browser-helpers.md §5).
+ * a timeout reports an unknown outcome (docs/repl.md, `browser.scroll`).
  */
 import { DialogGuard } from './dialog-guard.js';
 import { readScrollRequest } from './interaction-options.js';

@@ -1,6 +1,6 @@
 /**
- * `waitForElement(target, {state = 'visible', timeoutSec = 10})` → boolean (browser-helpers.md
- * §7). Polls the state probe (at least once, every 50 ms) until the state holds (`true`) or the
+ * `waitForElement(target, {state = 'visible', timeoutSec = 10})` → boolean (docs/interaction.md,
+ * "Waits"). Polls the state probe (at least once, every 50 ms) until the state holds (`true`) or the
  * time is up (`false`, clamped 500 ms before the cell's deadline). It throws only for contract
  * errors: bad arguments, an invalid selector, a dialog blocking the page, CDP failures.
  *
