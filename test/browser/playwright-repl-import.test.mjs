@@ -80,7 +80,7 @@ t.test('Playwright in REPL cells across a Chromium restart', async (t) => {
 });
 
 t.test("a REPL's temporary folder goes with it: a Playwright connection never closed leaves nothing (docs/repl.md)", async (t) => {
-  const api = await apiServer(t, { defaultHost: { browser: { cdpEndpoint: null } } });
+  const api = await apiServer(t, { primaryBrowser: { browser: { cdpEndpoint: null } } });
   const ended = await api.repl(`
     const { chromium } = await import('playwright-core');
     const leftOpen = await chromium.connectOverCDP(process.env.CDP_ENDPOINT);

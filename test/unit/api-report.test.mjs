@@ -42,10 +42,10 @@ t.test('every value an entry exports at run time is in its section', async (t) =
 
 t.test('internals stay out of the main entry', async (t) => {
   const listed = new Set(namesOf(report, 'chromium-repl'));
-  for (const internal of ['HostRegistry', 'liveWorkerThreads', 'liveExecutorThreads', 'mcpRoutes', 'WebMcpCallMessage', 'WebMcpCallHandler', 'WebMcpMonitor', 'ServerMetrics', 'MCP_TOOLS']) {
+  for (const internal of ['DEFAULT_TIMEOUT_SECONDS', 'defaultMaxBrowsers', 'liveWorkerThreads', 'liveExecutorThreads', 'mcpRoutes', 'WebMcpCallMessage', 'WebMcpCallHandler', 'WebMcpMonitor', 'ServerMetrics', 'MCP_TOOLS']) {
     t.notOk(listed.has(internal), internal);
   }
-  for (const documented of ['createRepl', 'Repl', 'BrowserHost', 'BrowserTools', 'createApp', 'startServer', 'ReplError', 'ERROR_CODES', 'BrowserSessions', 'createMcpServer', 'McpHttpSessions']) {
+  for (const documented of ['createRepl', 'Repl', 'Browser', 'BrowserTools', 'createApp', 'startServer', 'ReplError', 'ERROR_CODES', 'Browsers', 'createMcpServer', 'McpHttpSessions']) {
     t.ok(listed.has(documented), documented);
   }
 });
