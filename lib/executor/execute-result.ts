@@ -2,6 +2,7 @@
  * What an execute call and an executor listing return to library callers, and their snake_case
  * wire forms (`ExecutePlaywrightResult`, `PlaywrightExecutor` in openapi.json).
  */
+import type { components } from '../client/openapi-types.js';
 
 /** The tab `page` was bound to for a call. */
 export interface PlaywrightTab {
@@ -49,23 +50,10 @@ export interface PlaywrightExecutorInfo {
   url?: string;
 }
 
-export interface WireExecuteResult {
-  success: boolean;
-  result?: unknown;
-  error?: string;
-  stdout: string;
-  stderr: string;
-  tab?: { target_id: string; created: boolean };
-}
-
-export interface WireExecutor {
-  name: string;
-  busy: boolean;
-  created_at: string;
-  last_used_at: string;
-  target_id?: string;
-  url?: string;
-}
+/** `ExecutePlaywrightResult` of openapi.json (the generated type). */
+export type WireExecuteResult = components['schemas']['ExecutePlaywrightResult'];
+/** `PlaywrightExecutor` of openapi.json (the generated type). */
+export type WireExecutor = components['schemas']['PlaywrightExecutor'];
 
 /** The HTTP body of an execute call (`ExecutePlaywrightResult`). */
 export function toWireExecuteResult(result: PlaywrightExecuteResult): WireExecuteResult {

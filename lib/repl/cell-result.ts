@@ -1,5 +1,8 @@
 /** The result of one cell, as the library returns it and as it goes over HTTP (docs/repl.md, "Response"). */
 import type { OutputChannel } from '../../common/protocol/repl-messages.js';
+import type { components } from '../client/openapi-types.js';
+
+type HttpSchemas = components['schemas'];
 
 export interface TextContent {
   type: 'text';
@@ -38,21 +41,12 @@ export interface CellResult {
   interrupted?: true;
 }
 
-export interface WireTextContent { type: 'text'; channel: OutputChannel; text: string }
-export interface WireImageContent { type: 'image'; mime_type: string; data_b64: string }
-
+// The HTTP shapes are openapi.json's (the generated types): the server cannot answer a field the
+// contract does not have, and a change of the contract shows here as a type error.
+export type WireTextContent = HttpSchemas['BrowserReplTextContent'];
+export type WireImageContent = HttpSchemas['BrowserReplImageContent'];
 /** `BrowserReplResult` of openapi.json. */
-export interface WireCellResult {
-  success: boolean;
-  repl_id: string;
-  content?: Array<WireTextContent | WireImageContent>;
-  content_truncated?: boolean;
-  duration_ms?: number;
-  error?: string;
-  stack?: string;
-  repl_terminated?: true;
-  interrupted?: true;
-}
+export type WireCellResult = HttpSchemas['BrowserReplResult'];
 
 /**
  * One content item in its HTTP shape. The JSON answer and the streamed `content` events both use

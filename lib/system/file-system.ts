@@ -14,19 +14,14 @@ import { randomBytes } from 'node:crypto';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { ReplError } from '../../common/errors.js';
+import type { components } from '../client/openapi-types.js';
 
-/** One entry of `list_files`, and the answer of `file_info` (the SDK's `FFileInfoResponse`). */
-export interface FileInfo {
-  name: string;
-  path: string;
-  /** 0 for directories. */
-  size_bytes: number;
-  is_dir: boolean;
-  /** ISO 8601, UTC. */
-  mod_time: string;
-  /** Go's `os.FileMode.String()`. */
-  mode: string;
-}
+/**
+ * One entry of `list_files`, and the answer of `file_info` (the SDK's `FFileInfoResponse`):
+ * `FsFileInfo` of openapi.json, the generated type. `size_bytes` is 0 for directories, `mod_time`
+ * ISO 8601 in UTC, `mode` Go's `os.FileMode.String()`.
+ */
+export type FileInfo = components['schemas']['FsFileInfo'];
 
 const MODE_PATTERN = /^[0-7]{3,4}$/;
 // POSIX values; Node's fs.constants does not carry them.

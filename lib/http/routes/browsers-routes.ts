@@ -12,6 +12,7 @@ import { Router } from 'express';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 
 import { ReplError } from '../../../common/errors.js';
+import type { components } from '../../client/openapi-types.js';
 import type { Browsers } from '../../browsers/browsers.js';
 import type { Browser, Tags } from '../../browsers/browser.js';
 import type { Viewport } from '../../chromium/viewport.js';
@@ -26,21 +27,8 @@ const BODY_LIMIT_BYTES = 64 * 1024;
 const DEFAULT_PAGE = 20;
 const MAX_PAGE = 100;
 
-/** The `BrowserSession` of openapi.json (the SDK's `BrowserCreateResponse`, `BrowserRetrieveResponse`, …). */
-export interface WireBrowser {
-  session_id: string;
-  cdp_ws_url: string;
-  webdriver_ws_url: string;
-  created_at: string;
-  headless: boolean;
-  stealth: false;
-  timeout_seconds: number;
-  name?: string;
-  viewport?: Viewport;
-  tags?: Tags;
-  start_url?: string;
-  usage: { uptime_ms: number };
-}
+/** The `BrowserSession` of openapi.json, the generated type (the SDK's `BrowserCreateResponse`, `BrowserRetrieveResponse`, …). */
+export type WireBrowser = components['schemas']['BrowserSession'];
 
 export interface BrowsersRoutesOptions {
   browsers: Browsers;

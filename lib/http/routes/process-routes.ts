@@ -5,6 +5,7 @@
 import { Router } from 'express';
 import type { Request, Response } from 'express';
 import { LIMITS } from '../../../common/limits.js';
+import type { components } from '../../client/openapi-types.js';
 import type { Browser } from '../../browsers/browser.js';
 import { checkIdentity, execProcess } from '../../system/process-exec.js';
 import type { ExecResult } from '../../system/process-exec.js';
@@ -22,17 +23,8 @@ interface ProcessExecBody {
   as_root?: boolean | null;
 }
 
-/** `ProcessExecResult` of openapi.json; the optional fields appear only when true or set. */
-export interface WireExecResult {
-  exit_code: number;
-  stdout_b64: string;
-  stderr_b64: string;
-  duration_ms: number;
-  stdout_truncated?: true;
-  stderr_truncated?: true;
-  timed_out?: true;
-  signal?: string;
-}
+/** `ProcessExecResult` of openapi.json (the generated type); the optional fields appear only when true or set. */
+export type WireExecResult = components['schemas']['ProcessExecResult'];
 
 export function toWireExecResult(result: ExecResult): WireExecResult {
   const wire: WireExecResult = {
