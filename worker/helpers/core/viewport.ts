@@ -12,6 +12,7 @@
  */
 import { invalidArgument, readOptions } from '../helper-options.js';
 import { assertPageResponsive, guardDialog } from './page-guard.js';
+import { delay } from './timing.js';
 
 import type { HelperContext } from '../helper-context.js';
 
@@ -19,6 +20,13 @@ import type { HelperContext } from '../helper-context.js';
 export const MAX_VIEWPORT_SIDE = 10_000;
 /** Largest device scale factor accepted: a 10 000 px wide page at 10× is already a 100 000 px image. */
 const MAX_DEVICE_SCALE_FACTOR = 10;
+/**
+ * How long a cleared override may take to leave the page. Clearing, unlike setting, is answered
+ * before the renderer has its window's size back: `innerWidth` may still read the override for a
+ * frame or two. A window exactly the override's size never changes; the wait ends here.
+ */
+const CLEAR_SETTLE_MS = 1_000;
+const CLEAR_POLL_MS = 16;
 const USAGE = 'setViewport: expected { width, height, deviceScaleFactor?, mobile? } (CSS pixels), or null to return to the window\'s size';
 
 /** What `setViewport` applied to a tab. */
@@ -32,6 +40,11 @@ export interface ViewportSetting {
 /** The viewport each tab of this REPL was given, so that `switchTab` can set it again. */
 export class ViewportMemory {
   readonly #byTarget = new Map<string, ViewportSetting>();
+
+  /** What `targetId` was given, if anything. */
+  get(targetId: string): ViewportSetting | undefined {
+    return this.#byTarget.get(targetId);
+  }
 
   /** Records `setting` for `targetId`; null forgets it (the tab keeps its window's size). */
   remember(targetId: string, setting: ViewportSetting | null): void {
@@ -88,7 +101,23 @@ export function createViewportHelpers(context: HelperContext, memory: ViewportMe
     await guardDialog('setViewport', context, sessionId, () => setting === null
       ? client.send('Emulation.clearDeviceMetricsOverride', undefined, context.callOptions({ sessionId }))
       : client.send('Emulation.setDeviceMetricsOverride', overrideParams(setting), context.callOptions({ sessionId })));
+    const previous = targetId === undefined ? undefined : memory.get(targetId);
     if (targetId !== undefined) memory.remember(targetId, setting);
+    if (setting === null && previous !== undefined) await overrideLeft(sessionId, previous);
+  }
+
+  /**
+   * Resolves once the page no longer shows the cleared override's size (see CLEAR_SETTLE_MS), so
+   * that the next `pageInfo()` or `js()` of the cell sees the window's size, as the screenshot does.
+   */
+  async function overrideLeft(sessionId: string, cleared: ViewportSetting): Promise<void> {
+    const until = context.waitDeadline(CLEAR_SETTLE_MS);
+    for (;;) {
+      const answer = await client.send('Runtime.evaluate', { expression: '[innerWidth, innerHeight]', returnByValue: true }, context.callOptions({ sessionId }));
+      const [width, height] = (answer.result.value ?? []) as number[];
+      if (width !== cleared.width || height !== cleared.height) return;
+      if (Date.now() >= until || !(await delay(Math.min(CLEAR_POLL_MS, until - Date.now()), context.signal))) return;
+    }
   }
 
   return { setViewport };
