@@ -2,8 +2,6 @@
 import type { OutputChannel } from '../../common/protocol/repl-messages.js';
 import type { components } from '../client/openapi-types.js';
 
-type HttpSchemas = components['schemas'];
-
 export interface TextContent {
   type: 'text';
   channel: OutputChannel;
@@ -43,10 +41,10 @@ export interface CellResult {
 
 // The HTTP shapes are openapi.json's (the generated types): the server cannot answer a field the
 // contract does not have, and a change of the contract shows here as a type error.
-export type WireTextContent = HttpSchemas['BrowserReplTextContent'];
-export type WireImageContent = HttpSchemas['BrowserReplImageContent'];
+export type WireTextContent = components['schemas']['BrowserReplTextContent'];
+export type WireImageContent = components['schemas']['BrowserReplImageContent'];
 /** `BrowserReplResult` of openapi.json. */
-export type WireCellResult = HttpSchemas['BrowserReplResult'];
+export type WireCellResult = components['schemas']['BrowserReplResult'];
 
 /**
  * One content item in its HTTP shape. The JSON answer and the streamed `content` events both use
