@@ -39,7 +39,7 @@ export class ChildRepl {
     const requestId = this.#nextId++;
     return new Promise((resolve) => {
       this.#pending = { content: [], resolve };
-      this.#child.send({ type: 'execute', requestId, code, timeoutMs: 60_000, deadline: Date.now() + 60_000 });
+      this.#child.send({ type: 'execute', requestId, code, deadline: Date.now() + 60_000 });
     });
   }
 

@@ -18,7 +18,7 @@ export type { ToolMessage, ToolResultMessage } from './tool-messages.js';
 export type { WebMcpAbortMessage, WebMcpCallMessage, WebMcpReplyMessage } from './webmcp-messages.js';
 
 /** Bumped when a message shape changes incompatibly; checked in the startup handshake. */
-export const PROTOCOL_VERSION = 6;
+export const PROTOCOL_VERSION = 7;
 
 /** `workerData` of every REPL worker. */
 export interface WorkerStartup {
@@ -72,8 +72,10 @@ export interface ExecuteMessage {
   type: 'execute';
   requestId: number;
   code: string;
-  timeoutMs: number;
-  /** Absolute deadline (epoch ms) that helpers clamp their own waits below. */
+  /**
+   * Absolute deadline (epoch ms) that helpers clamp their own waits below. The timeout itself is
+   * the host's (its timer interrupts the cell), so the worker is not told its length.
+   */
   deadline: number;
 }
 

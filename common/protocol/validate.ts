@@ -277,7 +277,6 @@ const REPL_HOST_MESSAGES: Readonly<Record<MainToWorkerMessage['type'], FieldChec
   'execute': (message) => first(
     requestId(message),
     string(message, 'code', LIMITS.encodedRequestBytes),
-    integer(message, 'timeoutMs', 1),
     finite(message, 'deadline', 0),
   ),
   'interrupt': requestId,

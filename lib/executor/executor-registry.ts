@@ -6,7 +6,8 @@
 import { debuglog } from 'node:util';
 import { ReplError } from '../../common/errors.js';
 import { defaultHeapMb } from '../../common/memory-budget.js';
-import { LIMITS, TIMEOUTS } from '../../common/limits.js';
+import { TIMEOUTS } from '../../common/limits.js';
+import { CELL_TIMEOUT, timeoutMsOf } from '../../common/timeout-sec.js';
 import type { BrowserManager } from '../chromium/browser-manager.js';
 import { TabRegistry } from '../chromium/tab-registry.js';
 import type { PlaywrightExecuteResult, PlaywrightExecutorInfo, PlaywrightOutput } from './execute-result.js';
@@ -180,12 +181,9 @@ export class PlaywrightExecutors {
   async execute(request: PlaywrightExecuteRequest): Promise<PlaywrightExecuteResult> {
     const { code } = request;
     const name = request.executor ?? 'default';
-    const timeoutSec = request.timeoutSec ?? LIMITS.timeoutSecDefault;
     if (typeof code !== 'string' || code === '') throw new ReplError('REPL_ERR_INVALID_REQUEST', 'code is required');
     assertName(name);
-    if (!Number.isInteger(timeoutSec) || timeoutSec < LIMITS.timeoutSecMin || timeoutSec > LIMITS.timeoutSecMax) {
-      throw new ReplError('REPL_ERR_INVALID_REQUEST', 'timeout_sec must be between 1 and 300');
-    }
+    const timeoutMs = timeoutMsOf(request.timeoutSec, CELL_TIMEOUT);
     if (this.closed) return { success: false, error: `execution failed: ${SHUTTING_DOWN}`, stdout: '', stderr: '' };
     if (typeof this.#engine !== 'string') throw this.#engine;
 
@@ -207,7 +205,7 @@ export class PlaywrightExecutors {
       debug('onAdmitted threw: %o', error);
     }
     try {
-      return await executor.execute(code, timeoutSec * 1000, request.signal, request.onOutput);
+      return await executor.execute(code, timeoutMs, request.signal, request.onOutput);
     } catch (error) {
       // A named executor that never started and owns no tab must not keep its slot.
       if (executor !== this.#default && executor.pristine && !executor.busy && this.#named.get(name) === executor) {

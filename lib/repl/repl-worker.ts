@@ -232,7 +232,7 @@ export class ReplWorker extends WorkerHandle<MainToWorkerMessage, WorkerToMainMe
     const outcome = await this.request<ResultMessage>(
       (requestId) => {
         this.#runningCell = sent = requestId;
-        return { type: 'execute', requestId, code, timeoutMs, deadline: Date.now() + timeoutMs } satisfies ExecuteMessage;
+        return { type: 'execute', requestId, code, deadline: Date.now() + timeoutMs } satisfies ExecuteMessage;
       },
       (message) => {
         switch (message.type) {

@@ -9,7 +9,8 @@ import type { BrowserManagerOptions } from '../chromium/browser-manager.js';
 import { TabRegistry } from '../chromium/tab-registry.js';
 import type { TabOwner } from '../chromium/tab-registry.js';
 import { ReplError } from '../../common/errors.js';
-import { LIMITS, TIMEOUTS } from '../../common/limits.js';
+import { TIMEOUTS } from '../../common/limits.js';
+import { CELL_TIMEOUT, timeoutMsOf } from '../../common/timeout-sec.js';
 import { channels, publish } from '../../common/diagnostics.js';
 import { defaultHeapMb } from '../../common/memory-budget.js';
 import type { CellFinishMessage } from '../../common/diagnostics.js';
@@ -278,9 +279,11 @@ export class Repl {
   /** Runs one cell. Never rejects for what the cell did; rejects only for host-level failures. */
   run(code: string, options: RunOptions = {}): Promise<CellResult> {
     if (this.closed) return Promise.reject(new ReplError('REPL_ERR_CLOSED', 'browser REPL is shutting down'));
-    const timeoutSec = options.timeoutSec ?? LIMITS.timeoutSecDefault;
-    if (!Number.isInteger(timeoutSec) || timeoutSec < LIMITS.timeoutSecMin || timeoutSec > LIMITS.timeoutSecMax) {
-      return Promise.reject(new ReplError('REPL_ERR_INVALID_REQUEST', 'timeout_sec must be between 1 and 300'));
+    let timeoutMs: number;
+    try {
+      timeoutMs = timeoutMsOf(options.timeoutSec, CELL_TIMEOUT);
+    } catch (error) {
+      return Promise.reject(error);
     }
     if (typeof code !== 'string') return Promise.reject(new ReplError('REPL_ERR_INVALID_REQUEST', 'code must be a string'));
     if (code === '' && options.reset !== true) {
@@ -299,7 +302,7 @@ export class Repl {
       const turn = new CellTurn(cellId, waiting?.interrupted === true);
       this.#turn = turn;
       try {
-        const result = await this.#run(code, timeoutSec * 1000, options, turn);
+        const result = await this.#run(code, timeoutMs, options, turn);
         publish<CellFinishMessage>(channels.cellFinish, () => ({
           durationMs: performance.now() - started,
           success: result.success,

@@ -18,6 +18,7 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ReplError } from '../../common/errors.js';
 import { LIMITS } from '../../common/limits.js';
+import { CELL_TIMEOUT, timeoutMsOf } from '../../common/timeout-sec.js';
 import { ownedTempPrefix } from '../system/child-lifetime.js';
 import { Browser } from '../browsers/browser.js';
 import { SerialQueue } from '../threads/serial-queue.js';
@@ -402,10 +403,7 @@ export class ToolPage implements ToolPageApi {
   executePlaywright(code: string, options: { timeoutSec?: number; signal?: AbortSignal } = {}): Promise<PlaywrightExecuteResult> {
     return this.#serial(async () => {
       if (typeof code !== 'string' || code === '') throw new ReplError('REPL_ERR_INVALID_ARGUMENT', 'code must be a non-empty string');
-      const timeoutSec = options.timeoutSec ?? LIMITS.timeoutSecDefault;
-      if (!Number.isInteger(timeoutSec) || timeoutSec < LIMITS.timeoutSecMin || timeoutSec > LIMITS.timeoutSecMax) {
-        throw new ReplError('REPL_ERR_INVALID_ARGUMENT', `timeout_sec must be an integer from ${LIMITS.timeoutSecMin} to ${LIMITS.timeoutSecMax}`);
-      }
+      const timeoutMs = timeoutMsOf(options.timeoutSec, CELL_TIMEOUT, 'REPL_ERR_INVALID_ARGUMENT');
       const backend = await this.#backendOf();
       const executors = backend.host.executors;
       if (executors === null) throw new ReplError('REPL_ERR_BROWSER_NOT_FOUND', 'this host runs without a browser, so without Playwright executors');
@@ -421,7 +419,7 @@ export class ToolPage implements ToolPageApi {
           browserContextId: registry?.contextOf(owner),
         };
       });
-      return backend.executor.execute(code, timeoutSec * 1000, options.signal);
+      return backend.executor.execute(code, timeoutMs, options.signal);
     }, options.signal);
   }
 

@@ -10,6 +10,7 @@
  */
 import { ReplError } from '../../common/errors.js';
 import { LIMITS } from '../../common/limits.js';
+import { timeoutMsOf, WEBMCP_TIMEOUT } from '../../common/timeout-sec.js';
 import type { WebMcpInvocation } from '../../common/protocol/webmcp-messages.js';
 
 
@@ -34,11 +35,7 @@ export function checkInvocation(toolRef: unknown, input: unknown, timeoutSec: un
   if (Buffer.byteLength(json) > LIMITS.webmcpInputBytes) {
     throw new ReplError('REPL_ERR_INVALID_REQUEST', `input exceeds ${LIMITS.webmcpInputBytes} bytes as JSON`);
   }
-  if (timeoutSec === undefined) return LIMITS.webmcpTimeoutSecDefault * 1000;
-  if (typeof timeoutSec !== 'number' || !Number.isInteger(timeoutSec) || timeoutSec < LIMITS.webmcpTimeoutSecMin || timeoutSec > LIMITS.webmcpTimeoutSecMax) {
-    throw new ReplError('REPL_ERR_INVALID_REQUEST', `timeout_sec must be an integer from ${LIMITS.webmcpTimeoutSecMin} to ${LIMITS.webmcpTimeoutSecMax}`);
-  }
-  return timeoutSec * 1000;
+  return timeoutMsOf(timeoutSec, WEBMCP_TIMEOUT);
 }
 
 /** `WebMCP.toolResponded` as Chromium 156 sends it. */

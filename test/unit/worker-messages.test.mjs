@@ -48,7 +48,7 @@ const VALID = {
     ...WEBMCP_CALLS,
   ],
   replHost: [
-    { type: 'execute', requestId: 1, code: '1', timeoutMs: 1000, deadline: Date.now() + 1000 },
+    { type: 'execute', requestId: 1, code: '1', deadline: Date.now() + 1000 },
     { type: 'env', requestId: 2, set: { A: 'b', C: null } },
     { type: 'endpoint-reply', requestId: 1, endpoint: 'ws://x' },
     { type: 'endpoint-reply', requestId: 1, endpoint: 'ws://x', targetId: 'T1' },
@@ -93,7 +93,7 @@ t.test('every direction accepts its own well-formed messages and returns them as
 });
 
 t.test('a message of the other direction or the other protocol is an unknown type', async (t) => {
-  t.same(validateReplWorkerMessage({ type: 'execute', requestId: 1, code: '', timeoutMs: 1, deadline: 1 }),
+  t.same(validateReplWorkerMessage({ type: 'execute', requestId: 1, code: '', deadline: 1 }),
     { ok: false, error: 'unknown message type "execute"' });
   t.same(validateReplHostMessage({ type: 'result', requestId: 1 }), { ok: false, error: 'unknown message type "result"' });
   t.same(validateExecutorWorkerMessage({ type: 'started', requestId: 1 }), { ok: false, error: 'unknown message type "started"' });
@@ -143,8 +143,8 @@ t.test('validateReplWorkerMessage names what is wrong', async (t) => {
 
 t.test('validateReplHostMessage checks what the worker reads', async (t) => {
   const cases = [
-    [{ type: 'execute', requestId: 1, timeoutMs: 1, deadline: 1 }, 'execute message: code must be a string, got undefined'],
-    [{ type: 'execute', requestId: 1, code: '', timeoutMs: 0, deadline: 1 }, 'execute message: timeoutMs must be an integer ≥ 1, got number'],
+    [{ type: 'execute', requestId: 1, deadline: 1 }, 'execute message: code must be a string, got undefined'],
+    [{ type: 'execute', requestId: 1, code: '', deadline: -1 }, 'execute message: deadline must be a number ≥ 0'],
     [{ type: 'env', requestId: 1, set: null }, 'env message: set must be an object, got null'],
     [{ type: 'env', requestId: 1, set: { A: 1 } }, 'env message: set.A must be a string or null'],
     [{ type: 'endpoint-reply', requestId: 1 }, 'endpoint-reply message: exactly one of endpoint and error must be set'],

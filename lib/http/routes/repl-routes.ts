@@ -9,6 +9,7 @@ import { Router } from 'express';
 import type { NextFunction, Request, Response } from 'express';
 import { ReplError } from '../../../common/errors.js';
 import { LIMITS } from '../../../common/limits.js';
+import { CELL_TIMEOUT, timeoutMsOf } from '../../../common/timeout-sec.js';
 import type { Browser, ReplInfo } from '../../browsers/browser.js';
 import { toWireContent, toWireResult } from '../../repl/cell-result.js';
 import type { CellResult } from '../../repl/cell-result.js';
@@ -64,9 +65,9 @@ export function replRoutes(browserOf: BrowserOf): Router {
     const body = req.body as ReplRequestBody;
     const code = body.code ?? '';
     const reset = body.reset ?? false;
-    const timeoutSec = body.timeout_sec ?? LIMITS.timeoutSecDefault;
+    const timeoutSec = body.timeout_sec ?? CELL_TIMEOUT.defaultSec;
     if (code === '' && !reset) throw new ReplError('REPL_ERR_INVALID_REQUEST', 'code is required (it may be empty only when reset is true)');
-    const encoded = encodedRequestBytes(code, timeoutSec * 1000);
+    const encoded = encodedRequestBytes(code, timeoutMsOf(timeoutSec, CELL_TIMEOUT));
     if (encoded > LIMITS.encodedRequestBytes) {
       throw new ReplError('REPL_ERR_CODE_TOO_LARGE',
         `code too large: encoded request is ${encoded} bytes, maximum is ${LIMITS.encodedRequestBytes}`);
