@@ -5,6 +5,9 @@
 // back around every request: worker/threads/realm-integrity.ts), and another REPL is untouched.
 // Then output that tries to be unbounded: every answer stays within common/limits.ts.
 import t from 'tap';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createRepl } from '../../dist/lib/index.js';
 import { LIMITS } from '../../dist/common/limits.js';
 import { texts } from '../helpers/api-server.mjs';
@@ -90,6 +93,8 @@ t.test('each poisoning: a well-formed answer, and the next cell runs normally on
 });
 
 t.test('what a cell left running changes between cells is put back before the next cell', async (t) => {
+  const markers = mkdtempSync(join(tmpdir(), 'hostile-markers-'));
+  t.teardown(() => rmSync(markers, { recursive: true, force: true }));
   // The built-ins are put back after every cell, and before one only when code of an earlier
   // cell may have run since: its timers mark that; a continuation of its I/O does not, and the
   // quick look at the most used built-ins catches it (worker/threads/realm-integrity.ts).
@@ -99,9 +104,12 @@ t.test('what a cell left running changes between cells is put back before the ne
   ];
   for (const [name, leave] of leftovers) {
     const repl = createRepl({ browser: false, warmSpare: false });
-    const first = await repl.run(`${WORKER} var mine = "kept"; ${leave('W.Array.prototype.push = () => { throw new Error("no push") }; globalThis.poisoned = true')}`);
+    // The leftover writes a marker just before it poisons (the same task, so nothing of the worker
+    // runs in between): the test waits for the marker, not for a guess of how long the I/O takes.
+    const marker = join(markers, name.replace(/\W+/g, '-'));
+    const first = await repl.run(`${WORKER} var mine = "kept"; ${leave(`process.getBuiltinModule("node:fs").writeFileSync(${JSON.stringify(marker)}, ""); W.Array.prototype.push = () => { throw new Error("no push") }; globalThis.poisoned = true`)}`);
     t.equal(first.success, true, `${name}: ${first.error ?? 'ok'}`);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    for (const until = Date.now() + 30_000; !existsSync(marker) && Date.now() < until; ) await new Promise((resolve) => setTimeout(resolve, 20));
     const next = await repl.run('let fresh = [1, 2, 3].map((n) => n * 2); repl.write(String(poisoned)); repl.write(mine + fresh.join(","))', { timeoutSec: 30 });
     t.equal(next.success, true, `${name}: the next cell succeeds (${next.error ?? 'ok'})`);
     t.same(texts(next), ['true', 'kept2,4,6'], `${name}: the poison ran, and the cell after it did not see it`);
