@@ -65,9 +65,10 @@ export function replRoutes(browserOf: BrowserOf): Router {
     const body = req.body as ReplRequestBody;
     const code = body.code ?? '';
     const reset = body.reset ?? false;
-    const timeoutSec = body.timeout_sec ?? CELL_TIMEOUT.defaultSec;
+    const timeoutMs = timeoutMsOf(body.timeout_sec, CELL_TIMEOUT);
+    const timeoutSec = timeoutMs / 1000;
     if (code === '' && !reset) throw new ReplError('REPL_ERR_INVALID_REQUEST', 'code is required (it may be empty only when reset is true)');
-    const encoded = encodedRequestBytes(code, timeoutMsOf(timeoutSec, CELL_TIMEOUT));
+    const encoded = encodedRequestBytes(code, timeoutMs);
     if (encoded > LIMITS.encodedRequestBytes) {
       throw new ReplError('REPL_ERR_CODE_TOO_LARGE',
         `code too large: encoded request is ${encoded} bytes, maximum is ${LIMITS.encodedRequestBytes}`);

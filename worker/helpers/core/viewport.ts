@@ -10,6 +10,7 @@
  * forget it. Other REPLs and executors attached to the same tab are not affected by the override
  * ending, and a popup gets its window's size, not its opener's override.
  */
+import { ReplError } from '../../../common/errors.js';
 import { invalidArgument, readOptions } from '../helper-options.js';
 import { assertPageResponsive, guardDialog } from './page-guard.js';
 import { delay } from './timing.js';
@@ -113,7 +114,16 @@ export function createViewportHelpers(context: HelperContext, memory: ViewportMe
   async function overrideLeft(sessionId: string, cleared: ViewportSetting): Promise<void> {
     const until = context.waitDeadline(CLEAR_SETTLE_MS);
     for (;;) {
-      const answer = await client.send('Runtime.evaluate', { expression: '[innerWidth, innerHeight]', returnByValue: true }, context.callOptions({ sessionId }));
+      let answer;
+      try {
+        // Bounded by the settle window too: a page that stopped answering (a dialog opened since)
+        // holds the read, not the clear, which Chromium has already applied.
+        answer = await client.send('Runtime.evaluate', { expression: '[innerWidth, innerHeight]', returnByValue: true },
+          context.callOptions({ sessionId, timeoutMs: Math.max(1, until - Date.now()) }));
+      } catch (error) {
+        if (error instanceof ReplError && error.code === 'REPL_ERR_CDP_TIMEOUT') return;
+        throw error;
+      }
       const [width, height] = (answer.result.value ?? []) as number[];
       if (width !== cleared.width || height !== cleared.height) return;
       if (Date.now() >= until || !(await delay(Math.min(CLEAR_POLL_MS, until - Date.now()), context.signal))) return;
