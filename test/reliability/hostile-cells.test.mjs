@@ -138,6 +138,29 @@ t.test('a built-in made impossible to put back: the answer says so, and the next
   t.not(next.replId, first.replId);
 });
 
+t.test('a built-in the quick look does not compare made impossible to put back: the next answer says so, and the call after it gets a fresh REPL', async (t) => {
+  // A cell that succeeded without helpers is answered before the full restore (issue 26): what
+  // that restore cannot put back is told in the next answer (docs/repl.md, "Globals").
+  const repl = createRepl({ browser: false, warmSpare: false });
+  t.teardown(() => repl.close());
+  const first = await repl.run('var mine = 1');
+  const result = await repl.run(`${WORKER} Object.defineProperty(W.Number.prototype, "toFixed", { value: () => "PWNED", writable: false, configurable: false }); repl.write("written")`, { timeoutSec: 30 });
+  assertWellFormed(t, result, 'non-configurable poison outside the quick look');
+  t.equal(result.success, true, result.error);
+  t.same(texts(result), ['written']);
+  const next = await repl.run('repl.write(String(mine))', { timeoutSec: 30 });
+  t.equal(next.success, true, next.error);
+  t.same(texts(next), [
+    'browser-repl: a cell changed built-ins of the REPL runtime that cannot be put back (Number.prototype.toFixed); this REPL worker ends after this answer and the next call gets a fresh REPL',
+    '1',
+  ]);
+  t.equal(next.replId, first.replId, 'the same worker answered');
+  const after = await repl.run('repl.write(typeof mine)', { timeoutSec: 30 });
+  t.equal(after.success, true, after.error);
+  t.same(texts(after), ['undefined'], 'a fresh REPL');
+  t.not(after.replId, first.replId);
+});
+
 t.test('browser helpers work in a cell after the worker realm was poisoned', async (t) => {
   const repl = createRepl({ warmSpare: false });
   t.teardown(() => repl.close());

@@ -83,6 +83,14 @@ export class HelperContext {
     this.#controller = undefined;
   }
 
+  /**
+   * Whether the running cell asked for {@link signal}: a helper of it ran, and ending the cell
+   * aborts what it left listening (runtime code then runs in {@link endCell}).
+   */
+  get cellUsedSignal(): boolean {
+    return this.#controller !== undefined && this.#controller !== ENDED;
+  }
+
   /** Called when the cell ends: waits it left running are cancelled. */
   endCell(): void {
     this.#deadline = undefined;

@@ -17,6 +17,7 @@ export const ObjectPrototypeToString = uncurryThis(Object.prototype.toString) as
 export const StringPrototypeSlice = uncurryThis(String.prototype.slice) as (self: string, start?: number, end?: number) => string;
 export const RegExpPrototypeTest = uncurryThis(RegExp.prototype.test) as (self: RegExp, input: string) => boolean;
 export const ObjectHasOwn = Object.hasOwn;
+export const MathRound = Math.round;
 export const ObjectFreeze = Object.freeze;
 export const ReflectApply = Reflect.apply;
 export const ReflectOwnKeys = Reflect.ownKeys;

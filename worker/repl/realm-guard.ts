@@ -19,6 +19,8 @@ export class RealmGuard {
   readonly #note: (message: string) => void;
   /** Built-ins a cell made impossible to put back; the worker ends after its current answer. */
   #damaged: string[] = [];
+  /** The damage was found after the answer had gone out: the worker ends after the next one, which says so. */
+  #foundAfterAnswer = false;
   // Captured before any cell runs: a cell may replace them.
   readonly #exitProcess = process.exit.bind(process);
   readonly #reallyExit = (process as { reallyExit?: (code: number) => never }).reallyExit?.bind(process);
@@ -51,9 +53,28 @@ export class RealmGuard {
     if (this.touched || !this.#realm.looksIntact()) this.restore();
   }
 
+  /**
+   * The restore of a cell answered before it (worker/repl/handlers/execute.ts): its note, if it
+   * finds damage, waits for the next request's output, and {@link endIfDamaged} waits for that answer.
+   */
+  restoreAfterAnswer(): void {
+    if (this.#damaged.length > 0) return;
+    this.restore();
+    this.#foundAfterAnswer = this.#damaged.length > 0;
+  }
+
+  /** The quick look at the most used built-ins (see realm-integrity.ts); false once damaged. */
+  looksIntact(): boolean {
+    return this.#damaged.length === 0 && !this.touched && this.#realm.looksIntact();
+  }
+
   /** After an answer was posted: a damaged worker ends itself instead of running more cells wrongly. */
   endIfDamaged(): void {
     if (this.#damaged.length === 0) return;
+    if (this.#foundAfterAnswer) {
+      this.#foundAfterAnswer = false;
+      return;
+    }
     try {
       this.#exitProcess(REALM_DAMAGED_EXIT_CODE);
     } catch {

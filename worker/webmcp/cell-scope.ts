@@ -84,6 +84,11 @@ export class CellScope {
     };
   }
 
+  /** How many calls of the cell are unfinished now (what {@link end} would abort). */
+  get unfinished(): number {
+    return this.#unfinished.size;
+  }
+
   /** Ends the scope and aborts every call still unfinished; returns how many it aborted. Idempotent. */
   end(): number {
     if (this.#ended) return 0;

@@ -3,6 +3,7 @@
  * loop's queue (serve-repl.ts), so two cells never interleave.
  */
 import { performance } from 'node:perf_hooks';
+import { MathRound } from '../../output/primordials.js';
 import type { SerializedError } from '../../../common/errors.js';
 import type { ExecuteMessage, OutputMessage, ResultMessage } from '../../../common/protocol/repl-messages.js';
 import { INTERRUPTED_MESSAGE } from '../cell-interrupts.js';
@@ -46,7 +47,7 @@ export function createExecuteHandler(runtime: ReplRuntime): (message: ExecuteMes
       requestId,
       ...outcome,
       contentTruncated,
-      durationMs: Math.round(performance.now() - started),
+      durationMs: MathRound(performance.now() - started),
     } satisfies ResultMessage);
   }
 
@@ -80,11 +81,16 @@ export function createExecuteHandler(runtime: ReplRuntime): (message: ExecuteMes
     } catch (thrown) {
       failed = { thrown };
     }
-    // First thing after the cell, before even describing what it threw: the rest of this
-    // function uses built-ins the cell may have replaced (`Array.prototype.filter` in the stack
-    // trimming, `JSON`, the port's methods).
-    realm.restore();
+    // Before the answer is built, the built-ins are put back: describing what a cell threw, or
+    // ending its helpers' waits, runs code of the runtime that uses them (`Array.prototype.filter`
+    // in the stack trimming, `JSON`, abort listeners). A cell that succeeded and used no helper is
+    // answered by code that calls only captured functions and the built-ins the quick look
+    // compares (finishCell): when those look intact, the answer goes out first and the full
+    // restore runs while the host reads it, off the cell's fixed cost (issue 26). What that
+    // restore finds it cannot put back is said in the next answer, after which the worker ends.
     const interrupted = scope.interrupted;
+    const answerFirst = failed === undefined && !interrupted && scope.unfinished === 0 && !helperContext.cellUsedSignal && realm.looksIntact();
+    if (!answerFirst) realm.restore();
     interrupts.end();
     try {
       let outcome: CellOutcome;
@@ -97,6 +103,7 @@ export function createExecuteHandler(runtime: ReplRuntime): (message: ExecuteMes
     } catch (failure) {
       // The runtime itself failed after the cell (a built-in the cell broke and we do not
       // restore): the host still gets its answer, never a silent worker.
+      if (answerFirst) realm.restore();
       collector.end();
       post({
         type: 'result',
@@ -107,6 +114,7 @@ export function createExecuteHandler(runtime: ReplRuntime): (message: ExecuteMes
         durationMs: Math.round(performance.now() - started),
       } satisfies ResultMessage);
     }
+    if (answerFirst) realm.restoreAfterAnswer();
     realm.endIfDamaged();
     reclaimer.afterCell();
   };

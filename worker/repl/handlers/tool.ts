@@ -32,5 +32,8 @@ export function createToolHandler(runtime: ReplRuntime): (message: ToolMessage) 
       helperContext.endCell();
       collector.end();
     }
+    // A restore after the last cell's answer found built-ins it cannot put back: tools drop the
+    // notes, so the worker just ends (the next call gets a fresh REPL).
+    realm.endIfDamaged();
   };
 }
