@@ -84,3 +84,35 @@ export abstract class Resource {
     }
   }
 }
+
+/** What {@link lifecycleOf} runs: an owner's graceful end, and its forceful one when that differs. */
+export interface LifecycleEnds {
+  closeGracefully(): Promise<void>;
+  destroyNow?(): Promise<void>;
+}
+
+class DelegatedLifecycle extends Resource {
+  readonly #ends: LifecycleEnds;
+
+  constructor(ends: LifecycleEnds) {
+    super();
+    this.#ends = ends;
+  }
+
+  protected override closeGracefully(): Promise<void> {
+    return this.#ends.closeGracefully();
+  }
+
+  protected override destroyNow(): Promise<void> {
+    return this.#ends.destroyNow === undefined ? super.destroyNow() : this.#ends.destroyNow();
+  }
+}
+
+/**
+ * The same lifecycle for an owner that cannot extend {@link Resource} (its public `state` says
+ * more than the lifecycle does: a REPL is idle, starting, ready or busy while it is open): it keeps
+ * one of these and delegates `close()`, `destroy()` and `[Symbol.asyncDispose]` to it.
+ */
+export function lifecycleOf(ends: LifecycleEnds): Resource {
+  return new DelegatedLifecycle(ends);
+}

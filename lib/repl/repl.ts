@@ -24,6 +24,7 @@ import type { ToolOperation, ToolOutcome } from '../../common/protocol/tool-mess
 import type { EndpointAnswer, WebMcpCallHandler } from '../threads/browser-calls.js';
 import { SerialQueue, abortError } from '../threads/serial-queue.js';
 import { valueWithin } from '../../common/wait.js';
+import { lifecycleOf } from '../../common/resource.js';
 
 const debug = debuglog('browser-repl:repl');
 
@@ -220,7 +221,11 @@ export class Repl {
   readonly #spares: ReplWorkerSupply;
   readonly #ownsSpares: boolean;
   #state: ReplState = 'idle';
-  #closing: Promise<void> | null = null;
+  /** close() and destroy(), each run once for all callers (common/resource.ts). */
+  readonly #lifecycle = lifecycleOf({ closeGracefully: () => this.#closeGracefully(), destroyNow: () => this.#release() });
+  /** What close() waits for, and for how long: set by its first call. */
+  #drained: Promise<unknown> | undefined;
+  #closeTimeoutMs = 30_000;
   /** The cell whose turn it is, until its answer. */
   #turn: CellTurn | undefined;
   /** Cells given a `cellId` that wait for their turn: an interrupt naming one keeps it from running. */
@@ -436,30 +441,46 @@ export class Repl {
     }, options.signal);
   }
 
-  /** Waits for queued calls (up to `timeoutMs`), then destroys. Idempotent. */
+  /**
+   * Waits for queued calls (up to `timeoutMs`), then releases everything. Concurrent callers share
+   * one promise; after `destroy()` it resolves with the destruction (common/resource.ts).
+   */
   close(options: { timeoutMs?: number } = {}): Promise<void> {
-    if (this.#closing !== null) return this.#closing;
-    this.#state = 'closing';
-    const drained = this.#queue.run(async () => undefined);
-    const timeoutMs = options.timeoutMs ?? 30_000;
-    this.#closing = (async () => {
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([
-        drained.catch(() => undefined),
-        new Promise<void>((resolve) => { timer = setTimeout(resolve, timeoutMs); }),
-      ]);
-      clearTimeout(timer);
-      // Graceful first: the worker closes its browser connection and exits by itself.
-      const worker = this.#worker;
-      this.#worker = null;
-      await worker?.close({ graceMs: TIMEOUTS.shutdownGraceMs });
-      await this.destroy();
-    })();
-    return this.#closing;
+    if (!this.#lifecycle.closed) {
+      this.#state = 'closing';
+      // Taken now: the calls queued before close() are the ones it waits for.
+      this.#drained = this.#queue.run(async () => undefined);
+      this.#closeTimeoutMs = options.timeoutMs ?? 30_000;
+    }
+    return this.#lifecycle.close();
   }
 
-  /** Terminates the worker at once; running and queued calls end with the REPL destroyed. Idempotent. */
-  async destroy(): Promise<void> {
+  /**
+   * Terminates the worker at once; running and queued calls end with the REPL destroyed.
+   * Concurrent callers share one promise, and a `close()` under way is overtaken.
+   */
+  destroy(): Promise<void> {
+    this.#state = 'closed';
+    return this.#lifecycle.destroy();
+  }
+
+  async #closeGracefully(): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      this.#drained?.catch(() => undefined),
+      new Promise<void>((resolve) => { timer = setTimeout(resolve, this.#closeTimeoutMs); }),
+    ]);
+    clearTimeout(timer);
+    // Overtaken by destroy(), which releases everything itself.
+    if (this.#lifecycle.state === 'destroying') return;
+    // Graceful first: the worker closes its browser connection and exits by itself.
+    const worker = this.#worker;
+    this.#worker = null;
+    await worker?.close({ graceMs: TIMEOUTS.shutdownGraceMs });
+    await this.#release();
+  }
+
+  async #release(): Promise<void> {
     this.#state = 'closed';
     await Promise.all([this.#discardWorker(), this.#ownsSpares ? this.#spares.close() : undefined]);
     await this.#releaseTab();

@@ -314,3 +314,25 @@ t.test('process.exit() right after output: the cell ran exactly once and its out
   }
   t.equal(readFileSync(runs, 'utf8').length, rounds, 'every cell ran exactly once');
 });
+
+t.test('close() and destroy(): concurrent callers share one end, and destroy() overtakes a close() that waits', async (t) => {
+  const repl = createRepl({ browser: false, warmSpare: false });
+  t.teardown(() => repl.destroy());
+  await repl.run('var kept = 1');
+  // A cell that keeps the queue busy: close() waits for it, destroy() does not.
+  const running = repl.run('await new Promise((resolve) => setTimeout(resolve, 60_000))', { timeoutSec: 120 });
+  const closing = repl.close();
+  t.equal(repl.close(), closing, 'a second close() gets the same promise');
+  t.equal(repl.state, 'closing');
+  const destroying = repl.destroy();
+  t.equal(repl.destroy(), destroying, 'a second destroy() gets the same promise');
+  t.equal(repl.close(), destroying, 'close() after destroy() resolves with the destruction');
+  await destroying;
+  t.equal(repl.state, 'closed');
+  const outcome = await running.then((result) => result, (error) => error);
+  t.ok(outcome instanceof Error ? outcome.code === 'REPL_ERR_CLOSED' || outcome.code === 'REPL_ERR_WORKER_CRASHED' : outcome.success === false,
+    `the running cell ended with the REPL (${outcome.code ?? outcome.errorCode ?? outcome.error})`);
+  await closing;
+  t.equal(liveWorkerThreads(), 0, 'no worker thread is left');
+  await t.rejects(repl.run('1'), { code: 'REPL_ERR_CLOSED' }, 'a closed REPL takes no more cells');
+});

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { Resource } from '../../dist/common/resource.js';
+import { Resource, lifecycleOf } from '../../dist/common/resource.js';
 
 /** A resource whose ends are held open until the test lets them finish. */
 class Probe extends Resource {
@@ -137,4 +137,27 @@ t.test('without a forceful end of its own, destroy() is close() and waits for th
   await destroyingFirst;
   await first.close();
   t.equal(first.runs, 1, 'destroy() first ran the graceful end once');
+});
+
+t.test('lifecycleOf: an owner that delegates gets the same rules', async (t) => {
+  const calls = [];
+  const graceful = lifecycleOf({ closeGracefully: async () => { calls.push('close') } });
+  const [a, b] = [graceful.close(), graceful.close()];
+  t.equal(a, b, 'concurrent close() callers share one promise');
+  await a;
+  t.same(calls, ['close']);
+  t.equal(graceful.state, 'disposed');
+  t.equal(await graceful.destroy(), undefined, 'destroy() after disposal is a no-op');
+  t.same(calls, ['close'], 'and runs nothing');
+
+  const forceful = lifecycleOf({ closeGracefully: async () => { calls.push('slow close') }, destroyNow: async () => { calls.push('destroy') } });
+  const destroyed = forceful.destroy();
+  t.equal(forceful.destroy(), destroyed, 'concurrent destroy() callers share one promise');
+  t.equal(forceful.close(), destroyed, 'close() after destroy() resolves with the destruction');
+  await destroyed;
+  t.same(calls, ['close', 'destroy'], 'destroyNow ran once, closeGracefully never');
+
+  const defaulted = lifecycleOf({ closeGracefully: async () => { calls.push('only close') } });
+  await defaulted.destroy();
+  t.same(calls.at(-1), 'only close', 'without destroyNow, destroying is closing');
 });
