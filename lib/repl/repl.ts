@@ -28,6 +28,9 @@ import { lifecycleOf } from '../../common/resource.js';
 
 const debug = debuglog('browser-repl:repl');
 
+/** How long close() waits for the calls queued before it, unless told otherwise. */
+const CLOSE_DRAIN_MS = 30_000;
+
 export interface ReplOptions {
   /** V8 old-space cap of the worker in MiB (default `BROWSER_REPL_HEAP_MB`, else 512 or an eighth of a smaller cgroup memory limit: common/memory-budget.ts). */
   heapMb?: number;
@@ -225,7 +228,7 @@ export class Repl {
   readonly #lifecycle = lifecycleOf({ closeGracefully: () => this.#closeGracefully(), destroyNow: () => this.#release() });
   /** What close() waits for, and for how long: set by its first call. */
   #drained: Promise<unknown> | undefined;
-  #closeTimeoutMs = 30_000;
+  #closeTimeoutMs = CLOSE_DRAIN_MS;
   /** The cell whose turn it is, until its answer. */
   #turn: CellTurn | undefined;
   /** Cells given a `cellId` that wait for their turn: an interrupt naming one keeps it from running. */
@@ -450,7 +453,7 @@ export class Repl {
       this.#state = 'closing';
       // Taken now: the calls queued before close() are the ones it waits for.
       this.#drained = this.#queue.run(async () => undefined);
-      this.#closeTimeoutMs = options.timeoutMs ?? 30_000;
+      this.#closeTimeoutMs = options.timeoutMs ?? CLOSE_DRAIN_MS;
     }
     return this.#lifecycle.close();
   }

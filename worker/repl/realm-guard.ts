@@ -50,7 +50,7 @@ export class RealmGuard {
    * full restore after the cell in any case.
    */
   restoreIfTouched(): void {
-    if (this.touched || !this.#realm.looksIntact()) this.restore();
+    if (!this.looksIntact()) this.restore();
   }
 
   /**

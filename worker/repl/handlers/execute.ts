@@ -111,7 +111,7 @@ export function createExecuteHandler(runtime: ReplRuntime): (message: ExecuteMes
         success: false,
         error: { name: 'Error', message: `the REPL runtime failed after the cell: ${describeError(failure).error}` },
         contentTruncated: false,
-        durationMs: Math.round(performance.now() - started),
+        durationMs: MathRound(performance.now() - started),
       } satisfies ResultMessage);
     }
     if (answerFirst) realm.restoreAfterAnswer();
