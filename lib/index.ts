@@ -9,6 +9,10 @@
 export { Repl } from './repl/repl.js';
 export type { ReplOptions, ReplState, RunOptions } from './repl/repl.js';
 export { toWireResult } from './repl/cell-result.js';
+export { Operation } from '../common/operation.js';
+export type { OperationOptions, OperationStop } from '../common/operation.js';
+export type { TimeoutRange } from '../common/timeout-sec.js';
+export type { Deadline } from '../common/cdp/deadline.js';
 export type {
   CellContent, CellResult, ImageContent, TextContent, WireCellResult, WireImageContent, WireTextContent,
 } from './repl/cell-result.js';

@@ -13,6 +13,7 @@ import type { ChromiumExitMessage, ChromiumLaunchMessage } from '../../common/di
 import { BrowserLink } from '../../common/cdp/browser-link.js';
 import { ReplError } from '../../common/errors.js';
 import { Resource } from '../../common/resource.js';
+import { waitAtMost } from '../../common/wait.js';
 import { findChromium } from './find-chromium.js';
 import { launchChromium } from './launch-chromium.js';
 import { detectContainer, detectNoSandbox, hasSmallDevShm } from './sandbox.js';
@@ -207,14 +208,10 @@ export class BrowserManager extends Resource {
 
   async #runReadyHooks(endpoint: string): Promise<void> {
     await Promise.all([...this.#readyHooks].map(async (hook) => {
-      let timer: NodeJS.Timeout | undefined;
-      try {
-        await Promise.race([hook(endpoint), new Promise<void>((resolve) => { timer = setTimeout(resolve, READY_HOOK_TIMEOUT_MS); })]);
-      } catch (error) {
-        debug('ready hook failed: %s', (error as Error).stack ?? String(error));
-      } finally {
-        clearTimeout(timer);
-      }
+      // A hook's failure (even a synchronous throw) is its own, and a slow hook holds the browser's
+      // readiness for at most the limit.
+      const running = (async () => hook(endpoint))().catch((error: unknown) => debug('ready hook failed: %s', (error as Error).stack ?? String(error)));
+      await waitAtMost(running, READY_HOOK_TIMEOUT_MS);
     }));
   }
 

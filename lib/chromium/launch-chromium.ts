@@ -14,6 +14,7 @@ import { debuglog } from 'node:util';
 
 import { ReplError } from '../../common/errors.js';
 import { Resource } from '../../common/resource.js';
+import { valueWithin } from '../../common/wait.js';
 import { ownedTempPrefix, processRuns, sweepStaleTempFolders, tiedCommand, guardProcessGroup } from '../system/child-lifetime.js';
 
 import type { ChildProcess } from 'node:child_process';
@@ -424,13 +425,8 @@ export class ChromiumProcess extends Resource {
     this.#closeRequested = true;
     if (this.#exitInfo === undefined) {
       killGroup(this.#child, this.#pid, 'SIGTERM');
-      let timer: NodeJS.Timeout | undefined;
-      const graceOver = new Promise<'timeout'>((resolve) => {
-        timer = setTimeout(() => resolve('timeout'), this.#killGraceMs);
-      });
-      const outcome = await Promise.race([this.#exited, graceOver]);
-      clearTimeout(timer);
-      if (outcome === 'timeout') killGroup(this.#child, this.#pid, 'SIGKILL');
+      const exited = await valueWithin(this.#exited.then(() => true), this.#killGraceMs);
+      if (exited === undefined) killGroup(this.#child, this.#pid, 'SIGKILL');
     }
     await this.#exited;
   }

@@ -20,6 +20,7 @@ import { debuglog } from 'node:util';
 import { BrowserLink } from '../../common/cdp/browser-link.js';
 import { ReplError } from '../../common/errors.js';
 import { Resource } from '../../common/resource.js';
+import { waitAtMost } from '../../common/wait.js';
 import { TIMEOUTS } from '../../common/limits.js';
 import { DEFAULT_VIEWPORT, checkViewport, fitWindowToViewport } from './viewport.js';
 import { BrowserDownloads } from './downloads.js';
@@ -335,12 +336,10 @@ export class TabRegistry extends Resource {
   async releaseAll(owners: readonly TabOwner[] = [...new Set([...this.#owned.keys(), ...this.#isolated.keys()])]): Promise<void> {
     const releasing = owners.filter((owner) => this.#owned.has(owner) || this.#opening.has(owner) || this.#popups.has(owner) || this.#isolated.get(owner) !== undefined);
     if (releasing.length === 0) return;
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
+    await waitAtMost(
       Promise.all(releasing.map((owner) => this.release(owner).catch((error: unknown) => debug('closing the tab of %s failed: %o', owner, error)))),
-      new Promise<void>((resolve) => { timer = setTimeout(resolve, TIMEOUTS.tabCloseBudgetMs); }),
-    ]);
-    clearTimeout(timer);
+      TIMEOUTS.tabCloseBudgetMs,
+    );
   }
 
   /**

@@ -7,7 +7,8 @@ import { debuglog } from 'node:util';
 import { ReplError } from '../../common/errors.js';
 import { defaultHeapMb } from '../../common/memory-budget.js';
 import { TIMEOUTS } from '../../common/limits.js';
-import { CELL_TIMEOUT, timeoutMsOf } from '../../common/timeout-sec.js';
+import { CELL_TIMEOUT } from '../../common/timeout-sec.js';
+import { Operation } from '../../common/operation.js';
 import type { BrowserManager } from '../chromium/browser-manager.js';
 import { TabRegistry } from '../chromium/tab-registry.js';
 import type { PlaywrightExecuteResult, PlaywrightExecutorInfo, PlaywrightOutput } from './execute-result.js';
@@ -70,6 +71,11 @@ export interface PlaywrightExecuteRequest {
   /** Aborting while the call is queued drops it (`REPL_ERR_ABORTED`); a running call finishes. */
   signal?: AbortSignal | undefined;
   /**
+   * The call's budget and cancellation made by a caller that already checked them (an HTTP route:
+   * common/operation.ts), instead of `timeoutSec` and `signal`; giving both is refused.
+   */
+  operation?: Operation | undefined;
+  /**
    * Called once when the call is admitted: it passed validation and the executor limit, and now
    * waits for its turn on the executor. A streaming server answers its headers here, so that
    * refusals before it are still plain errors. What it throws is ignored.
@@ -81,6 +87,15 @@ export interface PlaywrightExecuteRequest {
    * stack, which is not streamed). What it throws is ignored.
    */
   onOutput?: ((output: PlaywrightOutput) => void) | undefined;
+}
+
+/** The operation of one call: the caller's own, or one made here from `timeoutSec` and `signal`. */
+function executeOperation(request: PlaywrightExecuteRequest): Operation {
+  if (request.operation === undefined) return Operation.fromTimeoutSec(request.timeoutSec, CELL_TIMEOUT, { signal: request.signal });
+  if (request.timeoutSec !== undefined || request.signal !== undefined) {
+    throw new ReplError('REPL_ERR_INVALID_REQUEST', 'pass either operation or timeoutSec and signal, not both: the operation carries its own timeout and signal');
+  }
+  return request.operation;
 }
 
 /** `PLAYWRIGHT_ENGINE` → engine; unknown values are an error worth seeing. */
@@ -183,7 +198,7 @@ export class PlaywrightExecutors {
     const name = request.executor ?? 'default';
     if (typeof code !== 'string' || code === '') throw new ReplError('REPL_ERR_INVALID_REQUEST', 'code is required');
     assertName(name);
-    const timeoutMs = timeoutMsOf(request.timeoutSec, CELL_TIMEOUT);
+    const operation = executeOperation(request);
     if (this.closed) return { success: false, error: `execution failed: ${SHUTTING_DOWN}`, stdout: '', stderr: '' };
     if (typeof this.#engine !== 'string') throw this.#engine;
 
@@ -205,7 +220,7 @@ export class PlaywrightExecutors {
       debug('onAdmitted threw: %o', error);
     }
     try {
-      return await executor.execute(code, timeoutMs, request.signal, request.onOutput);
+      return await executor.execute(code, operation, request.onOutput);
     } catch (error) {
       // A named executor that never started and owns no tab must not keep its slot.
       if (executor !== this.#default && executor.pristine && !executor.busy && this.#named.get(name) === executor) {

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { debuglog } from 'node:util';
 import { ReplError } from '../../common/errors.js';
+import { valueWithin } from '../../common/wait.js';
 import {
   EXECUTOR_PROTOCOL_VERSION, EXECUTOR_STOP_BUFFER_BYTES, EXECUTOR_STOP_REASON, EXECUTOR_STOP_REQUESTED, STOP_REASON_CODES,
 } from '../../common/protocol/executor-messages.js';
@@ -148,11 +149,7 @@ export class ExecutorWorker extends WorkerHandle<MainToExecutorMessage, Executor
       throw this.#startupFailure ?? error;
     });
     if (this.#startupSettled) return ready;
-    let timer: NodeJS.Timeout | undefined;
-    const budgetRanOut = new Promise<boolean>((resolve) => {
-      timer = setTimeout(resolve, Math.max(0, budgetMs), false);
-    });
-    return Promise.race([ready, budgetRanOut]).finally(() => clearTimeout(timer));
+    return valueWithin(ready, Math.max(0, budgetMs)).then((started) => started ?? false);
   }
 
   #armStartup(): void {

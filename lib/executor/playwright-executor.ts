@@ -14,8 +14,10 @@
  */
 import { debuglog } from 'node:util';
 import { ReplError } from '../../common/errors.js';
+import { valueWithin } from '../../common/wait.js';
 import { channels, publish } from '../../common/diagnostics.js';
 import type { ExecuteFinishMessage, ExecuteOutcome } from '../../common/diagnostics.js';
+import type { Operation } from '../../common/operation.js';
 import { SerialQueue } from '../threads/serial-queue.js';
 import type { TabOwner, TabRegistry } from '../chromium/tab-registry.js';
 import type { PlaywrightExecuteResult, PlaywrightExecutorInfo, PlaywrightOutput, PlaywrightTab } from './execute-result.js';
@@ -131,20 +133,19 @@ export class PlaywrightExecutor {
   }
 
   /**
-   * Queues one call. Resolves with `success: false` for everything the code or the worker did;
-   * rejects only with `REPL_ERR_EXECUTOR_START_FAILED` (setup) or `REPL_ERR_ABORTED` (the signal
-   * fired while the call was still queued).
+   * Queues one call, bounded by the operation's budget from its turn. Resolves with
+   * `success: false` for everything the code or the worker did; rejects only with
+   * `REPL_ERR_EXECUTOR_START_FAILED` (setup) or `REPL_ERR_ABORTED` (the operation's signal fired
+   * while the call was still queued).
    */
-  execute(
-    code: string, timeoutMs: number, signal?: AbortSignal, onOutput?: (output: PlaywrightOutput) => void,
-  ): Promise<PlaywrightExecuteResult> {
+  execute(code: string, operation: Operation, onOutput?: (output: PlaywrightOutput) => void): Promise<PlaywrightExecuteResult> {
     if (this.#retired !== undefined) return Promise.resolve(failure(this.#retired));
     return this.#queue.run(async () => {
       const turn = performance.now();
-      const { result, outcome } = await this.#call(code, timeoutMs, onOutput);
+      const { result, outcome } = await this.#call(code, operation.timeoutMs, onOutput);
       publish<ExecuteFinishMessage>(channels.executeFinish, () => ({ executor: this.name, durationMs: performance.now() - turn, outcome }));
       return result;
-    }, signal);
+    }, operation.signal);
   }
 
   /**
@@ -172,13 +173,8 @@ export class PlaywrightExecutor {
       return { interrupted: true };
     }
     if (!current.worker.stop('interrupt')) return { interrupted: false };
-    let timer: NodeJS.Timeout | undefined;
-    const answered = await Promise.race([
-      current.settled.then(() => true),
-      new Promise<false>((resolve) => { timer = setTimeout(resolve, this.#options.graceMs, false); }),
-    ]);
-    clearTimeout(timer);
-    if (answered) return { interrupted: true };
+    const answered = await valueWithin(current.settled.then(() => true), this.#options.graceMs);
+    if (answered === true) return { interrupted: true };
     await current.worker.destroy(INTERRUPT_UNANSWERED);
     await current.settled;
     return { interrupted: true, workerTerminated: true };

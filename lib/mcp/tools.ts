@@ -8,6 +8,8 @@
 import { z } from 'zod';
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { LIMITS } from '../../common/limits.js';
+import { CELL_TIMEOUT, WEBMCP_TIMEOUT } from '../../common/timeout-sec.js';
+import type { TimeoutRange } from '../../common/timeout-sec.js';
 import type { CellResult } from '../repl/cell-result.js';
 import type { McpCapability } from './capabilities.js';
 import type { PlaywrightExecuteResult } from '../executor/execute-result.js';
@@ -67,8 +69,13 @@ const ref = z.union([z.number().int().nonnegative(), z.string().min(1)])
   .describe('The ref of an element in the latest snapshot (the number shown as [12]).');
 const snapshot = z.enum(['full', 'diff', 'none']).optional()
   .describe('What to return after the action: "diff" (what changed), "full" (the whole page) or "none".');
-const timeoutSec = z.number().int().min(LIMITS.timeoutSecMin).max(LIMITS.timeoutSecMax).optional()
-  .describe(`Seconds before the code is stopped (${LIMITS.timeoutSecMin}-${LIMITS.timeoutSecMax}, default ${LIMITS.timeoutSecDefault}).`);
+/**
+ * A `timeout_sec` argument as its range (common/timeout-sec.ts) says: the schema tells the client
+ * the bounds, and the service below checks the value against the same range, once.
+ */
+const timeoutSecOf = (range: TimeoutRange, what: string) => z.number().int().min(range.min).max(range.max).optional()
+  .describe(`Seconds ${what} (${range.min}-${range.max}, default ${range.defaultSec}).`);
+const timeoutSec = timeoutSecOf(CELL_TIMEOUT, 'before the code is stopped');
 
 const actionOptions = (context: ToolContext, mode: SnapshotMode | undefined) => ({
   signal: context.signal,
@@ -391,8 +398,7 @@ const invokePageTool = defineTool({
   inputSchema: {
     tool_ref: z.string().min(1).max(LIMITS.webmcpToolRefMaxChars).describe('A tool_ref from webmcp_list_tools.'),
     input: z.record(z.string(), z.unknown()).default({}).describe('The tool\'s input, an object matching its input schema (default {}).'),
-    timeout_sec: z.number().int().min(LIMITS.webmcpTimeoutSecMin).max(LIMITS.webmcpTimeoutSecMax).optional()
-      .describe(`Seconds to wait for the result (${LIMITS.webmcpTimeoutSecMin}-${LIMITS.webmcpTimeoutSecMax}, default ${LIMITS.webmcpTimeoutSecDefault}).`),
+    timeout_sec: timeoutSecOf(WEBMCP_TIMEOUT, 'to wait for the result'),
   },
   kind: 'destructive',
   openWorld: true,

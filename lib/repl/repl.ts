@@ -10,7 +10,8 @@ import { TabRegistry } from '../chromium/tab-registry.js';
 import type { TabOwner } from '../chromium/tab-registry.js';
 import { ReplError } from '../../common/errors.js';
 import { TIMEOUTS } from '../../common/limits.js';
-import { CELL_TIMEOUT, timeoutMsOf } from '../../common/timeout-sec.js';
+import { CELL_TIMEOUT } from '../../common/timeout-sec.js';
+import { Operation } from '../../common/operation.js';
 import { channels, publish } from '../../common/diagnostics.js';
 import { defaultHeapMb } from '../../common/memory-budget.js';
 import type { CellFinishMessage } from '../../common/diagnostics.js';
@@ -22,8 +23,8 @@ import type { ExecutionOutcome, ReplWorker } from './repl-worker.js';
 import { fromSerialized } from '../../common/errors.js';
 import type { ToolOperation, ToolOutcome } from '../../common/protocol/tool-messages.js';
 import type { EndpointAnswer, WebMcpCallHandler } from '../threads/browser-calls.js';
-import { SerialQueue, abortError } from '../threads/serial-queue.js';
-import { valueWithin } from '../../common/wait.js';
+import { SerialQueue } from '../threads/serial-queue.js';
+import { valueWithin, waitAtMost } from '../../common/wait.js';
 import { lifecycleOf } from '../../common/resource.js';
 
 const debug = debuglog('browser-repl:repl');
@@ -101,6 +102,15 @@ export function replWorkerSettings(options: ReplOptions, browserAvailable: boole
   return settings;
 }
 
+/** The operation of a library call of `run`: the caller's own, or one made here from `timeoutSec` and `signal`. */
+function cellOperation(options: RunOptions): Operation {
+  if (options.operation === undefined) return Operation.fromTimeoutSec(options.timeoutSec, CELL_TIMEOUT, { signal: options.signal });
+  if (options.timeoutSec !== undefined || options.signal !== undefined) {
+    throw new ReplError('REPL_ERR_INVALID_REQUEST', 'pass either operation or timeoutSec and signal, not both: the operation carries its own timeout and signal');
+  }
+  return options.operation;
+}
+
 export interface RunOptions {
   /**
    * 1..300, default 60. Past it the cell is interrupted and the REPL kept (`interrupted: true`),
@@ -116,6 +126,11 @@ export interface RunOptions {
    * `REPL_ERR_ABORTED`; {@link Repl.interrupt} stops a cell and still answers its result.
    */
   signal?: AbortSignal;
+  /**
+   * The call's budget and cancellation made by a caller that already checked them (an HTTP route,
+   * an MCP tool: common/operation.ts), instead of `timeoutSec` and `signal`; giving both is refused.
+   */
+  operation?: Operation;
   /**
    * The caller's name for this cell (the HTTP routes pass its `cell_id`), so that
    * `interrupt({ cellId })` stops this cell, running or still waiting for its turn, and no other.
@@ -287,9 +302,9 @@ export class Repl {
   /** Runs one cell. Never rejects for what the cell did; rejects only for host-level failures. */
   run(code: string, options: RunOptions = {}): Promise<CellResult> {
     if (this.closed) return Promise.reject(new ReplError('REPL_ERR_CLOSED', 'browser REPL is shutting down'));
-    let timeoutMs: number;
+    let operation: Operation;
     try {
-      timeoutMs = timeoutMsOf(options.timeoutSec, CELL_TIMEOUT);
+      operation = cellOperation(options);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -310,7 +325,7 @@ export class Repl {
       const turn = new CellTurn(cellId, waiting?.interrupted === true);
       this.#turn = turn;
       try {
-        const result = await this.#run(code, timeoutMs, options, turn);
+        const result = await this.#run(code, operation, options, turn);
         publish<CellFinishMessage>(channels.cellFinish, () => ({
           durationMs: performance.now() - started,
           success: result.success,
@@ -324,7 +339,7 @@ export class Repl {
         // A host failure (a worker that could not start) stopped nothing.
         turn.finish(false);
       }
-    }, options.signal).finally(stopWaiting);
+    }, operation.signal).finally(stopWaiting);
   }
 
   /**
@@ -360,33 +375,27 @@ export class Repl {
   }
 
   /**
-   * Runs one agent-tool operation on this REPL's page (lib/tools), queued with its cells; with
-   * `read`, the page is read afterwards in the same round trip. Past `timeoutMs` (or on `signal`)
-   * the worker is destroyed as for a timed-out cell; the tab stays, since the registry owns it.
+   * Runs one agent-tool action on this REPL's page (lib/tools), queued with its cells; with
+   * `read`, the page is read afterwards in the same round trip. Past the operation's budget (or on
+   * its signal) the worker is destroyed as for a timed-out cell; the tab stays, since the registry
+   * owns it.
    *
-   * @throws ReplError what the operation threw (rebuilt from its code), `REPL_ERR_CDP_TIMEOUT`
-   *   past `timeoutMs`, `REPL_ERR_WORKER_CRASHED` / `REPL_ERR_OUT_OF_MEMORY` when the worker died.
+   * @throws ReplError what the action threw (rebuilt from its code), `REPL_ERR_CDP_TIMEOUT`
+   *   past the budget, `REPL_ERR_WORKER_CRASHED` / `REPL_ERR_OUT_OF_MEMORY` when the worker died.
    */
-  tool(operation: ToolOperation, options: { read: boolean; timeoutMs: number; signal?: AbortSignal | undefined }): Promise<ToolOutcome> {
+  tool(action: ToolOperation, options: { read: boolean; operation: Operation }): Promise<ToolOutcome> {
     if (this.#state === 'closing' || this.#state === 'closed') return Promise.reject(new ReplError('REPL_ERR_CLOSED', 'browser REPL is shutting down'));
+    const { operation } = options;
     return this.#queue.run(async () => {
-      const { signal, timeoutMs } = options;
-      if (signal?.aborted) throw abortError(signal);
+      operation.throwIfAborted();
       const worker = await this.#ensureWorker();
       this.#state = 'busy';
-      let timer: NodeJS.Timeout | undefined;
-      let onAbort: (() => void) | undefined;
-      const interrupted = new Promise<'timeout' | 'aborted'>((resolve) => {
-        timer = setTimeout(() => resolve('timeout'), timeoutMs);
-        onAbort = () => resolve('aborted');
-        signal?.addEventListener('abort', onAbort, { once: true });
-      });
       try {
-        const outcome = await Promise.race([worker.tool(operation, options.read, timeoutMs), interrupted]);
+        const outcome = await operation.race(worker.tool(action, options.read, operation.timeoutMs));
         if (outcome === 'timeout' || outcome === 'aborted') {
           void this.#discardWorker();
-          if (outcome === 'aborted') throw abortError(signal!);
-          throw new ReplError('REPL_ERR_CDP_TIMEOUT', `the ${operation.op} operation did not finish within ${timeoutMs} ms; the page may still be busy (the session's page is kept)`);
+          if (outcome === 'aborted') throw operation.abortError();
+          throw new ReplError('REPL_ERR_CDP_TIMEOUT', `the ${action.op} operation did not finish within ${operation.timeoutMs} ms; the page may still be busy (the session's page is kept)`);
         }
         if (outcome.kind === 'died') {
           void this.#discardWorker();
@@ -400,11 +409,9 @@ export class Repl {
         if (result.error !== undefined) throw fromSerialized(result.error);
         return result.outcome!;
       } finally {
-        clearTimeout(timer);
-        if (onAbort !== undefined) signal?.removeEventListener('abort', onAbort);
         if (this.#state === 'busy') this.#state = 'ready';
       }
-    }, options.signal);
+    }, operation.signal);
   }
 
   /** Replaces the REPL with a fresh one and returns the new id. */
@@ -468,12 +475,7 @@ export class Repl {
   }
 
   async #closeGracefully(): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      this.#drained?.catch(() => undefined),
-      new Promise<void>((resolve) => { timer = setTimeout(resolve, this.#closeTimeoutMs); }),
-    ]);
-    clearTimeout(timer);
+    if (this.#drained !== undefined) await waitAtMost(this.#drained, this.#closeTimeoutMs);
     // Overtaken by destroy(), which releases everything itself.
     if (this.#lifecycle.state === 'destroying') return;
     // Graceful first: the worker closes its browser connection and exits by itself.
@@ -495,7 +497,7 @@ export class Repl {
     await this.close();
   }
 
-  async #run(code: string, timeoutMs: number, options: RunOptions, turn: CellTurn): Promise<CellResult> {
+  async #run(code: string, operation: Operation, options: RunOptions, turn: CellTurn): Promise<CellResult> {
     if (this.#state === 'closed') throw new ReplError('REPL_ERR_CLOSED', 'browser REPL is shutting down');
     // Interrupted while it waited for its turn: it never runs, and nothing else happens (no reset).
     if (turn.requested) return this.#interruptedBeforeItRan(await this.#ensureWorker(), turn);
@@ -508,13 +510,13 @@ export class Repl {
       const worker = await this.#ensureWorker();
       if (code === '') return { success: true, replId: worker.replId };
     }
-    if (options.signal?.aborted) throw abortError(options.signal);
+    operation.throwIfAborted();
     this.#state = 'busy';
     try {
-      let result = await this.#execute(await this.#ensureWorker(), code, timeoutMs, options, turn);
+      let result = await this.#execute(await this.#ensureWorker(), code, operation, options, turn);
       // The worker had died before it began the cell (it was dying between cells when we sent
       // it): nothing ran, so running it on a fresh worker is the silent replacement of docs/lifecycle.md, "Outcomes".
-      if (result === NOT_STARTED) result = await this.#execute(await this.#ensureWorker(), code, timeoutMs, options, turn);
+      if (result === NOT_STARTED) result = await this.#execute(await this.#ensureWorker(), code, operation, options, turn);
       if (result === NOT_STARTED) {
         throw new ReplError('REPL_ERR_START_FAILED', 'failed to start browser REPL: the worker exited before running the cell');
       }
@@ -540,9 +542,9 @@ export class Repl {
   }
 
   async #execute(
-    worker: ReplWorker, code: string, timeoutMs: number, options: RunOptions, turn: CellTurn,
+    worker: ReplWorker, code: string, operation: Operation, options: RunOptions, turn: CellTurn,
   ): Promise<CellResult | typeof NOT_STARTED> {
-    const { signal } = options;
+    const { timeoutMs } = operation;
     if (turn.requested) return this.#interruptedBeforeItRan(worker, turn);
     const started = performance.now();
     const content: CellContent[] = [];
@@ -563,18 +565,9 @@ export class Repl {
         debug('onOutput threw: %o', error);
       }
     };
-    let timer: NodeJS.Timeout | undefined;
-    let onAbort: (() => void) | undefined;
     const execution = worker.execute(code, timeoutMs, onOutput);
-    const interrupted = new Promise<'timeout' | 'aborted' | 'interrupt'>((resolve) => {
-      timer = setTimeout(() => resolve('timeout'), timeoutMs);
-      onAbort = () => resolve('aborted');
-      signal?.addEventListener('abort', onAbort, { once: true });
-      turn.onRequest(() => resolve('interrupt'));
-    });
-    const outcome = await Promise.race([execution, interrupted]);
-    clearTimeout(timer);
-    if (onAbort !== undefined) signal?.removeEventListener('abort', onAbort);
+    // The budget counts from the cell's turn, not from the call: time queued is not spent.
+    const outcome = await operation.race(execution, (stop: (reason: 'interrupt') => void) => turn.onRequest(() => stop('interrupt')));
     const elapsed = () => Math.round(performance.now() - started);
     if (typeof outcome !== 'string' && outcome.kind === 'result') {
       turn.finish(false);
@@ -612,12 +605,12 @@ export class Repl {
       // A result without the mark is a cell that finished on its own just past the deadline: its
       // worker is as healthy as an interrupted one's.
       if (answer?.kind === 'result' && worker.alive) {
-        if (outcome === 'aborted') throw abortError(signal!);
+        if (outcome === 'aborted') throw operation.abortError();
         return stopped(worker, content, elapsed(), 'REPL_ERR_CELL_TIMEOUT', `execution timed out after ${timeoutMs}ms; ${TIMED_OUT_INTERRUPTED}`, answer.result);
       }
       // Do not wait for the thread to exit: a worker stuck in native code must not delay the answer.
       void this.#discardWorker();
-      if (outcome === 'aborted') throw abortError(signal!);
+      if (outcome === 'aborted') throw operation.abortError();
       // The hosted product's wording first (docs/lifecycle.md), then what it means for the caller's next call.
       return stopped(worker, content, elapsed(), 'REPL_ERR_CELL_TIMEOUT', `execution timed out after ${timeoutMs}ms; ${TIMED_OUT_REPL_GONE}`);
     }

@@ -2,7 +2,7 @@
  * Runs tasks one at a time, in arrival order. A task whose signal aborts while it waits is
  * removed without running (a request dropped before admission never touches state: docs/lifecycle.md).
  */
-import { ReplError } from '../../common/errors.js';
+import { abortError } from '../../common/operation.js';
 
 interface Waiter {
   start: () => void;
@@ -51,6 +51,3 @@ export class SerialQueue {
   }
 }
 
-export function abortError(signal: AbortSignal): ReplError {
-  return new ReplError('REPL_ERR_ABORTED', 'the operation was aborted', { cause: signal.reason });
-}

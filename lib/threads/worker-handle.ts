@@ -32,6 +32,7 @@ import { MessageChannel, Worker, receiveMessageOnPort } from 'node:worker_thread
 import type { MessagePort, WorkerOptions } from 'node:worker_threads';
 import type { ReplError } from '../../common/errors.js';
 import { LIMITS, TIMEOUTS } from '../../common/limits.js';
+import { waitAtMost } from '../../common/wait.js';
 import { channels, publish } from '../../common/diagnostics.js';
 import type { WorkerExitMessage } from '../../common/diagnostics.js';
 import type { Validation } from '../../common/protocol/validate.js';
@@ -450,9 +451,7 @@ export class WorkerHandle<ToWorker extends WorkerMessage, FromWorker extends Wor
       this.#destroyReason ??= this.#kind.destroyedReason;
       this.#state = 'closing';
       this.#post(shutdown);
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([this.exited, new Promise<void>((resolve) => { timer = setTimeout(resolve, graceMs); })]);
-      clearTimeout(timer);
+      await waitAtMost(this.exited, graceMs);
     }
     await this.destroy();
   }

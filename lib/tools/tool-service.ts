@@ -18,7 +18,8 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ReplError } from '../../common/errors.js';
 import { LIMITS } from '../../common/limits.js';
-import { CELL_TIMEOUT, timeoutMsOf } from '../../common/timeout-sec.js';
+import { CELL_TIMEOUT } from '../../common/timeout-sec.js';
+import { Operation } from '../../common/operation.js';
 import { ownedTempPrefix } from '../system/child-lifetime.js';
 import { Browser } from '../browsers/browser.js';
 import { SerialQueue } from '../threads/serial-queue.js';
@@ -390,8 +391,9 @@ export class ToolPage implements ToolPageApi {
   runCell(code: string, options: { timeoutSec?: number; signal?: AbortSignal } = {}): Promise<CellResult> {
     return this.#serial(async () => {
       if (typeof code !== 'string' || code === '') throw new ReplError('REPL_ERR_INVALID_ARGUMENT', 'code must be a non-empty string');
+      const operation = Operation.fromTimeoutSec(options.timeoutSec, CELL_TIMEOUT, { signal: options.signal, code: 'REPL_ERR_INVALID_ARGUMENT' });
       const { repl } = await this.#backendOf();
-      return repl.run(code, { ...(options.timeoutSec === undefined ? {} : { timeoutSec: options.timeoutSec }), ...(options.signal === undefined ? {} : { signal: options.signal }) });
+      return repl.run(code, { operation });
     }, options.signal);
   }
 
@@ -403,7 +405,7 @@ export class ToolPage implements ToolPageApi {
   executePlaywright(code: string, options: { timeoutSec?: number; signal?: AbortSignal } = {}): Promise<PlaywrightExecuteResult> {
     return this.#serial(async () => {
       if (typeof code !== 'string' || code === '') throw new ReplError('REPL_ERR_INVALID_ARGUMENT', 'code must be a non-empty string');
-      const timeoutMs = timeoutMsOf(options.timeoutSec, CELL_TIMEOUT, 'REPL_ERR_INVALID_ARGUMENT');
+      const operation = Operation.fromTimeoutSec(options.timeoutSec, CELL_TIMEOUT, { signal: options.signal, code: 'REPL_ERR_INVALID_ARGUMENT' });
       const backend = await this.#backendOf();
       const executors = backend.host.executors;
       if (executors === null) throw new ReplError('REPL_ERR_BROWSER_NOT_FOUND', 'this host runs without a browser, so without Playwright executors');
@@ -419,7 +421,7 @@ export class ToolPage implements ToolPageApi {
           browserContextId: registry?.contextOf(owner),
         };
       });
-      return backend.executor.execute(code, timeoutMs, options.signal);
+      return backend.executor.execute(code, operation);
     }, options.signal);
   }
 
@@ -508,10 +510,11 @@ export class ToolPage implements ToolPageApi {
 
   async #call(operation: ToolOperation, read: boolean, signal: AbortSignal | undefined): Promise<ToolOutcome> {
     const { repl } = await this.#backendOf();
+    // The action's own wait and settle, and a margin for the round trip: the budget of the call.
     const budget = ('timeoutMs' in operation ? operation.timeoutMs : this.#config.timeoutMs) + ('settleMs' in operation ? operation.settleMs : 0) + CALL_SLACK_MS;
     let outcome: ToolOutcome;
     try {
-      outcome = await repl.tool(operation, { read: read || operation.op === 'read', timeoutMs: budget, signal });
+      outcome = await repl.tool(operation, { read: read || operation.op === 'read', operation: new Operation({ timeoutMs: budget, signal }) });
     } catch (error) {
       throw this.#reworded(operation, error);
     }

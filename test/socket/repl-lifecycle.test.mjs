@@ -336,3 +336,26 @@ t.test('close() and destroy(): concurrent callers share one end, and destroy() o
   t.equal(liveWorkerThreads(), 0, 'no worker thread is left');
   await t.rejects(repl.run('1'), { code: 'REPL_ERR_CLOSED' }, 'a closed REPL takes no more cells');
 });
+
+t.test('a library caller\'s own Operation bounds the cell from its turn; mixing it with timeoutSec is refused', async (t) => {
+  const { Operation } = await import('../../dist/lib/index.js');
+  const repl = createRepl({ browser: false });
+  t.teardown(() => repl.close());
+  await t.rejects(repl.run('1', { operation: new Operation({ timeoutMs: 1000 }), timeoutSec: 5 }), { code: 'REPL_ERR_INVALID_REQUEST', message: /either operation or timeoutSec/ });
+  t.throws(() => Operation.fromTimeoutSec(0, { min: 1, max: 5, defaultSec: 2, refusal: 'timeout_sec must be 1..5' }), { code: 'REPL_ERR_INVALID_REQUEST', message: 'timeout_sec must be 1..5' });
+  // Queued behind a 600 ms cell, a 1 s budget still has all of its second: the clock starts at its turn.
+  const first = repl.run('await new Promise((r) => setTimeout(r, 600)); repl.write("first")');
+  const second = repl.run('await new Promise((r) => setTimeout(r, 700)); repl.write("second")', { operation: new Operation({ timeoutMs: 1000 }) });
+  t.same(texts(await first), ['first']);
+  const answered = await second;
+  t.equal(answered.success, true, answered.error);
+  t.same(texts(answered), ['second']);
+  const late = await repl.run('while (true) {}', { operation: new Operation({ timeoutMs: 300 }) });
+  t.equal(late.errorCode, 'REPL_ERR_CELL_TIMEOUT');
+  t.match(late.error, /^execution timed out after 300ms/);
+  t.equal(late.replId, answered.replId, 'the REPL is kept (an interrupt check reached the loop)');
+  const controller = new AbortController();
+  const aborted = repl.run('await new Promise(() => {})', { operation: new Operation({ timeoutMs: 60_000, signal: controller.signal }) });
+  setTimeout(() => controller.abort(new Error('caller gave up')), 100);
+  await t.rejects(aborted, { code: 'REPL_ERR_ABORTED' });
+});

@@ -7,6 +7,8 @@ import { Router } from 'express';
 import type { NextFunction, Request, Response } from 'express';
 import { ReplError } from '../../../common/errors.js';
 import { LIMITS } from '../../../common/limits.js';
+import { CELL_TIMEOUT } from '../../../common/timeout-sec.js';
+import { Operation } from '../../../common/operation.js';
 import type { PlaywrightExecuteRequest, PlaywrightExecutors } from '../../executor/executor-registry.js';
 import { toWireExecuteResult, toWireExecutor } from '../../executor/execute-result.js';
 import type { PlaywrightExecutorInfo } from '../../executor/execute-result.js';
@@ -36,13 +38,16 @@ export function playwrightRoutes(browserOf: BrowserOf): Router {
     requireBody(req.body);
     validateBody('ExecutePlaywrightRequest', req.body);
     const body = req.body as ExecuteRequestBody;
-    const call: PlaywrightExecuteRequest = { code: body.code, executor: body.executor, timeoutSec: body.timeout_sec };
+    const streaming = wantsEventStream(req);
+    // A streamed call outlives its client, as before; a plain one waiting for its turn is dropped with it.
+    const operation = Operation.fromTimeoutSec(body.timeout_sec, CELL_TIMEOUT, { signal: streaming ? undefined : requestSignal(req, res) });
+    const call: PlaywrightExecuteRequest = { code: body.code, executor: body.executor, operation };
     try {
-      if (wantsEventStream(req)) {
+      if (streaming) {
         await streamExecute(executors(req, res), call, res);
         return;
       }
-      const result = await executors(req, res).execute({ ...call, signal: requestSignal(req, res) });
+      const result = await executors(req, res).execute(call);
       if (result.success) res.removeHeader('x-should-retry');
       res.json(toWireExecuteResult(result));
     } catch (error) {

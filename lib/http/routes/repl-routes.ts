@@ -9,7 +9,8 @@ import { Router } from 'express';
 import type { NextFunction, Request, Response } from 'express';
 import { ReplError } from '../../../common/errors.js';
 import { LIMITS } from '../../../common/limits.js';
-import { CELL_TIMEOUT, timeoutMsOf } from '../../../common/timeout-sec.js';
+import { CELL_TIMEOUT } from '../../../common/timeout-sec.js';
+import { Operation } from '../../../common/operation.js';
 import type { Browser, ReplInfo } from '../../browsers/browser.js';
 import { toWireContent, toWireResult } from '../../repl/cell-result.js';
 import type { CellResult } from '../../repl/cell-result.js';
@@ -65,10 +66,11 @@ export function replRoutes(browserOf: BrowserOf): Router {
     const body = req.body as ReplRequestBody;
     const code = body.code ?? '';
     const reset = body.reset ?? false;
-    const timeoutMs = timeoutMsOf(body.timeout_sec, CELL_TIMEOUT);
-    const timeoutSec = timeoutMs / 1000;
+    const streaming = wantsEventStream(req);
+    // A streamed cell outlives its client (its result stays fetchable); a plain one is dropped with it.
+    const operation = Operation.fromTimeoutSec(body.timeout_sec, CELL_TIMEOUT, { signal: streaming ? undefined : requestSignal(req, res) });
     if (code === '' && !reset) throw new ReplError('REPL_ERR_INVALID_REQUEST', 'code is required (it may be empty only when reset is true)');
-    const encoded = encodedRequestBytes(code, timeoutMs);
+    const encoded = encodedRequestBytes(code, operation.timeoutMs);
     if (encoded > LIMITS.encodedRequestBytes) {
       throw new ReplError('REPL_ERR_CODE_TOO_LARGE',
         `code too large: encoded request is ${encoded} bytes, maximum is ${LIMITS.encodedRequestBytes}`);
@@ -90,14 +92,14 @@ export function replRoutes(browserOf: BrowserOf): Router {
     const results = cellResults(host);
     const cellId = randomUUID();
     results.start(cellId);
-    if (wantsEventStream(req)) {
-      await streamCell(res, repl, cellId, resultUrl(req, res, cellId), results, code, { timeoutSec, reset, cellId });
+    if (streaming) {
+      await streamCell(res, repl, cellId, resultUrl(req, res, cellId), results, code, { operation, reset, cellId });
       return;
     }
     res.setHeader('x-cell-id', cellId);
     let result: CellResult;
     try {
-      result = await repl.run(code, { timeoutSec, reset, cellId, signal: requestSignal(req, res) });
+      result = await repl.run(code, { operation, reset, cellId });
     } catch (error) {
       results.fail(cellId, error);
       throw error;
@@ -205,7 +207,7 @@ function cellResults(host: Browser): CellResults {
  */
 async function streamCell(
   res: Response, repl: Repl, cellId: string, resultUrl: string, results: CellResults, code: string,
-  options: Pick<RunOptions, 'timeoutSec' | 'reset' | 'cellId'>,
+  options: Pick<RunOptions, 'operation' | 'reset' | 'cellId'>,
 ): Promise<void> {
   const stream = new EventStream(res, { headers: { 'x-cell-id': cellId } });
   stream.send('cell', { cell_id: cellId, repl: repl.name, result_url: resultUrl });
