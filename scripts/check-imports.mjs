@@ -18,7 +18,7 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
  */
 export const DEPS = {
   'common': [],
-  'common/cdp': ['common/errors.ts', 'common/files.ts', 'common/redact.ts'],
+  'common/cdp': ['common/errors.ts', 'common/files.ts', 'common/redact.ts', 'common/resource.ts'],
   'common/help': [],
   'common/protocol': ['common/errors.ts', 'common/limits.ts'],
   'lib': ['common', 'lib'],

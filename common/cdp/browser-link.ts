@@ -13,6 +13,7 @@
 import { debuglog } from 'node:util';
 
 import { ReplError } from '../errors.js';
+import { Resource } from '../resource.js';
 import { CdpConnection, DEFAULT_COMMAND_TIMEOUT_MS } from './cdp-connection.js';
 import { deadlineReachedMessage, errorCode, isClosedBeforeResponse, outcomeUnknownError, wasNotSent } from './cdp-errors.js';
 import { isSafeRetryMethod } from './safe-retry-methods.js';
@@ -76,7 +77,7 @@ export interface LinkConnectionOptions {
 }
 
 /** A reconnecting browser-level CDP link; see the module comment. */
-export class BrowserLink {
+export class BrowserLink extends Resource {
   readonly #endpointProvider: (request: EndpointRequest) => Promise<string>;
   readonly #connect: ConnectTransport;
   readonly #defaultTimeoutMs: number;
@@ -87,10 +88,10 @@ export class BrowserLink {
   #connecting: Promise<CdpConnection> | undefined;
   /** Endpoint of the last connection that closed or failed, reported to the provider. */
   #deadEndpoint: string | undefined;
-  #closed = false;
   #connections = 0;
 
   constructor(options: BrowserLinkOptions) {
+    super();
     this.#endpointProvider = options.endpointProvider;
     this.#connect = options.connect ?? connectWebSocket;
     this.#defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS;
@@ -104,11 +105,6 @@ export class BrowserLink {
     return this.#connection !== undefined && !this.#connection.closed;
   }
 
-  /** True after `close()`. */
-  get closed(): boolean {
-    return this.#closed;
-  }
-
   /** Number of connections opened so far (diagnostics and tests). */
   get connectionCount(): number {
     return this.#connections;
@@ -117,7 +113,7 @@ export class BrowserLink {
   /** The open connection, without connecting; `undefined` when there is none (or after `close()`). */
   get current(): CdpConnection | undefined {
     const connection = this.#connection;
-    return !this.#closed && connection !== undefined && !connection.closed ? connection : undefined;
+    return !this.closed && connection !== undefined && !connection.closed ? connection : undefined;
   }
 
   /**
@@ -128,7 +124,7 @@ export class BrowserLink {
    */
   connection(options: LinkConnectionOptions = {}): Promise<CdpConnection> {
     const method = options.method ?? 'Target.getTargets';
-    if (this.#closed) return Promise.reject(closedError(method));
+    if (this.closed) return Promise.reject(closedError(method));
     const current = this.#connection;
     if (current !== undefined && !current.closed) return Promise.resolve(current);
     if (this.#connecting === undefined) {
@@ -164,25 +160,18 @@ export class BrowserLink {
         prepare: () => this.connection({ deadline, method }),
         send: (connection) => connection.send(method, params, { timeoutMs: options.timeoutMs, signal: options.signal, deadline }),
       },
-      { closed: () => this.#closed, pauseMs: RECONNECT_RETRY_DELAY_MS },
+      { closed: () => this.closed, pauseMs: RECONNECT_RETRY_DELAY_MS },
     );
   }
 
   /**
-   * Closes the connection: pending commands reject with `CDP connection closed`; later calls
-   * reject with `REPL_ERR_CLOSED`. Idempotent. Never touches the browser itself; a connect still
-   * in flight notices and closes its own transport.
+   * `close()` closes the connection: pending commands reject with `CDP connection closed`; later
+   * calls reject with `REPL_ERR_CLOSED` (`closed` is true from the call on). Every caller waits for
+   * the same end (common/resource.ts). Never touches the browser itself; a connect still in flight
+   * notices and closes its own transport.
    */
-  close(): Promise<void> {
-    if (this.#closed) return Promise.resolve();
-    this.#closed = true;
+  protected async closeGracefully(): Promise<void> {
     this.#connection?.close();
-    return Promise.resolve();
-  }
-
-  /** Same as {@link BrowserLink.close}. */
-  [Symbol.asyncDispose](): Promise<void> {
-    return this.close();
   }
 
   async #open(): Promise<CdpConnection> {
@@ -195,7 +184,7 @@ export class BrowserLink {
         if (remaining <= delay) break;
         await sleep(delay);
       }
-      if (this.#closed) throw new ReplError('REPL_ERR_CLOSED', 'The CDP client is closed');
+      if (this.closed) throw new ReplError('REPL_ERR_CLOSED', 'The CDP client is closed');
       const endpoint = await this.#endpointProvider(this.#deadEndpoint === undefined ? {} : { previous: this.#deadEndpoint });
       let transport: Transport;
       try {
@@ -207,7 +196,7 @@ export class BrowserLink {
         if (errorCode(error) !== 'REPL_ERR_CDP_CONNECT_FAILED') throw error;
         continue;
       }
-      if (this.#closed) {
+      if (this.closed) {
         transport.close();
         throw new ReplError('REPL_ERR_CLOSED', 'The CDP client is closed');
       }

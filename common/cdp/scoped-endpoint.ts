@@ -25,6 +25,7 @@ import { debuglog } from 'node:util';
 import type { Protocol } from 'devtools-protocol';
 
 import { placeFile } from '../files.js';
+import { Resource } from '../resource.js';
 import { connectWebSocket, listenLoopback } from './transport.js';
 import type { ConnectTransport, LoopbackEndpoint, Transport } from './transport.js';
 
@@ -78,19 +79,19 @@ const FROZEN_PROBE_MS = 2_000;
 const OWN_ID_BASE = 1_500_000_000;
 
 /** A loopback endpoint that relays each client to the browser through its owner's scope. */
-export class ScopedEndpoint {
+export class ScopedEndpoint extends Resource {
   readonly #options: ScopedEndpointOptions;
   readonly #relays = new Set<ScopedRelay>();
   #listening: Promise<LoopbackEndpoint> | undefined;
-  #closed = false;
 
   constructor(options: ScopedEndpointOptions) {
+    super();
     this.#options = options;
   }
 
   /** The `ws://127.0.0.1:…` URL to give `connectOverCDP`; listens on first use. */
   async url(): Promise<string> {
-    if (this.#closed) throw new Error('the scoped endpoint is closed');
+    if (this.closed) throw new Error('the scoped endpoint is closed');
     this.#listening ??= listenLoopback((client) => this.accept(client));
     return (await this.#listening).url;
   }
@@ -100,7 +101,7 @@ export class ScopedEndpoint {
    * like one that connected to {@link url}.
    */
   accept(client: Transport): void {
-    if (this.#closed) {
+    if (this.closed) {
       client.close();
       return;
     }
@@ -113,16 +114,14 @@ export class ScopedEndpoint {
     return this.#relays.size;
   }
 
-  /** Closes every relay and stops listening. Idempotent. */
-  async close(): Promise<void> {
-    this.#closed = true;
+  /**
+   * `close()` closes every relay and stops listening; new clients are refused from the call on.
+   * Every caller waits for the same end (common/resource.ts).
+   */
+  protected async closeGracefully(): Promise<void> {
     for (const relay of this.#relays) relay.close();
     const listening = this.#listening;
     if (listening !== undefined) await (await listening.catch(() => undefined))?.close();
-  }
-
-  [Symbol.asyncDispose](): Promise<void> {
-    return this.close();
   }
 }
 

@@ -6,6 +6,7 @@
 import { debuglog } from 'node:util';
 import { ReplError } from '../../common/errors.js';
 import { defaultHeapMb } from '../../common/memory-budget.js';
+import { lifecycleOf } from '../../common/resource.js';
 import { TIMEOUTS } from '../../common/limits.js';
 import { CELL_TIMEOUT } from '../../common/timeout-sec.js';
 import { Operation } from '../../common/operation.js';
@@ -120,7 +121,8 @@ export class PlaywrightExecutors {
   readonly #named = new Map<string, PlaywrightExecutor>();
   /** Agent-tool sessions' executors: outside the named ones and their limit, ended with their session. */
   readonly #private = new Set<PlaywrightExecutor>();
-  #closing: Promise<void> | null = null;
+  /** close(), run once for all callers (common/resource.ts). */
+  readonly #lifecycle = lifecycleOf({ closeGracefully: () => this.#shutdown() });
 
   constructor(options: PlaywrightExecutorsOptions) {
     this.#options = options;
@@ -171,7 +173,7 @@ export class PlaywrightExecutors {
 
   /** True once `close()` was called. */
   get closed(): boolean {
-    return this.#closing !== null;
+    return this.#lifecycle.closed;
   }
 
   /** The named executors, and the default one while it has a worker: for `/metrics`. */
@@ -320,11 +322,10 @@ export class PlaywrightExecutors {
   /**
    * Shuts every executor down: calls fail with "playwright executors are shutting down", every
    * worker is terminated and awaited, then the tabs of named executors are closed (3 s budget).
-   * Idempotent.
+   * Concurrent callers share one promise (common/resource.ts).
    */
   close(): Promise<void> {
-    this.#closing ??= this.#shutdown();
-    return this.#closing;
+    return this.#lifecycle.close();
   }
 
   /** Same as {@link PlaywrightExecutors.close}. */

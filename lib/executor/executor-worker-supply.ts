@@ -12,16 +12,17 @@
  * Its REPL counterpart is `ReplWorkerSupply` (lib/repl/repl-worker-supply.ts), which also keys
  * its spare by environment; executor workers have none, so any spare fits.
  */
+import { Resource } from '../../common/resource.js';
 import { ExecutorWorker } from './executor-worker.js';
 
 /** Hands out executor workers, keeping one started in reserve. */
-export class ExecutorWorkerSupply {
+export class ExecutorWorkerSupply extends Resource {
   readonly #create: () => ExecutorWorker;
   readonly #enabled: boolean;
   #spare: ExecutorWorker | null = null;
-  #closed = false;
 
   constructor(create: () => ExecutorWorker, options: { enabled: boolean }) {
+    super();
     this.#create = create;
     this.#enabled = options.enabled;
   }
@@ -37,13 +38,15 @@ export class ExecutorWorkerSupply {
 
   /** Starts a spare unless one exists (called after a call that used a new worker). */
   refill(): void {
-    if (!this.#enabled || this.#closed || this.#spare?.alive === true) return;
+    if (!this.#enabled || this.closed || this.#spare?.alive === true) return;
     this.#spare = this.#create();
   }
 
-  /** Destroys the spare and awaits its exit; no spare starts afterwards. */
-  async close(): Promise<void> {
-    this.#closed = true;
+  /**
+   * `close()` destroys the spare and awaits its exit; no spare starts from the call on. Every
+   * caller waits for the same end (common/resource.ts).
+   */
+  protected async closeGracefully(): Promise<void> {
     const spare = this.#spare;
     this.#spare = null;
     await spare?.destroy();

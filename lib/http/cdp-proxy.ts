@@ -24,6 +24,7 @@ import { ScopedEndpoint } from '../../common/cdp/scoped-endpoint.js';
 import { createUpgradeAcceptor } from '../../common/cdp/transport.js';
 import type { Transport, UpgradeAcceptor } from '../../common/cdp/transport.js';
 import { httpStatusOf, ReplError } from '../../common/errors.js';
+import { Resource } from '../../common/resource.js';
 import type { Browser } from '../browsers/browser.js';
 import { redactUrl } from '../../common/redact.js';
 import { admitRequest, bearerToken, endSocketWithJson, tokenMatches } from './middleware.js';
@@ -53,14 +54,14 @@ export function cdpCapability(token: string, sessionId: string): string {
   return createHmac('sha256', token).update(`cdp:${sessionId}`).digest('base64url');
 }
 
-export class CdpProxy {
+export class CdpProxy extends Resource {
   readonly #options: CdpProxyOptions;
   /** The relay of each browser that has proxied clients right now (dropped with its last client). */
   readonly #endpoints = new Map<Browser, ScopedEndpoint>();
   #acceptor: Promise<UpgradeAcceptor> | undefined;
-  #closed = false;
 
   constructor(options: CdpProxyOptions) {
+    super();
     this.#options = options;
   }
 
@@ -77,7 +78,7 @@ export class CdpProxy {
     socket.on('error', (error) => debug('client socket: %s', error.message));
     let target: Browser;
     try {
-      if (this.#closed) throw new ReplError('REPL_ERR_CLOSED', 'the server is shutting down');
+      if (this.closed) throw new ReplError('REPL_ERR_CLOSED', 'the server is shutting down');
       // Host, then Origin, then the token: the order of the HTTP routes.
       admitRequest(request, this.#options.access ?? { hasToken: this.#hasToken, allowedHosts: undefined, allowedOrigins: [] });
       const url = requestUrl(request.url);
@@ -116,9 +117,11 @@ export class CdpProxy {
     }));
   }
 
-  /** Closes every proxied connection. Idempotent. */
-  async close(): Promise<void> {
-    this.#closed = true;
+  /**
+   * `close()` closes every proxied connection; upgrades are refused from the call on. Every caller
+   * waits for the same end (common/resource.ts).
+   */
+  protected async closeGracefully(): Promise<void> {
     const endpoints = [...this.#endpoints.values()];
     this.#endpoints.clear();
     await Promise.all(endpoints.map((endpoint) => endpoint.close()));

@@ -17,6 +17,7 @@ import { debuglog } from 'node:util';
 import type { Request, RequestHandler, Response } from 'express';
 import { Agent, request } from 'undici';
 import { ReplError } from '../../common/errors.js';
+import { Resource } from '../../common/resource.js';
 
 const debug = debuglog('browser-repl:peers');
 
@@ -55,7 +56,7 @@ export function peerOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): PeerOp
 }
 
 /** The servers one server can forward to. */
-export class Peers {
+export class Peers extends Resource {
   readonly nodeId: string;
   readonly #template: string | undefined;
   readonly #fixed: ReadonlyMap<string, URL>;
@@ -64,6 +65,7 @@ export class Peers {
 
   /** `isLocal`: a name may contain a dot and look like another server's id (`my.browser`); a browser of this server is served here. */
   constructor(options: PeerOptions, isLocal: LocalBrowserCheck = () => false) {
+    super();
     this.#isLocal = isLocal;
     if (!NODE_ID.test(options.nodeId)) {
       throw new ReplError('REPL_ERR_INVALID_ARGUMENT', `the node id must be one DNS label (a pod's name: a-z, 0-9, -), got ${JSON.stringify(options.nodeId)}`);
@@ -166,7 +168,11 @@ export class Peers {
     return true;
   }
 
-  async close(): Promise<void> {
+  /**
+   * `close()` closes the connection pool to the peers once forwards in flight have ended (undici's
+   * `Agent.close`). Every caller waits for the same end (common/resource.ts).
+   */
+  protected async closeGracefully(): Promise<void> {
     await this.#agent.close();
   }
 

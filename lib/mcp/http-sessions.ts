@@ -10,6 +10,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { lifecycleOf } from '../../common/resource.js';
 import { createMcpServer } from './mcp-server.js';
 import type { McpToolService } from './mcp-server.js';
 import type { McpCapability } from './capabilities.js';
@@ -54,7 +55,8 @@ export class McpHttpSessions {
   /** Every session not yet ended, initialized or not (close() ends them all). */
   readonly #live = new Set<Session>();
   readonly #sweep: NodeJS.Timeout | undefined;
-  #closed = false;
+  /** close(), run once for all callers (common/resource.ts). */
+  readonly #lifecycle = lifecycleOf({ closeGracefully: () => this.#closeAll() });
 
   constructor(options: McpHttpSessionsOptions) {
     this.#options = options;
@@ -97,7 +99,7 @@ export class McpHttpSessions {
       sendRpcError(res, 400, -32000, 'Bad Request: no mcp-session-id header; start a session with an initialize request');
       return;
     }
-    if (this.#closed) {
+    if (this.#lifecycle.closed) {
       sendRpcError(res, 503, -32000, 'the server is shutting down');
       return;
     }
@@ -115,9 +117,15 @@ export class McpHttpSessions {
     await this.#forward(id, req, res, undefined);
   }
 
-  /** Ends every MCP session and its tool session; new sessions are refused. Idempotent. */
-  async close(): Promise<void> {
-    this.#closed = true;
+  /**
+   * Ends every MCP session and its tool session; new sessions are refused from the call on.
+   * Concurrent callers share one promise, so none is answered before the last session ended.
+   */
+  close(): Promise<void> {
+    return this.#lifecycle.close();
+  }
+
+  async #closeAll(): Promise<void> {
     if (this.#sweep !== undefined) clearInterval(this.#sweep);
     await Promise.all([...this.#live].map((session) => this.#end(session)));
   }

@@ -13,6 +13,7 @@
  * out, where this one answers null when its spare does not fit and the REPL starts its own.
  */
 import { init as initCuid } from '@paralleldrive/cuid2';
+import { Resource } from '../../common/resource.js';
 import { ReplWorker } from './repl-worker.js';
 import type { ReplWorkerOptions } from './repl-worker.js';
 
@@ -31,15 +32,15 @@ export interface ReplWorkerSupplyOptions {
 }
 
 /** Starts REPL workers and keeps one started spare for the REPLs that share it. */
-export class ReplWorkerSupply {
+export class ReplWorkerSupply extends Resource {
   readonly #settings: ReplWorkerSettings;
   readonly #enabled: boolean;
   #env: Record<string, string>;
   #envKey: string;
   #spare: Promise<ReplWorker> | null = null;
-  #closed = false;
 
   constructor(options: ReplWorkerSupplyOptions) {
+    super();
     this.#settings = options.settings;
     this.#enabled = options.enabled ?? true;
     this.#env = { ...options.env };
@@ -75,7 +76,7 @@ export class ReplWorkerSupply {
 
   /** Starts a spare unless one exists (called after a REPL took or started a worker). */
   refill(): void {
-    if (!this.#enabled || this.#closed || this.#spare !== null) return;
+    if (!this.#enabled || this.closed || this.#spare !== null) return;
     const spare = this.start();
     spare.catch(() => undefined);
     this.#spare = spare;
@@ -92,9 +93,11 @@ export class ReplWorkerSupply {
     if (refill) this.refill();
   }
 
-  /** Ends the spare and starts no other. Idempotent. */
-  async close(): Promise<void> {
-    this.#closed = true;
+  /**
+   * `close()` ends the spare; no other starts from the call on. Every caller waits for the same
+   * end (common/resource.ts): a REPL and its browser may both close a shared supply.
+   */
+  protected async closeGracefully(): Promise<void> {
     await this.#discard();
   }
 

@@ -18,6 +18,7 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ReplError } from '../../common/errors.js';
 import { LIMITS } from '../../common/limits.js';
+import { lifecycleOf } from '../../common/resource.js';
 import { CELL_TIMEOUT } from '../../common/timeout-sec.js';
 import { Operation } from '../../common/operation.js';
 import { ownedTempPrefix } from '../system/child-lifetime.js';
@@ -628,7 +629,8 @@ export class BrowserTools {
   /** The host whose browser context-isolated sessions share: the given one, or one launched on first use. */
   #sharedHost: Browser | undefined;
   readonly #ownsSharedHost: boolean;
-  #closed = false;
+  /** close() of the service, run once for all callers (common/resource.ts). */
+  readonly #lifecycle = lifecycleOf({ closeGracefully: () => this.#closeService() });
 
   constructor(options: BrowserToolsOptions & { host?: Browser | undefined } = {}) {
     this.#options = options;
@@ -645,7 +647,7 @@ export class BrowserTools {
   }
 
   get closed(): boolean {
-    return this.#closed;
+    return this.#lifecycle.closed;
   }
 
   /** Ids of the sessions that exist (open or not). */
@@ -655,7 +657,7 @@ export class BrowserTools {
 
   /** The page of `sessionId`, created on first use (its browser page opens on its first call). */
   page(sessionId: string): ToolPage {
-    if (this.#closed) throw new ReplError('REPL_ERR_CLOSED', 'the browser tools are closed');
+    if (this.closed) throw new ReplError('REPL_ERR_CLOSED', 'the browser tools are closed');
     if (typeof sessionId !== 'string' || !SESSION_ID.test(sessionId)) {
       throw new ReplError('REPL_ERR_INVALID_ARGUMENT', 'sessionId must be 1-128 characters of letters, digits and . _ : @ -');
     }
@@ -677,12 +679,16 @@ export class BrowserTools {
     return this.page(sessionId).status();
   }
 
-  /** Closes the session's page and forgets the session; its workspace stays until `close()` (which removes a temporary one). */
-  async close(sessionId?: string): Promise<void> {
-    if (sessionId === undefined) return this.#closeService();
+  /**
+   * Closes the session's page and forgets the session; its workspace stays until `close()` (which
+   * removes a temporary one). `close()` without a session ends the service: concurrent callers
+   * share one promise (common/resource.ts).
+   */
+  close(sessionId?: string): Promise<void> {
+    if (sessionId === undefined) return this.#lifecycle.close();
     const page = this.#pages.get(sessionId);
     this.#pages.delete(sessionId);
-    await page?.dispose();
+    return page?.dispose() ?? Promise.resolve();
   }
 
   /** Closes every session. */
@@ -693,12 +699,12 @@ export class BrowserTools {
   }
 
   async [Symbol.asyncDispose](): Promise<void> {
-    await this.#closeService();
+    await this.#lifecycle.close();
   }
 
   /** @internal A session's page: a private REPL in the shared browser, or in a browser of its own. */
   async openBackend(sessionId: string): Promise<PageBackend> {
-    if (this.#closed) throw new ReplError('REPL_ERR_CLOSED', 'the browser tools are closed');
+    if (this.closed) throw new ReplError('REPL_ERR_CLOSED', 'the browser tools are closed');
     const page = this.#pages.get(sessionId);
     const owner = `tools:${sessionId}` as const;
     const host = this.#config.isolation === 'process' ? this.#newHost(sessionId) : (this.#sharedHost ??= this.#newHost('shared'));
@@ -722,8 +728,6 @@ export class BrowserTools {
   }
 
   async #closeService(): Promise<void> {
-    if (this.#closed) return;
-    this.#closed = true;
     await this.closeAll();
     if (this.#ownsSharedHost) await this.#sharedHost?.close();
     if (this.#ownsWorkspace) new Workspace(this.#workspaceRoot).remove();

@@ -20,6 +20,7 @@ import { debuglog } from 'node:util';
 import { BrowserLink } from '../../common/cdp/browser-link.js';
 import type { CdpConnection, CdpEvent } from '../../common/cdp/cdp-connection.js';
 import { ReplError } from '../../common/errors.js';
+import { Resource } from '../../common/resource.js';
 import { valueWithin, waitAtMost } from '../../common/wait.js';
 import type { WebMcpInvocation, WebMcpTool } from '../../common/protocol/webmcp-messages.js';
 import { backfillFrames } from './backfill.js';
@@ -130,16 +131,16 @@ interface InvocationWatcher {
 }
 
 /** The page tools of one browser; see the module comment. */
-export class WebMcpMonitor implements WebMcpTools {
+export class WebMcpMonitor extends Resource implements WebMcpTools {
   readonly #link: BrowserLink;
   readonly #isolatedContexts: () => ReadonlySet<string>;
   #connection: Connection | undefined;
   #starting: Promise<Connection> | undefined;
   /** The endpoint `start(endpoint)` was given: used by the connect it starts, so starting never asks the manager (which is waiting for us). */
   #givenEndpoint: string | undefined;
-  #closed = false;
 
   constructor(options: WebMcpMonitorOptions) {
+    super();
     this.#isolatedContexts = options.isolatedContexts ?? (() => new Set());
     this.#link = new BrowserLink({
       endpointProvider: async () => this.#givenEndpoint ?? options.endpoint(),
@@ -206,21 +207,20 @@ export class WebMcpMonitor implements WebMcpTools {
     return await this.#invoke(connection, tool, input as object, { deadline: Date.now() + timeoutMs, timeoutSec: timeoutMs / 1000 }, signal);
   }
 
-  /** Ends the connection: waiting invocations end as outcome unknown, later calls fail with `REPL_ERR_CLOSED`. Idempotent. */
-  async close(): Promise<void> {
-    this.#closed = true;
+  /**
+   * `close()` ends the connection: waiting invocations end as outcome unknown. Calls fail with
+   * `REPL_ERR_CLOSED` from the moment close() is called (`closed` is set by the call itself, so no
+   * connect starts after it). Every caller waits for the same end (common/resource.ts).
+   */
+  protected async closeGracefully(): Promise<void> {
     await this.#link.close();
     this.#connection?.markClosed();
-  }
-
-  async [Symbol.asyncDispose](): Promise<void> {
-    await this.close();
   }
 
   // ----- connection and attach --------------------------------------------------------------------
 
   #ensure(): Promise<Connection> {
-    if (this.#closed) return Promise.reject(new ReplError('REPL_ERR_CLOSED', 'the WebMCP monitor is closed'));
+    if (this.closed) return Promise.reject(new ReplError('REPL_ERR_CLOSED', 'the WebMCP monitor is closed'));
     const current = this.#connection;
     if (current !== undefined && !current.cdp.closed) return Promise.resolve(current);
     if (this.#starting === undefined) {
