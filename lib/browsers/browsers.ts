@@ -70,20 +70,20 @@ export interface BrowsersOptions {
   primary?: BrowserOptions | Browser | undefined;
   /** Launched, unused browsers kept ready (default 0). */
   pool?: number | undefined;
-  /** Most browsers at once, created and pooled together, the server's own not counted. Default from memory. */
+  /**
+   * Most browsers at once, created and pooled together, the server's own not counted. Default from
+   * memory (`createApp` passes `BROWSER_REPL_MAX_BROWSERS` when set: lib/http/settings.ts).
+   */
   maxBrowsers?: number | undefined;
   /** Prefix of created browsers' ids (issue 14 names the pod in it). Default none. */
   idPrefix?: string | undefined;
 }
 
-/** The limit when none is configured: what the machine's memory holds at 512 MiB per browser. */
-export function defaultMaxBrowsers(env: NodeJS.ProcessEnv = process.env): number {
-  const configured = env['BROWSER_REPL_MAX_BROWSERS'];
-  if (configured !== undefined && configured !== '') return checkMaxBrowsers(Number(configured), 'BROWSER_REPL_MAX_BROWSERS');
-  return derivedMaxBrowsers();
-}
-
-function checkMaxBrowsers(value: number, field: string): number {
+/**
+ * A count of browsers (`maxBrowsers`, `pool`, `BROWSER_REPL_MAX_BROWSERS`) as a non-negative
+ * integer. @throws ReplError `REPL_ERR_INVALID_ARGUMENT` naming `field`.
+ */
+export function checkBrowserCount(value: number, field: string): number {
   if (!Number.isInteger(value) || value < 0) throw new ReplError('REPL_ERR_INVALID_ARGUMENT', `${field} must be a non-negative integer, got ${String(value)}`);
   return value;
 }
@@ -112,8 +112,8 @@ export class Browsers extends Resource {
 
   constructor(options: BrowsersOptions = {}) {
     super();
-    this.maxBrowsers = options.maxBrowsers === undefined ? defaultMaxBrowsers() : checkMaxBrowsers(options.maxBrowsers, 'maxBrowsers');
-    this.poolSize = checkMaxBrowsers(options.pool ?? 0, 'pool');
+    this.maxBrowsers = options.maxBrowsers === undefined ? derivedMaxBrowsers() : checkBrowserCount(options.maxBrowsers, 'maxBrowsers');
+    this.poolSize = checkBrowserCount(options.pool ?? 0, 'pool');
     this.#idPrefix = options.idPrefix ?? '';
     const primary = options.primary ?? {};
     if (primary instanceof Browser) {

@@ -9,10 +9,10 @@ import type { BrowserManagerOptions } from '../chromium/browser-manager.js';
 import type { BrowserOptions } from '../browsers/browser.js';
 import { DEFAULT_DRAIN_MS, isLoopback, startServer } from '../http/server.js';
 import { parseHostPattern, parseOrigin, splitList } from '../http/middleware.js';
-import { trustProxySetting } from '../http/create-app.js';
-import type { ServerOptions } from '../http/server.js';
+import { parseTrustProxy, serverSettings } from '../http/settings.js';
+import type { ServerOptions, ServerSettings } from '../http/settings.js';
 import { integerFlag, parseFlags, UsageError } from './options.js';
-import { capabilitiesFromEnv, readCapabilities } from '../mcp/capabilities.js';
+import { readCapabilities } from '../mcp/capabilities.js';
 
 export const SERVE_USAGE = `Usage: chromium-repl [serve] [options]
 
@@ -106,15 +106,14 @@ export function serveOptions(args: string[], env: NodeJS.ProcessEnv = process.en
       throw new UsageError((error as Error).message, 'serve');
     }
   }
-  const token = values.token ?? env['BROWSER_REPL_TOKEN'];
-  const host = values.host ?? env['HOST'] ?? '127.0.0.1';
-  // startServer refuses this too; saying it here makes it a usage error (exit 2) before anything starts.
-  if (!isLoopback(host) && (token === undefined || token === '')) {
-    throw new UsageError(`refusing to listen on ${host} without a token: pass --token or set BROWSER_REPL_TOKEN (or listen on 127.0.0.1)`, 'serve');
+  let mcpCaps: ServerOptions['mcpCaps'];
+  try {
+    if (values['mcp-caps'] !== undefined) mcpCaps = readCapabilities(values['mcp-caps'].split(','), '--mcp-caps');
+  } catch (error) {
+    throw new UsageError((error as Error).message, 'serve');
   }
-
-  const allowedHosts = listFlag(values['allowed-hosts'], '--allowed-hosts', env['BROWSER_REPL_ALLOWED_HOSTS'], 'BROWSER_REPL_ALLOWED_HOSTS', parseHostPattern);
-  const allowedOrigins = listFlag(values['allowed-origins'], '--allowed-origins', env['BROWSER_REPL_ALLOWED_ORIGINS'], 'BROWSER_REPL_ALLOWED_ORIGINS', parseOrigin);
+  const allowedHosts = listFlag(values['allowed-hosts'], '--allowed-hosts', parseHostPattern);
+  const allowedOrigins = listFlag(values['allowed-origins'], '--allowed-origins', parseOrigin);
 
   const browser: BrowserManagerOptions = {};
   if (values.executable !== undefined) browser.executable = values.executable;
@@ -124,50 +123,68 @@ export function serveOptions(args: string[], env: NodeJS.ProcessEnv = process.en
   if (heapMb !== undefined) primaryBrowser.heapMb = heapMb;
   if (Object.keys(browser).length > 0) primaryBrowser.browser = browser;
 
-  const options: ServerOptions = { token: token === '' ? undefined : token };
+  // What the flags say; the environment fills in the rest, read and checked once by the server's
+  // own serverSettings, here so that a bad variable is a usage error (exit 2) before anything starts.
+  const options: ServerOptions = {};
+  if (values.token !== undefined) options.token = values.token;
   if (values.host !== undefined) options.host = values.host;
   if (port !== undefined) options.port = port;
   if (viewport !== undefined) options.viewport = viewport;
-  if (values['trust-proxy'] !== undefined) options.trustProxy = trustProxySetting(undefined, { BROWSER_REPL_TRUST_PROXY: values['trust-proxy'] });
+  if (values['trust-proxy'] !== undefined) options.trustProxy = parseTrustProxy(values['trust-proxy']);
   if (allowedHosts !== undefined) options.allowedHosts = allowedHosts;
   if (allowedOrigins !== undefined) options.allowedOrigins = allowedOrigins;
   if (Object.keys(primaryBrowser).length > 0) options.primaryBrowser = primaryBrowser;
   if (browserPool !== undefined) options.browserPool = browserPool;
   if (maxBrowsers !== undefined) options.maxBrowsers = maxBrowsers;
+  if (mcpCaps !== undefined) options.mcpCaps = mcpCaps;
+  let settings: ServerSettings;
   try {
-    // Checked here so that a bad list is a usage error (exit 2); unset, the app reads the variable itself.
-    if (values['mcp-caps'] !== undefined) options.mcpCaps = readCapabilities(values['mcp-caps'].split(','), '--mcp-caps');
-    else if ((env['BROWSER_REPL_MCP_CAPS'] ?? '') !== '') options.mcpCaps = capabilitiesFromEnv(env);
+    settings = serverSettings(options, env);
   } catch (error) {
     throw new UsageError((error as Error).message, 'serve');
   }
+  // startServer refuses this too; saying it here makes it a usage error (exit 2) before anything starts.
+  if (!isLoopback(settings.host) && (settings.token === undefined || settings.token === '')) {
+    throw new UsageError(`refusing to listen on ${settings.host} without a token: pass --token or set BROWSER_REPL_TOKEN (or listen on 127.0.0.1)`, 'serve');
+  }
+
+  // The options carry what the environment said of the token, the lists and the capabilities too.
+  const mapped: ServerOptions = { token: settings.token === '' ? undefined : settings.token, ...options };
+  if (allowedHosts === undefined && settings.allowedHosts !== undefined) mapped.allowedHosts = nonEmpty(settings.allowedHosts, '--allowed-hosts');
+  if (allowedOrigins === undefined && settings.allowedOrigins !== undefined) mapped.allowedOrigins = nonEmpty(settings.allowedOrigins, '--allowed-origins');
+  if (mcpCaps === undefined && settings.mcpCaps.length > 0) mapped.mcpCaps = [...settings.mcpCaps];
+  // A knob of the command line (and of `mcp`), not of the library: the app's default is ask.
   const permission = env['BROWSER_REPL_TOOLS_PERMISSION'];
   if (permission !== undefined && permission !== '') {
     if (permission !== 'ask' && permission !== 'allow' && permission !== 'deny') {
       throw new UsageError(`BROWSER_REPL_TOOLS_PERMISSION must be ask, allow or deny, got ${JSON.stringify(permission)}`, 'serve');
     }
-    options.tools = { permission };
+    mapped.tools = { permission };
   }
-  return options;
+  return mapped;
 }
 
 /**
- * A comma-separated list of a flag, else of its variable, each entry checked by `parse` (which
- * throws naming the entry; that becomes a usage error). Undefined when neither is set.
+ * A comma-separated list of a flag, each entry checked by `parse` (which throws naming the entry;
+ * that becomes a usage error). Undefined when the flag is not given.
  */
-function listFlag(flag: string | undefined, flagName: string, variable: string | undefined, variableName: string, parse: (entry: string, source: string) => unknown): string[] | undefined {
-  const [value, source] = flag !== undefined ? [flag, flagName] : [variable, variableName];
-  if (value === undefined || (flag === undefined && value.trim() === '')) return undefined;
-  const entries = splitList(value);
-  if (entries.length === 0) throw new UsageError(`${flagName} must list at least one entry`, 'serve');
+function listFlag(flag: string | undefined, flagName: string, parse: (entry: string, source: string) => unknown): string[] | undefined {
+  if (flag === undefined) return undefined;
+  const entries = nonEmpty(splitList(flag), flagName);
   for (const entry of entries) {
     try {
-      parse(entry, source);
+      parse(entry, flagName);
     } catch (error) {
       throw new UsageError((error as Error).message, 'serve');
     }
   }
   return entries;
+}
+
+/** A list of a flag or its variable that names nothing (`,`) is a usage error. */
+function nonEmpty(entries: readonly string[], flagName: string): string[] {
+  if (entries.length === 0) throw new UsageError(`${flagName} must list at least one entry`, 'serve');
+  return [...entries];
 }
 
 /**

@@ -13,10 +13,7 @@ import type { Express } from 'express';
 import { Browsers } from '../browsers/browsers.js';
 import { CdpProxy } from './cdp-proxy.js';
 import { browsersRoutes, resolveBrowser } from './routes/browsers-routes.js';
-import { Browser } from '../browsers/browser.js';
-import type { BrowserOptions } from '../browsers/browser.js';
-import type { Viewport } from '../chromium/viewport.js';
-import { accessGuard, accessPolicy, bearerAuth, errorHandler, browserFromLocals, notFound } from './middleware.js';
+import { accessGuard, bearerAuth, errorHandler, browserFromLocals, notFound } from './middleware.js';
 import type { BrowserOf } from './middleware.js';
 import { replRoutes } from './routes/repl-routes.js';
 import { playwrightRoutes } from './routes/playwright-routes.js';
@@ -25,86 +22,16 @@ import { fsRoutes } from './routes/fs-routes.js';
 import { webmcpRoutes } from './routes/webmcp-routes.js';
 import { mcpRoutes } from './routes/mcp-routes.js';
 import { McpHttpSessions } from '../mcp/http-sessions.js';
-import { capabilitiesFromEnv, readCapabilities } from '../mcp/capabilities.js';
-import type { McpCapability } from '../mcp/capabilities.js';
 import { BrowserTools } from '../tools/tool-service.js';
 import { ServerMetrics } from './metrics.js';
-import { Peers, peerOptionsFromEnv } from './peers.js';
+import { Peers } from './peers.js';
 import { InFlightRequests } from './in-flight.js';
 import { MountPrefixes } from './public-url.js';
 import { waitAtMost } from '../../common/wait.js';
-import type { PeerOptions } from './peers.js';
-import type { BrowserToolsOptions } from '../tools/types.js';
+import { serverSettings } from './settings.js';
+import type { AppOptions, ServerSettings } from './settings.js';
 
-export interface AppOptions {
-  /**
-   * The server's own browser (`default`, what the top-level routes drive): its options, which the
-   * browsers of `POST /browsers` also start from, or a `Browser` built by the caller (it is closed
-   * with the app's registry). Default `{}`.
-   */
-  primaryBrowser?: BrowserOptions | Browser;
-  /** When set, every route requires `Authorization: Bearer <token>` (default `BROWSER_REPL_TOKEN`). */
-  token?: string | undefined;
-  /**
-   * Host names the server answers to besides the loopback ones (DNS-rebinding protection,
-   * docs/security.md): `name`, `name:port`, `*.domain`, `[v6]`. Without a token the Host check
-   * always applies; with one, only when this is given. Default `BROWSER_REPL_ALLOWED_HOSTS`
-   * (comma separated), else none.
-   */
-  allowedHosts?: readonly string[] | undefined;
-  /**
-   * Web origins whose pages may call the server (`https://app.example`); they get CORS headers.
-   * Requests from any other page (an `Origin` of another origin, `Sec-Fetch-Site: cross-site`)
-   * are refused. Default `BROWSER_REPL_ALLOWED_ORIGINS` (comma separated), else none.
-   */
-  allowedOrigins?: readonly string[] | undefined;
-  /**
-   * Default viewport of the server's own browser and of `POST /browsers`' (`BrowserOptions.viewport`;
-   * it wins over `primaryBrowser.viewport`). Default `BROWSER_REPL_VIEWPORT`, else 1280×720. Ignored
-   * when `primaryBrowser` is a `Browser`.
-   */
-  viewport?: Viewport | undefined;
-  /** Launched, unused browsers kept ready for `POST /browsers` (`--browser-pool`). Default 0. */
-  browserPool?: number | undefined;
-  /**
-   * Most browsers `POST /browsers` may run at once, pool included, the default browser not counted
-   * (`--max-browsers`, `BROWSER_REPL_MAX_BROWSERS`). Default: total memory / 512 MiB, minus one.
-   */
-  maxBrowsers?: number | undefined;
-  /**
-   * Options of the agent browser tools behind `/mcp` (docs/mcp.md); they run on the default
-   * browser. Default: `permission: "ask"` (approval through the MCP client's elicitation).
-   */
-  tools?: BrowserToolsOptions | undefined;
-  /**
-   * Capabilities of `/mcp` beyond the page tools (docs/mcp.md): `code` lists `browser_repl` and
-   * `execute_playwright_code`, which run code with the server's rights (docs/security.md).
-   * Default `BROWSER_REPL_MCP_CAPS` (comma separated), else none.
-   */
-  mcpCaps?: readonly McpCapability[] | undefined;
-  /**
-   * Serve `GET /metrics` without the token (for a scraper that cannot send one). Default
-   * `BROWSER_REPL_METRICS_PUBLIC` (`1` or `true`), else false: the metrics sit behind the token.
-   */
-  metricsPublic?: boolean | undefined;
-  /**
-   * Which proxies in front of the server may say what the client asked for: when the request
-   * comes through one, the URLs the server returns (`cdp_ws_url`, `result_url`) follow its
-   * `X-Forwarded-Proto`, `X-Forwarded-Host` and `X-Forwarded-Prefix`. Express's `trust proxy`
-   * values: `true` (any), a hop count, or addresses and subnets (`'loopback'`, `'10.0.0.0/8'`,
-   * a comma-separated list). Default `BROWSER_REPL_TRUST_PROXY`, else none: those headers are
-   * ignored, since any client could send them (docs/security.md); an app mounted in a parent
-   * Express app then follows the parent's `trust proxy` setting.
-   */
-  trustProxy?: boolean | number | string | readonly string[] | undefined;
-  /**
-   * Routing between servers (pods, docs/deploy.md#routing-between-pods): this server's node id,
-   * which its browsers' ids then start with, and where its peers are; a request for a browser of
-   * another server is forwarded there. Default from `BROWSER_REPL_NODE_ID`, `BROWSER_REPL_PEER_URL`
-   * and `BROWSER_REPL_PEERS`; `false`: no routing, whatever the environment says.
-   */
-  peers?: PeerOptions | false | undefined;
-}
+export type { AppOptions } from './settings.js';
 
 /** What `GET /readyz` says: `ready` takes new browsers; `draining` and `full` answer 503. */
 export type Readiness = 'ready' | 'draining' | 'full';
@@ -142,12 +69,14 @@ function browserRoutes(browserOf: BrowserOf): Router[] {
 }
 
 export function createApp(options: AppOptions = {}): BrowserReplApp {
-  const token = 'token' in options ? options.token : process.env['BROWSER_REPL_TOKEN'];
-  // Built first: a malformed allowedHosts or allowedOrigins entry throws before anything starts.
-  const access = accessPolicy({ token, allowedHosts: options.allowedHosts, allowedOrigins: options.allowedOrigins });
-  // Built before anything starts: a malformed node id or peer URL throws here.
-  const peerOptions = options.peers === false ? undefined : options.peers ?? peerOptionsFromEnv();
-  const peers = peerOptions === undefined ? undefined : new Peers(peerOptions, (idOrName) => {
+  // Every option and variable is read and checked here, once, before anything starts.
+  return appOf(serverSettings(options));
+}
+
+/** The app of checked settings (`startServer` reads its own, the listener's included). */
+export function appOf(settings: ServerSettings): BrowserReplApp {
+  const { token, access, metricsPublic } = settings;
+  const peers = settings.peers === undefined ? undefined : new Peers(settings.peers, (idOrName) => {
     try {
       browsers.get(idOrName);
       return true;
@@ -155,21 +84,16 @@ export function createApp(options: AppOptions = {}): BrowserReplApp {
       return false;
     }
   });
-  const primary = options.primaryBrowser ?? {};
   const browsers = new Browsers({
-    primary: primary instanceof Browser || options.viewport === undefined ? primary : { ...primary, viewport: options.viewport },
+    primary: settings.primaryBrowser,
     idPrefix: peers?.idPrefix,
-    pool: options.browserPool,
-    maxBrowsers: options.maxBrowsers,
+    pool: settings.browserPool,
+    maxBrowsers: settings.maxBrowsers,
   });
   const proxy = new CdpProxy({ token, access, resolve: (idOrName) => browsers.get(idOrName) });
-  const tools = new BrowserTools({ ...options.tools, host: browsers.primary });
-  const mcp = new McpHttpSessions({
-    tools,
-    caps: options.mcpCaps === undefined ? capabilitiesFromEnv() : readCapabilities(options.mcpCaps, 'mcpCaps'),
-  });
+  const tools = new BrowserTools({ ...settings.tools, host: browsers.primary });
+  const mcp = new McpHttpSessions({ tools, caps: settings.mcpCaps });
   const metrics = new ServerMetrics({ browsers, mcp });
-  const metricsPublic = options.metricsPublic ?? /^(1|true)$/i.test(process.env['BROWSER_REPL_METRICS_PUBLIC'] ?? '');
   let destroying: Promise<void> | undefined;
   const inFlight = new InFlightRequests();
   const readiness = (): Readiness => {
@@ -218,8 +142,8 @@ export function createApp(options: AppOptions = {}): BrowserReplApp {
   app.disable('x-powered-by');
   app.set('etag', false);
   // Unset, a mounted app follows its parent's `trust proxy` (Express's rule for sub-apps).
-  const trustProxy = trustProxySetting(options.trustProxy);
-  if (trustProxy !== false) app.set('trust proxy', trustProxy);
+  const { trustProxy } = settings;
+  if (trustProxy !== false) app.set('trust proxy', typeof trustProxy === 'object' ? [...trustProxy] : trustProxy);
   // Before anything answers: every URL the server returns keeps the path it is mounted at.
   app.use(mounts.middleware());
   // Counted first, so that refusals (403, 401) count too.
@@ -264,17 +188,4 @@ export function createApp(options: AppOptions = {}): BrowserReplApp {
   app.use(notFound);
   app.use(errorHandler);
   return app;
-}
-
-/**
- * Express's `trust proxy` value from `AppOptions.trustProxy` or `BROWSER_REPL_TRUST_PROXY`
- * (`true`/`1`… for any proxy, a hop count, or a list of addresses and subnets); false by default.
- */
-export function trustProxySetting(option: AppOptions['trustProxy'], env: NodeJS.ProcessEnv = process.env): boolean | number | string | string[] {
-  if (option !== undefined) return typeof option === 'object' ? [...option] : option;
-  const value = (env['BROWSER_REPL_TRUST_PROXY'] ?? '').trim();
-  if (value === '' || /^(0|false|no|off)$/i.test(value)) return false;
-  if (/^(true|yes|on)$/i.test(value)) return true;
-  if (/^\d+$/.test(value)) return Number(value);
-  return value;
 }

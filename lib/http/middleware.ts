@@ -64,23 +64,22 @@ export interface HostPattern {
 
 export interface AccessPolicyOptions {
   token: string | undefined;
-  /** Default `BROWSER_REPL_ALLOWED_HOSTS` (comma separated). */
-  allowedHosts?: readonly string[] | undefined;
-  /** Default `BROWSER_REPL_ALLOWED_ORIGINS` (comma separated). */
+  /** Parsed entries of `allowedHosts` (`parseHostPattern`); undefined: none configured. */
+  allowedHosts?: readonly HostPattern[] | undefined;
+  /** Parsed entries of `allowedOrigins` (`parseOrigin`). Default none. */
   allowedOrigins?: readonly string[] | undefined;
 }
 
-/** The policy of an app; throws `REPL_ERR_INVALID_REQUEST` naming a malformed entry. */
-export function accessPolicy(options: AccessPolicyOptions, env: NodeJS.ProcessEnv = process.env): AccessPolicy {
-  const hosts = options.allowedHosts !== undefined
-    ? options.allowedHosts.map((entry) => parseHostPattern(entry, 'allowedHosts'))
-    : env['BROWSER_REPL_ALLOWED_HOSTS'] === undefined || env['BROWSER_REPL_ALLOWED_HOSTS'].trim() === ''
-      ? undefined
-      : splitList(env['BROWSER_REPL_ALLOWED_HOSTS']).map((entry) => parseHostPattern(entry, 'BROWSER_REPL_ALLOWED_HOSTS'));
-  const origins = options.allowedOrigins !== undefined
-    ? options.allowedOrigins.map((entry) => parseOrigin(entry, 'allowedOrigins'))
-    : splitList(env['BROWSER_REPL_ALLOWED_ORIGINS'] ?? '').map((entry) => parseOrigin(entry, 'BROWSER_REPL_ALLOWED_ORIGINS'));
-  return { hasToken: options.token !== undefined && options.token !== '', allowedHosts: hosts, allowedOrigins: origins };
+/**
+ * The policy of already parsed entries (lib/http/settings.ts parses and checks the options and
+ * the environment once), frozen.
+ */
+export function accessPolicy(options: AccessPolicyOptions): AccessPolicy {
+  return Object.freeze({
+    hasToken: options.token !== undefined && options.token !== '',
+    allowedHosts: options.allowedHosts === undefined ? undefined : Object.freeze([...options.allowedHosts]),
+    allowedOrigins: Object.freeze([...options.allowedOrigins ?? []]),
+  });
 }
 
 /** The entries of a comma-separated list (`--allowed-hosts`, the environment), blanks dropped. */

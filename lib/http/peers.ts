@@ -43,7 +43,7 @@ export interface PeerOptions {
 export type LocalBrowserCheck = (idOrName: string) => boolean;
 
 /** Reads `BROWSER_REPL_NODE_ID`, `BROWSER_REPL_PEER_URL` and `BROWSER_REPL_PEERS`; undefined without a node id. */
-export function peerOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): PeerOptions | undefined {
+export function peerOptionsFromEnv(env: NodeJS.ProcessEnv): PeerOptions | undefined {
   const nodeId = env['BROWSER_REPL_NODE_ID'];
   if (nodeId === undefined || nodeId === '') return undefined;
   const peers: Record<string, string> = {};
@@ -53,6 +53,28 @@ export function peerOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): PeerOp
     peers[entry.slice(0, equals)] = entry.slice(equals + 1);
   }
   return { nodeId, peerUrl: env['BROWSER_REPL_PEER_URL'] || undefined, peers };
+}
+
+/**
+ * Checks routing options, wherever they came from (`serverSettings` checks them before anything
+ * starts; a `Peers` built directly checks its own): the node id and peer names are DNS labels, the
+ * template holds `{node}`, every URL is http(s). @throws ReplError `REPL_ERR_INVALID_ARGUMENT`.
+ */
+export function checkPeerOptions(options: PeerOptions): { nodeId: string; template: string | undefined; fixed: ReadonlyMap<string, URL> } {
+  if (!NODE_ID.test(options.nodeId)) {
+    throw new ReplError('REPL_ERR_INVALID_ARGUMENT', `the node id must be one DNS label (a pod's name: a-z, 0-9, -), got ${JSON.stringify(options.nodeId)}`);
+  }
+  const template = options.peerUrl;
+  if (template !== undefined) {
+    if (!template.includes('{node}')) throw new ReplError('REPL_ERR_INVALID_ARGUMENT', `the peer URL template must contain {node}, got ${JSON.stringify(template)}`);
+    baseUrl(template.replaceAll('{node}', options.nodeId), 'the peer URL template');
+  }
+  const fixed = new Map<string, URL>();
+  for (const [node, url] of Object.entries(options.peers ?? {})) {
+    if (!NODE_ID.test(node)) throw new ReplError('REPL_ERR_INVALID_ARGUMENT', `a peer's name must be one DNS label, got ${JSON.stringify(node)}`);
+    fixed.set(node, baseUrl(url, `the URL of peer ${node}`));
+  }
+  return { nodeId: options.nodeId, template, fixed };
 }
 
 /** The servers one server can forward to. */
@@ -67,22 +89,10 @@ export class Peers extends Resource {
   constructor(options: PeerOptions, isLocal: LocalBrowserCheck = () => false) {
     super();
     this.#isLocal = isLocal;
-    if (!NODE_ID.test(options.nodeId)) {
-      throw new ReplError('REPL_ERR_INVALID_ARGUMENT', `the node id must be one DNS label (a pod's name: a-z, 0-9, -), got ${JSON.stringify(options.nodeId)}`);
-    }
-    this.nodeId = options.nodeId;
-    const template = options.peerUrl;
-    if (template !== undefined) {
-      if (!template.includes('{node}')) throw new ReplError('REPL_ERR_INVALID_ARGUMENT', `the peer URL template must contain {node}, got ${JSON.stringify(template)}`);
-      baseUrl(template.replaceAll('{node}', this.nodeId), 'the peer URL template');
-    }
-    this.#template = template;
-    const fixed = new Map<string, URL>();
-    for (const [node, url] of Object.entries(options.peers ?? {})) {
-      if (!NODE_ID.test(node)) throw new ReplError('REPL_ERR_INVALID_ARGUMENT', `a peer's name must be one DNS label, got ${JSON.stringify(node)}`);
-      fixed.set(node, baseUrl(url, `the URL of peer ${node}`));
-    }
-    this.#fixed = fixed;
+    const checked = checkPeerOptions(options);
+    this.nodeId = checked.nodeId;
+    this.#template = checked.template;
+    this.#fixed = checked.fixed;
   }
 
   /** The prefix of the ids of this server's browsers. */

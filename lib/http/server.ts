@@ -10,23 +10,14 @@ import { debuglog } from 'node:util';
 import { httpStatusOf, ReplError } from '../../common/errors.js';
 import type { ErrorCode } from '../../common/errors.js';
 import { sweepStaleProfiles } from '../chromium/launch-chromium.js';
-import { createApp } from './create-app.js';
+import { appOf } from './create-app.js';
 import { endSocketWithJson } from './middleware.js';
-import type { AppOptions, BrowserReplApp } from './create-app.js';
+import type { BrowserReplApp } from './create-app.js';
+import { positiveMs, serverSettings } from './settings.js';
+import type { ServerOptions } from './settings.js';
 
 const debug = debuglog('browser-repl:http');
 
-/**
- * How long a client may take to send its request line and headers. They fit in one packet for
- * any real client; a slow one past this is holding a connection open on purpose (slowloris).
- */
-const HEADERS_TIMEOUT_MS = 30_000;
-/**
- * How long a client may take to send its whole request, body included (Node's `requestTimeout`;
- * it does not limit the response, so a `/repl` cell of five minutes is not affected). Five
- * minutes covers the largest body (64 MiB of `PUT /fs/write_file`) at about 220 KiB/s.
- */
-const REQUEST_TIMEOUT_MS = 300_000;
 /**
  * How long an idle keep-alive connection stays open. Longer than the 60 s idle timeout of
  * common load balancers and proxies in front (nginx, cloud load balancers), so that the server
@@ -37,16 +28,7 @@ const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 /** How long a graceful shutdown waits for running requests by default (`BROWSER_REPL_DRAIN_SEC`). */
 export const DEFAULT_DRAIN_MS = 30_000;
 
-export interface ServerOptions extends AppOptions {
-  /** Default `PORT` or 10001; 0 picks a free port. */
-  port?: number;
-  /** Default `HOST` or 127.0.0.1. Anything beyond loopback requires a token. */
-  host?: string;
-  /** Most time to receive a request's headers, in ms (then 408 `REPL_ERR_REQUEST_TIMEOUT`). Default 30 000. */
-  headersTimeoutMs?: number | undefined;
-  /** Most time to receive a whole request, body included, in ms (not the response). Default 300 000. */
-  requestTimeoutMs?: number | undefined;
-}
+export type { ServerOptions } from './settings.js';
 
 export interface BrowserReplServer extends AsyncDisposable {
   readonly url: string;
@@ -68,20 +50,18 @@ export function isLoopback(host: string): boolean {
 }
 
 export async function startServer(options: ServerOptions = {}): Promise<BrowserReplServer> {
-  const host = options.host ?? process.env['HOST'] ?? '127.0.0.1';
-  const port = options.port ?? (process.env['PORT'] === undefined ? 10001 : Number(process.env['PORT']));
-  const token = 'token' in options ? options.token : process.env['BROWSER_REPL_TOKEN'];
+  // Every option and variable is read and checked here, once, before anything starts.
+  const settings = serverSettings(options);
+  const { host, port, token, headersTimeoutMs: headersTimeout, requestTimeoutMs: requestTimeout } = settings;
   if (!isLoopback(host) && (token === undefined || token === '')) {
     throw new ReplError('REPL_ERR_INVALID_REQUEST',
       `refusing to listen on ${host} without a token: anyone who can reach it could run code on this machine. `
       + 'Set BROWSER_REPL_TOKEN (clients then send Authorization: Bearer <token>), or listen on 127.0.0.1.');
   }
-  const headersTimeout = positiveMs(options.headersTimeoutMs, 'headersTimeoutMs') ?? HEADERS_TIMEOUT_MS;
-  const requestTimeout = Math.max(positiveMs(options.requestTimeoutMs, 'requestTimeoutMs') ?? REQUEST_TIMEOUT_MS, headersTimeout);
   // What a server killed earlier left in the temp folder (profiles, downloads, workspaces) goes
   // now, not only at the first browser launch (docs/reliability.md).
   await sweepStaleProfiles();
-  const app = createApp({ ...options, token });
+  const app = appOf(settings);
   const server = createServer({
     headersTimeout,
     requestTimeout,
@@ -150,12 +130,6 @@ function listenError(error: unknown, host: string, port: number): unknown {
     return error;
   }
   return Object.assign(new Error(message, { cause: error }), { code });
-}
-
-function positiveMs(value: number | undefined, name: string): number | undefined {
-  if (value === undefined) return undefined;
-  if (!Number.isInteger(value) || value <= 0) throw new ReplError('REPL_ERR_INVALID_REQUEST', `${name} must be a positive integer of milliseconds, got ${String(value)}`);
-  return value;
 }
 
 /** The registry code of an error of Node's HTTP parser (`clientError`). */

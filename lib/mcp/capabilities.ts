@@ -27,7 +27,7 @@ export function readCapabilities(value: readonly string[], field: string): McpCa
   return caps;
 }
 
-/** The capabilities `BROWSER_REPL_MCP_CAPS` names (comma separated); none when unset. */
-export function capabilitiesFromEnv(env: NodeJS.ProcessEnv = process.env): McpCapability[] {
+/** The capabilities `BROWSER_REPL_MCP_CAPS` of `env` names (comma separated); none when unset. */
+export function capabilitiesFromEnv(env: NodeJS.ProcessEnv): McpCapability[] {
   return readCapabilities((env['BROWSER_REPL_MCP_CAPS'] ?? '').split(','), 'BROWSER_REPL_MCP_CAPS');
 }

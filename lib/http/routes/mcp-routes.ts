@@ -28,8 +28,8 @@ export interface McpRoutesOptions {
   /** The server's token; without one, requests must name a loopback host. */
   token: string | undefined;
   /**
-   * The Host and Origin policy (`createApp` passes its own). Default: loopback hosts only when
-   * there is no token, no allowed origins (`BROWSER_REPL_ALLOWED_HOSTS`/`_ORIGINS` apply).
+   * The Host and Origin policy (`createApp` passes its own, from its settings). Default: loopback
+   * hosts only when there is no token, no allowed origins.
    */
   access?: AccessPolicy | undefined;
 }
