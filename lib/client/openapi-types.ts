@@ -463,6 +463,85 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/browsers/{id_or_name}/live_view": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A browser id, its name, or `default` for the server's own browser. */
+                id_or_name: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mint a live-view URL
+         * @description A URL of this browser's live view (docs/live-view.md) with a capability of its own: read-only or interactive, for `ttl_seconds` or the browser's life. The capability is an HMAC of the server's token (or of a secret of this process when the server has none) over the browser id, the expiry and the read-only flag.
+         */
+        post: operations["createBrowserLiveView"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/browsers/{id_or_name}/live": {
+        parameters: {
+            query: {
+                /** @description The live-view capability, as browser_live_view_url carries it. */
+                jwt: string;
+                /** @description `true`: view only, whatever the capability allows (input is refused server-side). */
+                readOnly?: "true" | "false" | "1" | "0";
+            };
+            header?: never;
+            path: {
+                /** @description A browser id, its name, or `default` for the server's own browser. */
+                id_or_name: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * The live-view page (browser_live_view_url)
+         * @description A self-contained HTML page showing the browser's tab live (CDP screencast), its tabs, and who is in control; interactive unless read-only. Needs no bearer token (the capability admits it), may be embedded in an iframe of any site, and loads nothing from elsewhere.
+         */
+        get: operations["getBrowserLiveView"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/browsers/{id_or_name}/live/ws": {
+        parameters: {
+            query: {
+                /** @description The live-view capability, as browser_live_view_url carries it. */
+                jwt: string;
+                /** @description `true`: view only, whatever the capability allows (input is refused server-side). */
+                readOnly?: "true" | "false" | "1" | "0";
+            };
+            header?: never;
+            path: {
+                /** @description A browser id, its name, or `default` for the server's own browser. */
+                id_or_name: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * The live view's WebSocket
+         * @description The page's own connection: JSON messages, frames and the tab list from the server, input from the viewer (docs/live-view.md lists them). Same-origin only (the Origin check of every route). The screencast runs while at least one viewer is connected.
+         */
+        get: operations["connectBrowserLiveView"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/process/exec": {
         parameters: {
             query?: never;
@@ -1509,6 +1588,11 @@ export interface components {
             session_id: string;
             /** @description WebSocket for Chrome DevTools Protocol clients (Playwright connectOverCDP, Puppeteer connect), on this server's port. With a server token it carries `?jwt=`, a capability for this browser's CDP only (docs/security.md). */
             cdp_ws_url: string;
+            /**
+             * Format: uri
+             * @description A page of this server that shows the browser's current tab live and forwards a person's mouse, wheel and keyboard to it (docs/live-view.md). It carries `?jwt=`, an interactive capability for this browser alone, valid for the browser's life; mint read-only or expiring ones with POST /browsers/{id_or_name}/live_view.
+             */
+            browser_live_view_url: string;
             /** @description Always empty: WebDriver BiDi is not offered. */
             webdriver_ws_url: string;
             /** Format: date-time */
@@ -1683,6 +1767,28 @@ export interface components {
                 /** Format: date-time */
                 modified_at: string | null;
             }[];
+        };
+        /** @description What the minted live-view URL may do, and for how long. */
+        LiveViewRequest: {
+            /** @description Seconds the URL opens the view (it is checked when a viewer opens the page or its WebSocket; an open view is not cut). Default: the browser's life. */
+            ttl_seconds?: number;
+            /**
+             * @description A view-only URL: frames and the tab list, no input (refused by the server).
+             * @default false
+             */
+            read_only?: boolean;
+        };
+        LiveViewGrant: {
+            /**
+             * Format: uri
+             * @description The live-view page with its capability (`?jwt=`), and `readOnly=true` when read-only.
+             */
+            browser_live_view_url: string;
+            /**
+             * Format: date-time
+             * @description When the capability stops opening the view (whole seconds); null: the browser's life.
+             */
+            expires_at: string | null;
         };
     };
     responses: {
@@ -2533,6 +2639,125 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             /** @description No live browser with that id or name. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createBrowserLiveView: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A browser id, its name, or `default` for the server's own browser. */
+                id_or_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["LiveViewRequest"];
+            };
+        };
+        responses: {
+            /** @description The URL and its expiry. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LiveViewGrant"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description No live browser with that id or name. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getBrowserLiveView: {
+        parameters: {
+            query: {
+                /** @description The live-view capability, as browser_live_view_url carries it. */
+                jwt: string;
+                /** @description `true`: view only, whatever the capability allows (input is refused server-side). */
+                readOnly?: "true" | "false" | "1" | "0";
+            };
+            header?: never;
+            path: {
+                /** @description A browser id, its name, or `default` for the server's own browser. */
+                id_or_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Missing, forged, expired or another browser's capability (also for a browser that does not exist). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    connectBrowserLiveView: {
+        parameters: {
+            query: {
+                /** @description The live-view capability, as browser_live_view_url carries it. */
+                jwt: string;
+                /** @description `true`: view only, whatever the capability allows (input is refused server-side). */
+                readOnly?: "true" | "false" | "1" | "0";
+            };
+            header?: never;
+            path: {
+                /** @description A browser id, its name, or `default` for the server's own browser. */
+                id_or_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Switching protocols. */
+            101: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, forged, expired or another browser's capability (also for a browser that does not exist). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Host or Origin not allowed. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

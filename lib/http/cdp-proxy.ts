@@ -198,7 +198,7 @@ const PROTOCOL_LIST = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+(?:[ \t]*,[ \t]*[!#$%&'*+\-.
  * The checks `ws` makes of a handshake, made first so that a bad one gets the JSON error of every
  * route (`ws` would answer a text/html 400 of its own).
  */
-function checkHandshake(request: IncomingMessage): void {
+export function checkHandshake(request: IncomingMessage): void {
   const invalid = (message: string) => new ReplError('REPL_ERR_INVALID_REQUEST', `invalid WebSocket handshake: ${message}`);
   if (request.method !== 'GET') throw invalid(`the method must be GET, not ${request.method ?? '?'}`);
   if (request.headers.upgrade?.toLowerCase() !== 'websocket') throw invalid('the Upgrade header must be websocket');
@@ -242,7 +242,7 @@ function watchClose(transport: Transport, onClose: () => void): Transport {
 }
 
 /** Answers an upgrade that will not happen with the status and JSON body of the error. */
-function refuse(socket: Duplex, error: unknown): void {
+export function refuse(socket: Duplex, error: unknown): void {
   const replError = error instanceof ReplError ? error : new ReplError('REPL_ERR_INTERNAL', error instanceof Error ? error.message : String(error));
   if (!(error instanceof ReplError)) debug('unexpected upgrade failure: %s', error instanceof Error ? error.message : String(error));
   if (socket.destroyed) return;

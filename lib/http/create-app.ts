@@ -3,7 +3,7 @@
  * One registry of browsers (lib/browsers) serves every route. The router of one browser is
  * mounted once, at `{/browsers/:id_or_name}` (the part in braces is optional): a resolver finds
  * the browser the path names, or the registry's own at the top level.
- * WebSocket upgrades (`cdp_ws_url`) go to `app.handleUpgrade`. `/mcp` serves the MCP server
+ * WebSocket upgrades (`cdp_ws_url`, the live view's) go to `app.handleUpgrade`. `/mcp` serves the MCP server
  * (lib/mcp) over streamable HTTP, once, at the top level: its code tools take a `browser` argument.
  */
 import type { IncomingMessage } from 'node:http';
@@ -27,6 +27,9 @@ import { ServerMetrics } from './metrics.js';
 import { Peers } from './peers.js';
 import { InFlightRequests } from './in-flight.js';
 import { MountPrefixes } from './public-url.js';
+import { LiveViewKeys } from '../live-view/capability.js';
+import { LiveViews } from '../live-view/live-view.js';
+import { LiveViewUpgrades, livePageRoutes } from './routes/live-view-routes.js';
 import { waitAtMost } from '../../common/wait.js';
 import { serverSettings } from './settings.js';
 import type { AppOptions, ServerSettings } from './settings.js';
@@ -91,6 +94,10 @@ export function appOf(settings: ServerSettings): BrowserReplApp {
     maxBrowsers: settings.maxBrowsers,
   });
   const proxy = new CdpProxy({ token, access, resolve: (idOrName) => browsers.get(idOrName) });
+  // The live views' key: the token, or a secret of this process (a capability is always needed).
+  const liveViewKeys = new LiveViewKeys(token);
+  const liveViews = new LiveViews();
+  const liveUpgrades = new LiveViewUpgrades({ browsers, keys: liveViewKeys, access, views: liveViews });
   const tools = new BrowserTools({ ...settings.tools, host: browsers.primary });
   const mcp = new McpHttpSessions({ tools, caps: settings.mcpCaps });
   const metrics = new ServerMetrics({ browsers, mcp });
@@ -114,7 +121,9 @@ export function appOf(settings: ServerSettings): BrowserReplApp {
         const stripped = mounts.strip(path);
         if (stripped !== path) request.url = stripped;
         if (peers?.forwardUpgrade(request, socket, head) === true) return;
-        void proxy.handleUpgrade(request, socket, head);
+        // Dispatch by path: a live view's viewers, else the CDP proxy (which refuses unknown paths).
+        if (LiveViewUpgrades.matches(request.url)) void liveUpgrades.handleUpgrade(request, socket, head);
+        else void proxy.handleUpgrade(request, socket, head);
       },
     },
     metrics: { value: metrics, enumerable: true },
@@ -131,7 +140,7 @@ export function appOf(settings: ServerSettings): BrowserReplApp {
           metrics.close();
           // The tools' pages live in the server's own browser: they close before the browsers end.
           const toolsClosed = mcp.close().then(() => tools.close());
-          await Promise.allSettled([proxy.close(), toolsClosed]);
+          await Promise.allSettled([proxy.close(), liveViews.close(), toolsClosed]);
           await Promise.all([browsers.destroy(), peers?.close()]);
           await toolsClosed;
         })();
@@ -148,6 +157,9 @@ export function appOf(settings: ServerSettings): BrowserReplApp {
   app.use(mounts.middleware());
   // Counted first, so that refusals (403, 401) count too.
   app.use(metrics.countRequests());
+  // The live-view page is opened by a person's browser, often in another site's iframe, with no
+  // token: its capability admits it, after the Host check (lib/http/routes/live-view-routes.ts).
+  app.use(livePageRoutes({ browsers, keys: liveViewKeys, access }));
   // Order matters: Host (DNS rebinding), then Origin (cross-site pages, CORS preflights), then
   // the token, so that no refusal tells a page anything about the token.
   app.use(accessGuard(access));
@@ -178,7 +190,7 @@ export function appOf(settings: ServerSettings): BrowserReplApp {
   // Before any route reads a body: a forwarded request's body streams on as it arrives.
   if (peers !== undefined) app.use(peers.forwardHttp());
   app.use(mcpRoutes({ sessions: mcp, token, access }));
-  app.use(browsersRoutes({ browsers, token }));
+  app.use(browsersRoutes({ browsers, token, liveViewKeys }));
   // One router for one browser, mounted once at a path whose /browsers/{id_or_name} part is
   // optional (mergeParams: the id is the mount's): without an id in the path, the resolver picks
   // the registry's own browser.

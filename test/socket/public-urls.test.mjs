@@ -39,6 +39,10 @@ t.test('mounted at /browser: cdp_ws_url, result_url and the running answer keep 
   const browser = await get(`${origin}/browser/browsers/default`);
   t.equal(browser.status, 200);
   t.equal(browser.json.cdp_ws_url, `ws://${host}/browser/browsers/default/cdp`);
+  t.ok(browser.json.browser_live_view_url.startsWith(`http://${host}/browser/browsers/default/live?jwt=lv1.0.w.`), 'browser_live_view_url keeps the mount path');
+  const livePage = await fetch(browser.json.browser_live_view_url);
+  t.equal(livePage.status, 200, 'and the mounted page opens');
+  await livePage.body?.cancel();
 
   const stream = await openStream(origin, '/browser/repl', { code: 'repl.write("started"); await new Promise((r) => setTimeout(r, 300))' });
   const cell = await stream.next();

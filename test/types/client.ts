@@ -31,6 +31,7 @@ async function usage(): Promise<void> {
 
   const browser: Browser = await client.browsers.create({ name: 'b1', timeout_seconds: 60, viewport: { width: 800, height: 600 }, tags: { team: 'x' } });
   browser.cdp_ws_url satisfies string;
+  browser.browser_live_view_url satisfies string;
   const page = await client.browsers.list({ offset: 0, limit: 10 });
   page.browsers satisfies Browser[];
   page.nextOffset satisfies number | undefined;

@@ -20,6 +20,8 @@ import { cdpCapability } from '../cdp-proxy.js';
 import { BROWSER_LOCAL, jsonBody } from '../middleware.js';
 import { validateBody } from '../schema-validator.js';
 import { publicUrl } from '../public-url.js';
+import type { LiveViewKeys } from '../../live-view/capability.js';
+import { liveViewUrl, mintLiveView } from './live-view-routes.js';
 
 /** Size limit of a create or update body: a few fields and at most 50 tags. */
 const BODY_LIMIT_BYTES = 64 * 1024;
@@ -34,6 +36,8 @@ export interface BrowsersRoutesOptions {
   browsers: Browsers;
   /** The server's token, to give `cdp_ws_url` its capability. */
   token?: string | undefined;
+  /** The key of the live views' capabilities (`browser_live_view_url`, `POST /browsers/{id}/live_view`). */
+  liveViewKeys: LiveViewKeys;
 }
 
 /**
@@ -47,7 +51,7 @@ const UNSUPPORTED_CREATE: Record<string, { harmless: (value: unknown) => boolean
   chrome_policy: { harmless: (value) => isNullish(value) || isEmptyObject(value), why: 'enterprise policies are not applied' },
   stealth: { harmless: (value) => isNullish(value) || value === false, why: 'there is no stealth mode; patchright is available inside cells and executors (docs/playwright.md)' },
   gpu: { harmless: (value) => isNullish(value) || value === false, why: 'GPU acceleration is not offered' },
-  kiosk_mode: { harmless: (value) => isNullish(value) || value === false, why: 'there is no live view to hide the address bar from' },
+  kiosk_mode: { harmless: (value) => isNullish(value) || value === false, why: 'the live view shows the page only, there is no address bar to hide' },
   telemetry: { harmless: (value) => isNullish(value) || isEmptyObject(value) || (isObject(value) && value['enabled'] === false && value['browser'] === undefined), why: 'telemetry capture is not offered' },
   invocation_id: { harmless: isNullish, why: 'there are no actions on this server' },
 };
@@ -68,6 +72,8 @@ export function browsersRoutes(options: BrowsersRoutesOptions): Router {
     const browser: WireBrowser = {
       session_id: session.id,
       cdp_ws_url: cdpUrl(req, res, session.id, options.token),
+      // Interactive, for the browser's life (the capability names its id, which is never reused).
+      browser_live_view_url: liveViewUrl(req, res, session.id, options.liveViewKeys.mint(session.id)),
       webdriver_ws_url: '',
       created_at: session.createdAt.toISOString(),
       headless: session.headless,
@@ -152,6 +158,14 @@ export function browsersRoutes(options: BrowsersRoutesOptions): Router {
     });
     holdFor(session, res);
     res.json(wire(req, res, session));
+  });
+
+  router.post('/browsers/:id_or_name/live_view', jsonBody(BODY_LIMIT_BYTES), (req: Request, res: Response) => {
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    if (!isObject(body)) throw new ReplError('REPL_ERR_INVALID_REQUEST', 'invalid request body: body must be object');
+    validateBody('LiveViewRequest', body);
+    const session = browsers.get(String(req.params['id_or_name']));
+    res.json(mintLiveView(req, res, session, options.liveViewKeys, body as { ttl_seconds?: number; read_only?: boolean }));
   });
 
   router.delete('/browsers/:id_or_name', async (req: Request, res: Response) => {
