@@ -21,6 +21,7 @@ import type { CdpSession } from '../../common/cdp/cdp-session.js';
 import type { Transport } from '../../common/cdp/transport.js';
 import { createUpgradeAcceptor } from '../../common/cdp/transport.js';
 import type { UpgradeAcceptor } from '../../common/cdp/transport.js';
+import { ReplError } from '../../common/errors.js';
 import { Resource } from '../../common/resource.js';
 import { waitAtMost } from '../../common/wait.js';
 import type { Browser } from '../browsers/browser.js';
@@ -329,7 +330,7 @@ export class LiveViews extends Resource {
    * browser's live view. Rejects when the handshake fails; the caller answers it.
    */
   async accept(browser: Browser, upgrade: { request: IncomingMessage; socket: Duplex; head: Buffer }, options: { readOnly: boolean }): Promise<void> {
-    if (this.closed) throw new Error('the server is shutting down');
+    if (this.closed) throw new ReplError('REPL_ERR_CLOSED', 'the live view is closed: the server is shutting down');
     const transport = await (this.#acceptor ??= createUpgradeAcceptor()).then((acceptor) => acceptor.accept(upgrade.request, upgrade.socket, upgrade.head));
     if (this.closed || browser.closed) {
       transport.close();
