@@ -61,7 +61,13 @@ export interface ExecutorRunMessage {
   type: 'run';
   requestId: number;
   code: string;
+  /** What is left of the call's budget when the message is sent: the worker's deadline. */
   timeoutMs: number;
+  /**
+   * The caller's whole budget, which a timeout's message names ("timed out after 1000ms"): the
+   * executor's start and tab may have used part of it, so `timeoutMs` can be smaller.
+   */
+  budgetMs?: number;
   /** Named executors: the tab `page` is bound to (opened and owned by the main thread). */
   targetId?: string;
   /** True when the main thread opened `targetId` for this call (the page may need time to attach). */

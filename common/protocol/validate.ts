@@ -54,8 +54,9 @@ function boolean(message: Fields, key: string, optional = false): string | undef
   return typeof value === 'boolean' ? undefined : `${key} must be a boolean, got ${describe(value)}`;
 }
 
-function integer(message: Fields, key: string, min: number): string | undefined {
+function integer(message: Fields, key: string, min: number, optional = false): string | undefined {
   const value = message[key];
+  if (optional && value === undefined) return undefined;
   return Number.isSafeInteger(value) && (value as number) >= min ? undefined : `${key} must be an integer ≥ ${min}, got ${describe(value)}`;
 }
 
@@ -353,6 +354,7 @@ const EXECUTOR_HOST_MESSAGES: Readonly<Record<MainToExecutorMessage['type'], Fie
     requestId(message),
     string(message, 'code', LIMITS.encodedRequestBytes),
     integer(message, 'timeoutMs', 1),
+    integer(message, 'budgetMs', 1, true),
     string(message, 'targetId', MAX_ID_LENGTH, true),
     boolean(message, 'tabCreated', true),
     identifiers(message, 'foreignTargetIds', MAX_OWNED_TABS),

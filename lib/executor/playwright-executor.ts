@@ -228,14 +228,14 @@ export class PlaywrightExecutor {
         const result: PlaywrightExecuteResult = { success: false, error: 'execution interrupted before the code ran (the executor was still getting ready)', stdout: '', stderr: '' };
         return finished(tab === undefined ? result : { ...result, tab }, 'error');
       }
-      let outcome = await this.#runInWorker(worker, this.#runRequest(code, remainingMs(), tab, onOutput !== undefined, session), onOutput);
+      let outcome = await this.#runInWorker(worker, this.#runRequest(code, { timeoutMs: remainingMs(), budgetMs: timeoutMs }, tab, onOutput !== undefined, session), onOutput);
       if (outcome.kind === 'reply' && outcome.reply.tabMissing === true && this.#retired === undefined) {
         // The code did not run the first time, so nothing was streamed twice. A session's active
         // tab that closed leaves the session's own one.
         const gone = tab?.targetId === this.#targetId ? this.#targetId : undefined;
         if (gone !== undefined) this.#targetId = undefined;
         tab = await this.#ensureTab(gone);
-        outcome = await this.#runInWorker(worker, this.#runRequest(code, remainingMs(), tab, onOutput !== undefined, session), onOutput);
+        outcome = await this.#runInWorker(worker, this.#runRequest(code, { timeoutMs: remainingMs(), budgetMs: timeoutMs }, tab, onOutput !== undefined, session), onOutput);
       }
       return finished(this.#result(outcome, worker, tab, timeoutMs), outcomeOf(outcome, worker));
     } finally {
@@ -306,9 +306,9 @@ export class PlaywrightExecutor {
     return { targetId, created: existing === undefined || existing === gone };
   }
 
-  #runRequest(code: string, timeoutMs: number, tab: PlaywrightTab | undefined, streamOutput: boolean, session?: ExecutorSession): RunRequest {
+  #runRequest(code: string, budget: { timeoutMs: number; budgetMs: number }, tab: PlaywrightTab | undefined, streamOutput: boolean, session?: ExecutorSession): RunRequest {
     // Only a streaming caller pays for a message per console write.
-    const base: RunRequest = streamOutput ? { code, timeoutMs, streamOutput } : { code, timeoutMs };
+    const base: RunRequest = streamOutput ? { code, ...budget, streamOutput } : { code, ...budget };
     if (session !== undefined) {
       base.ownTargetIds = session.ownTargetIds;
       if (session.browserContextId !== undefined) base.browserContextId = session.browserContextId;

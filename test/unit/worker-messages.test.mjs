@@ -165,6 +165,8 @@ t.test('the executor guards check replies and runs', async (t) => {
   t.same(validateExecutorWorkerMessage({ ...reply, timedOut: 'yes' }), { ok: false, error: 'reply message: timedOut must be a boolean, got string' });
   t.same(validateExecutorWorkerMessage({ type: 'ready', protocolVersion: 2 }), { ok: false, error: 'ready message: workerId must be a string, got undefined' });
   t.same(validateExecutorHostMessage({ type: 'run', requestId: 1, code: 'x', timeoutMs: 5, tabCreated: 1 }), { ok: false, error: 'run message: tabCreated must be a boolean, got number' });
+  t.same(validateExecutorHostMessage({ type: 'run', requestId: 1, code: 'x', timeoutMs: 5, budgetMs: 0 }), { ok: false, error: 'run message: budgetMs must be an integer ≥ 1, got number' });
+  t.ok(validateExecutorHostMessage({ type: 'run', requestId: 1, code: 'x', timeoutMs: 5, budgetMs: 7 }).ok, 'budgetMs (the whole budget a timeout names) is optional and checked when present');
   t.same(validateExecutorHostMessage({ type: 'run', requestId: 1, code: 'x', timeoutMs: 5, streamOutput: 'yes' }), { ok: false, error: 'run message: streamOutput must be a boolean, got string' });
   t.same(validateExecutorWorkerMessage({ type: 'output', requestId: 1, channel: 'write', text: 'x' }), { ok: false, error: 'output message: channel must be stdout or stderr' });
   t.same(validateExecutorWorkerMessage({ type: 'output', requestId: 1, channel: 'stdout' }), { ok: false, error: 'output message: text must be a string, got undefined' });

@@ -168,7 +168,7 @@ export function serveExecutor(startup: {
           : 'the executor dropped its browser connection, so code still running from this call can no longer drive the browser';
         if (stopped === 'timeout') {
           name = 'TimeoutError';
-          fields = { success: false, timedOut: true, error: `execution timed out after ${message.timeoutMs}ms; ${outcome}` };
+          fields = { success: false, timedOut: true, error: `execution timed out after ${message.budgetMs ?? message.timeoutMs}ms; ${outcome}` };
         } else {
           name = 'AbortError';
           fields = { success: false, interrupted: true, error: `execution interrupted after ${Math.round(performance.now() - started)}ms; ${outcome}` };
