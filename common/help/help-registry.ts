@@ -37,12 +37,12 @@ const REPL_HELP: readonly HelpEntry[] = [
 ];
 
 
-/** The order in which browser helpers are listed (as in the hosted product's help). */
+/** The order in which browser helpers are listed (as in the hosted product's help); `requestHuman` (not a lazy helper: worker/webmcp/human-client.ts) comes after them. */
 export const BROWSER_HELPER_ORDER: readonly string[] = [
   'cdp', 'drainEvents', 'waitForEvent', 'gotoUrl', 'pageInfo', 'accessibilitySnapshot', 'click', 'typeText',
   'fillInput', 'pressKey', 'scroll', 'captureScreenshot', 'setViewport', 'listTabs', 'currentTab', 'switchTab', 'newTab',
   'closeTab', 'waitForPopup', 'ensureRealTab', 'iframeTarget', 'waitMs', 'waitForLoad', 'waitForElement', 'waitForNetworkIdle',
-  'js', 'uploadFile', 'waitForDownload', 'listDownloads', 'handleDialog', 'onDialog', 'httpGet', 'requestHuman',
+  'js', 'uploadFile', 'waitForDownload', 'listDownloads', 'handleDialog', 'onDialog', 'httpGet',
 ];
 
 /** Every method, in the order `repl.help()` lists them. */
