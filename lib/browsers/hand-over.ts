@@ -125,6 +125,7 @@ export class HumanRequests {
 }
 
 function abortReason(signal: AbortSignal): Error {
+  // A registry error says why (the cell ended, the thread ended); anything else (a plain abort) is an abort.
   const reason: unknown = signal.reason;
-  return reason instanceof Error ? reason : new ReplError('REPL_ERR_ABORTED', 'the caller stopped waiting for a person');
+  return reason instanceof ReplError ? reason : new ReplError('REPL_ERR_ABORTED', 'the caller stopped waiting for a person');
 }

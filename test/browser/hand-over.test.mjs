@@ -5,6 +5,8 @@
 // answer; an unanswered request times out (REPL_ERR_HUMAN_TIMEOUT); interrupting the cell takes
 // the request off the view; executor code and the MCP tool browser_request_human go through the
 // same service. No assertion depends on timing: waits are bounded polls for a condition.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import t from 'tap';
 import { chromium } from 'playwright-core';
@@ -14,12 +16,18 @@ import { findChromium } from '../../dist/lib/chromium/find-chromium.js';
 import { launchChromium } from '../../dist/lib/chromium/launch-chromium.js';
 import { detectNoSandbox } from '../../dist/lib/chromium/sandbox.js';
 import { apiServer } from '../helpers/api-server.mjs';
+import { startFixtureServer } from '../helpers/fixture-server.mjs';
 
 const TOKEN = 'test-token-hand-over';
+const fixtures = await startFixtureServer();
+t.teardown(() => fixtures.close());
 const auth = { authorization: `Bearer ${TOKEN}` };
 const api = await apiServer(t, { token: TOKEN, mcpCaps: [], primaryBrowser: { browser: { cdpEndpoint: null } } });
 const primary = (await api.call('GET', '/browsers/default', undefined, { headers: auth })).json;
 const liveUrl = primary.browser_live_view_url;
+// A page behind the panel (for the docs' picture): the default REPL's tab shows the sign-up form.
+const opened = await api.call('POST', '/repl', { code: `await gotoUrl(${JSON.stringify(fixtures.url('live-view.html'))})`, timeout_sec: 60 }, { headers: auth });
+if (opened.json?.success !== true) throw new Error(`gotoUrl failed: ${opened.text}`);
 
 const viewerProcess = await launchChromium({ executable: findChromium().executable, noSandbox: detectNoSandbox().noSandbox, windowSize: { width: 1000, height: 700 } });
 t.teardown(() => viewerProcess.close());
@@ -66,6 +74,12 @@ t.test('a cell asks, the person replies and presses Done, the cell gets the repl
   t.equal(await person.evaluate(() => window.liveView.state.human.length), 1, 'the refused Done answered nothing');
 
   await person.fill('#human-reply', 'done, code 4711');
+  // Written to docs/ only when asked (UPDATE_SCREENSHOTS=1), as live-view.test.mjs does.
+  if (process.env['UPDATE_SCREENSHOTS'] === '1') {
+    await person.waitForFunction(() => Number(document.body.dataset.frames) >= 1, null, { timeout: 30_000 });
+    mkdirSync(fileURLToPath(new URL('../../docs/images/', import.meta.url)), { recursive: true });
+    writeFileSync(fileURLToPath(new URL('../../docs/images/hand-over.png', import.meta.url)), await person.screenshot());
+  }
   await person.click('#human-done');
   const answer = await cell;
   t.equal(answer.json?.success, true, `the cell succeeded: ${answer.text}`);
