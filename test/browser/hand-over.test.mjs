@@ -4,7 +4,7 @@
 // person types a reply and presses Done and the cell resolves with it. A read-only viewer cannot
 // answer; an unanswered request times out (REPL_ERR_HUMAN_TIMEOUT); interrupting the cell takes
 // the request off the view; executor code and the MCP tool browser_request_human go through the
-// same service. No assertion depends on timing: waits are bounded polls for a condition.
+// same service (the view shows the asking MCP session's tab). No assertion depends on timing: waits are bounded polls for a condition.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -22,7 +22,7 @@ const TOKEN = 'test-token-hand-over';
 const fixtures = await startFixtureServer();
 t.teardown(() => fixtures.close());
 const auth = { authorization: `Bearer ${TOKEN}` };
-const api = await apiServer(t, { token: TOKEN, mcpCaps: [], primaryBrowser: { browser: { cdpEndpoint: null } } });
+const api = await apiServer(t, { token: TOKEN, mcpCaps: [], tools: { permission: 'allow' }, primaryBrowser: { browser: { cdpEndpoint: null } } });
 const primary = (await api.call('GET', '/browsers/default', undefined, { headers: auth })).json;
 const liveUrl = primary.browser_live_view_url;
 // A page behind the panel (for the docs' picture): the default REPL's tab shows the sign-up form.
@@ -159,9 +159,17 @@ t.test('MCP: browser_live_view gives the link; browser_request_human returns onc
   const link = await client.callTool({ name: 'browser_live_view', arguments: {} });
   t.equal(link.content[0].text, `browser_live_view_url: ${liveUrl}`, 'the link of the browser the session drives');
 
+  // The session's page is a tab of the default browser: while it asks, the view shows that tab.
+  const opened = await client.callTool({ name: 'browser_open', arguments: { url: fixtures.url('mcp-page.html') } });
+  t.notOk(opened.isError, 'the session opened a page');
   const page = await openView(t);
   const call = client.callTool({ name: 'browser_request_human', arguments: { message: 'MCP asks for a login', timeout_sec: 60 } }, undefined, { timeout: 90_000 });
   await pendingShown(page, 'MCP asks for a login');
+  await page.waitForFunction(() => {
+    const { tabs, current } = window.liveView.state;
+    return tabs.find((tab) => tab.targetId === current)?.owner.startsWith('tools:');
+  }, null, { timeout: 30_000 });
+  t.pass('the view shows the asking session\'s tab');
   await page.fill('#human-reply', 'logged in');
   await page.click('#human-done');
   const result = await call;
