@@ -48,6 +48,10 @@ export const LIMITS = {
   webmcpTimeoutSecDefault: 60,
   /** Largest tool output handed back; a bigger one becomes an `error` result (the page controls its size). */
   webmcpOutputBytes: 1024 * 1024,
+  /** `requestHuman`'s and `browser_request_human`'s timeout (docs/live-view.md#hand-over): a person may need minutes. */
+  humanTimeoutSecMin: 1,
+  humanTimeoutSecMax: 3600,
+  humanTimeoutSecDefault: 300,
 } as const;
 
 /** Every deadline of worker threads and their tabs, in one place (milliseconds). */

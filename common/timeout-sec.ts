@@ -32,6 +32,14 @@ export const WEBMCP_TIMEOUT: TimeoutRange = Object.freeze({
   refusal: `timeout_sec must be an integer from ${LIMITS.webmcpTimeoutSecMin} to ${LIMITS.webmcpTimeoutSecMax}`,
 });
 
+/** A hand-over request's `timeout_sec` (`requestHuman`, `browser_request_human`). */
+export const HUMAN_TIMEOUT: TimeoutRange = Object.freeze({
+  min: LIMITS.humanTimeoutSecMin,
+  max: LIMITS.humanTimeoutSecMax,
+  defaultSec: LIMITS.humanTimeoutSecDefault,
+  refusal: `timeout_sec must be an integer from ${LIMITS.humanTimeoutSecMin} to ${LIMITS.humanTimeoutSecMax}`,
+});
+
 /**
  * `timeoutSec` in milliseconds: the range's default when it is undefined, else an integer within
  * the range, else a `code` error (400 `REPL_ERR_INVALID_REQUEST` unless told) naming `timeout_sec`.

@@ -7,6 +7,7 @@
 import { CORE_BROWSER_HELP } from './browser-help-core.js';
 import { INTERACTION_HELP } from './browser-help-interaction.js';
 import { WEBMCP_HELP } from './webmcp-help.js';
+import { HAND_OVER_HELP } from './hand-over-help.js';
 import type { HelpEntry } from './format-help.js';
 
 export type { HelpEntry, HelpGroup } from './format-help.js';
@@ -36,7 +37,7 @@ const REPL_HELP: readonly HelpEntry[] = [
 ];
 
 
-/** The order in which browser helpers are listed (as in the hosted product's help). */
+/** The order in which browser helpers are listed (as in the hosted product's help); `requestHuman` (not a lazy helper: worker/webmcp/human-client.ts) comes after them. */
 export const BROWSER_HELPER_ORDER: readonly string[] = [
   'cdp', 'drainEvents', 'waitForEvent', 'gotoUrl', 'pageInfo', 'accessibilitySnapshot', 'click', 'typeText',
   'fillInput', 'pressKey', 'scroll', 'captureScreenshot', 'setViewport', 'listTabs', 'currentTab', 'switchTab', 'newTab',
@@ -47,7 +48,7 @@ export const BROWSER_HELPER_ORDER: readonly string[] = [
 /** Every method, in the order `repl.help()` lists them. */
 export const HELP_ENTRIES: readonly HelpEntry[] = [
   ...REPL_HELP,
-  ...[...CORE_BROWSER_HELP, ...INTERACTION_HELP].sort(
+  ...[...CORE_BROWSER_HELP, ...INTERACTION_HELP, ...HAND_OVER_HELP].sort(
     (a, b) => helperRank(a.name) - helperRank(b.name)),
   ...WEBMCP_HELP,
 ];

@@ -12,6 +12,7 @@ import type { SerializedError } from '../errors.js';
 import { INTERRUPT_ABANDONED, INTERRUPT_REQUESTED } from './repl-messages.js';
 import type { EndpointReplyMessage, EndpointRequestMessage } from './repl-messages.js';
 import type { WebMcpAbortMessage, WebMcpCallMessage, WebMcpReplyMessage } from './webmcp-messages.js';
+import type { HumanAbortMessage, HumanReplyMessage, HumanRequestMessage } from './human-messages.js';
 
 /** Bumped when a message shape changes incompatibly; checked in the startup handshake. */
 export const EXECUTOR_PROTOCOL_VERSION = 5;
@@ -99,7 +100,7 @@ export interface ExecutorInterruptMessage {
   reason: StopReason;
 }
 
-export type MainToExecutorMessage = ExecutorRunMessage | ExecutorInterruptMessage | EndpointReplyMessage | WebMcpReplyMessage;
+export type MainToExecutorMessage = ExecutorRunMessage | ExecutorInterruptMessage | EndpointReplyMessage | WebMcpReplyMessage | HumanReplyMessage;
 
 // ----- worker → main -------------------------------------------------------------------------
 
@@ -153,4 +154,6 @@ export type ExecutorToMainMessage =
   | ExecutorReplyMessage
   | EndpointRequestMessage
   | WebMcpCallMessage
-  | WebMcpAbortMessage;
+  | WebMcpAbortMessage
+  | HumanRequestMessage
+  | HumanAbortMessage;

@@ -13,9 +13,11 @@ import type { MessagePort } from 'node:worker_threads';
 import type { SerializedError } from '../errors.js';
 import type { ToolMessage, ToolResultMessage } from './tool-messages.js';
 import type { WebMcpAbortMessage, WebMcpCallMessage, WebMcpReplyMessage } from './webmcp-messages.js';
+import type { HumanAbortMessage, HumanReplyMessage, HumanRequestMessage } from './human-messages.js';
 
 export type { ToolMessage, ToolResultMessage } from './tool-messages.js';
 export type { WebMcpAbortMessage, WebMcpCallMessage, WebMcpReplyMessage } from './webmcp-messages.js';
+export type { HumanAbortMessage, HumanReplyMessage, HumanRequestMessage } from './human-messages.js';
 
 /** Bumped when a message shape changes incompatibly; checked in the startup handshake. */
 export const PROTOCOL_VERSION = 7;
@@ -152,6 +154,7 @@ export type MainToWorkerMessage =
   | WarmMessage
   | ToolMessage
   | WebMcpReplyMessage
+  | HumanReplyMessage
   | ShutdownMessage;
 
 // ----- worker → main -------------------------------------------------------------------------
@@ -233,4 +236,6 @@ export type WorkerToMainMessage =
   | ToolResultMessage
   | EndpointRequestMessage
   | WebMcpCallMessage
-  | WebMcpAbortMessage;
+  | WebMcpAbortMessage
+  | HumanRequestMessage
+  | HumanAbortMessage;

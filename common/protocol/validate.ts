@@ -12,6 +12,7 @@ import { LIMITS } from '../limits.js';
 import type { MainToWorkerMessage, WorkerToMainMessage } from './repl-messages.js';
 import type { ExecutorToMainMessage, MainToExecutorMessage } from './executor-messages.js';
 import type { WebMcpStatus } from './webmcp-messages.js';
+import { HUMAN_MESSAGE_MAX_CHARS, HUMAN_REPLY_MAX_CHARS } from './human-messages.js';
 
 /** What a guard found: the typed message, or what is wrong with it. */
 export type Validation<T> = { ok: true; message: T } | { ok: false; error: string };
@@ -237,6 +238,28 @@ const webMcpReply: FieldCheck = (message) => {
   }
 };
 
+/** Sizes and types: the range of the timeout is the worker's to check (and the service's again). */
+const humanRequest: FieldCheck = (message) => {
+  const text = message['message'];
+  const timeoutSec = message['timeoutSec'];
+  return first(
+    callId(message),
+    typeof text === 'string' && text.length > 0 && text.length <= HUMAN_MESSAGE_MAX_CHARS
+      ? undefined : `message must be a string of 1 to ${HUMAN_MESSAGE_MAX_CHARS} characters, got ${typeof text === 'string' ? `${text.length} characters` : describe(text)}`,
+    typeof timeoutSec === 'number' && Number.isFinite(timeoutSec) && timeoutSec > 0 ? undefined : `timeoutSec must be a positive number, got ${describe(timeoutSec)}`,
+  );
+};
+
+const humanReply: FieldCheck = (message) => {
+  const problem = callId(message);
+  if (problem !== undefined) return problem;
+  const answer = message['answer'];
+  if ((answer === undefined) === (message['error'] === undefined)) return 'exactly one of answer and error must be set';
+  if (answer === undefined) return serializedError(message, 'error');
+  if (!isRecord(answer)) return `answer must be an object, got ${describe(answer)}`;
+  return first(string(answer, 'reply', HUMAN_REPLY_MAX_CHARS), string(answer, 'by', MAX_ID_LENGTH, true))?.replace(/^/, 'answer.');
+};
+
 function validate<T>(checks: Readonly<Record<string, FieldCheck>>, value: unknown): Validation<T> {
   if (!isRecord(value)) return { ok: false, error: `expected a message object, got ${describe(value)}` };
   const type = value['type'];
@@ -272,6 +295,8 @@ const REPL_WORKER_MESSAGES: Readonly<Record<WorkerToMainMessage['type'], FieldCh
   'endpoint-request': endpointRequest,
   'webmcp-call': webMcpCall,
   'webmcp-abort': callId,
+  'human-request': humanRequest,
+  'human-abort': callId,
 };
 
 const REPL_HOST_MESSAGES: Readonly<Record<MainToWorkerMessage['type'], FieldCheck>> = {
@@ -303,6 +328,7 @@ const REPL_HOST_MESSAGES: Readonly<Record<MainToWorkerMessage['type'], FieldChec
     boolean(message, 'read'),
   ),
   'webmcp-reply': webMcpReply,
+  'human-reply': humanReply,
   'shutdown': () => undefined,
 };
 
@@ -347,6 +373,8 @@ const EXECUTOR_WORKER_MESSAGES: Readonly<Record<ExecutorToMainMessage['type'], F
   'endpoint-request': endpointRequest,
   'webmcp-call': webMcpCall,
   'webmcp-abort': callId,
+  'human-request': humanRequest,
+  'human-abort': callId,
 };
 
 const EXECUTOR_HOST_MESSAGES: Readonly<Record<MainToExecutorMessage['type'], FieldCheck>> = {
@@ -368,6 +396,7 @@ const EXECUTOR_HOST_MESSAGES: Readonly<Record<MainToExecutorMessage['type'], Fie
   ),
   'endpoint-reply': endpointReply,
   'webmcp-reply': webMcpReply,
+  'human-reply': humanReply,
 };
 
 /** Main thread: a message from a Playwright executor worker. */

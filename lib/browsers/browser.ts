@@ -26,11 +26,13 @@ import { WebMcpMonitor } from '../webmcp/webmcp-monitor.js';
 import type { WebMcpTools } from '../webmcp/types.js';
 import type { WebMcpCallHandler } from '../threads/browser-calls.js';
 import { webMcpCallHandler } from './webmcp-calls.js';
+import { HumanRequests } from './hand-over.js';
+import type { HumanRequestHandler } from '../threads/browser-calls.js';
 
 /** Named REPLs per browser by default; `default` does not count. */
 export const MAX_NAMED_REPLS = 16;
 
-export interface BrowserOptions extends Omit<ReplOptions, 'env' | 'browser' | 'name' | 'tabs' | 'webmcp'> {
+export interface BrowserOptions extends Omit<ReplOptions, 'env' | 'browser' | 'name' | 'tabs' | 'webmcp' | 'human'> {
   id?: string;
   env?: Record<string, string>;
   /**
@@ -115,6 +117,8 @@ export class Browser extends Resource {
   readonly #webmcp: WebMcpMonitor | null;
   /** The cells' and executors' `webmcp` calls (every tab but agent-tool sessions'); private REPLs get a scoped one. */
   readonly #webmcpCalls: WebMcpCallHandler | undefined;
+  /** The hand-over requests pending for a person (docs/live-view.md#hand-over); the live view shows them. */
+  readonly humanRequests = new HumanRequests();
   readonly #disposeReadyHook: () => void;
   readonly #maxNamedRepls: number;
   /** One warm spare for all REPLs of the browser, not one per REPL: an idle named REPL is one thread. */
@@ -158,7 +162,7 @@ export class Browser extends Resource {
     });
     this.#executors = manager === null || this.#tabs === null
       ? null
-      : new PlaywrightExecutors({ ...options.playwright, browser: manager, tabs: this.#tabs, webmcp: this.#webmcpCalls });
+      : new PlaywrightExecutors({ ...options.playwright, browser: manager, tabs: this.#tabs, webmcp: this.#webmcpCalls, human: this.#humanCalls('executor') });
   }
 
   /**
@@ -307,6 +311,7 @@ export class Browser extends Resource {
         spares: this.#spares,
         ...(this.#tabs === null ? {} : { tabs: this.#tabs }),
         ...(this.#webmcpCalls === undefined ? {} : { webmcp: this.#webmcpCalls }),
+        ...(this.#chromium === null ? {} : { human: this.#humanCalls(`repl:${name}`) }),
       });
       const now = new Date();
       entry = { repl, createdAt: now, lastUsedAt: now };
@@ -341,14 +346,20 @@ export class Browser extends Resource {
     const repl = new Repl({
       ...replOptions, name: owner, env: this.#env, browser: this.#chromium, spares: this.#spares, tabs, tabOwner: owner,
       ...(webmcp === undefined ? {} : { webmcp }),
+      human: this.#humanCalls(owner),
     });
     return this.#keepPrivate(repl);
   }
 
   /** What every REPL of this browser starts from: the options that are not the browser's own. */
-  #replOptions(): Omit<ReplOptions, 'env' | 'browser' | 'name' | 'tabs' | 'webmcp'> {
+  #replOptions(): Omit<ReplOptions, 'env' | 'browser' | 'name' | 'tabs' | 'webmcp' | 'human'> {
     const { id: _id, env: _env, browser: _browser, playwright: _playwright, maxNamedRepls: _max, viewport: _viewport, ...replOptions } = this.#options;
     return replOptions;
+  }
+
+  /** Answers the `requestHuman()` of a worker (`from` names it to the viewers). */
+  #humanCalls(from: string): HumanRequestHandler {
+    return (call, signal) => this.humanRequests.request({ message: call.message, timeoutMs: call.timeoutSec * 1000, from, signal });
   }
 
   /** Records a private REPL, to close it with the browser. */
@@ -444,6 +455,7 @@ export class Browser extends Resource {
   /** What outlives the REPLs and executors: the WebMCP monitor, the tabs, then Chromium. */
   async #release(): Promise<void> {
     this.#disposeReadyHook();
+    this.humanRequests.close();
     await this.#webmcp?.close();
     await this.#tabs?.close();
     if (this.#ownsChromium) await this.#chromium?.close();

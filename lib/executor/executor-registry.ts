@@ -15,7 +15,7 @@ import { TabRegistry } from '../chromium/tab-registry.js';
 import type { PlaywrightExecuteResult, PlaywrightExecutorInfo, PlaywrightOutput } from './execute-result.js';
 import { EXECUTOR_NAME_PATTERN } from '../../common/protocol/executor-messages.js';
 import type { PlaywrightEngine } from '../../common/protocol/executor-messages.js';
-import type { WebMcpCallHandler } from '../threads/browser-calls.js';
+import type { HumanRequestHandler, WebMcpCallHandler } from '../threads/browser-calls.js';
 import { ExecutorWorker } from './executor-worker.js';
 import { PlaywrightExecutor } from './playwright-executor.js';
 import type { ExecutorSession } from './playwright-executor.js';
@@ -57,6 +57,8 @@ export interface PlaywrightExecutorsOptions {
    * `Browser` passes its WebMCP monitor. Absent: both fail with `REPL_ERR_BROWSER_NOT_FOUND`.
    */
   webmcp?: WebMcpCallHandler | undefined;
+  /** Answers the code's `requestHuman()` (docs/live-view.md#hand-over); `Browser` passes its hand-over requests. */
+  human?: HumanRequestHandler | undefined;
   /** Test seam: another worker script speaking the executor protocol. */
   workerUrl?: URL | undefined;
 }
@@ -150,6 +152,7 @@ export class PlaywrightExecutors {
           downloads: await this.#tabs.downloads.prepare('executor:playwright'),
         }),
         onWebMcpCall: options.webmcp,
+        onHumanRequest: options.human,
         workerUrl: options.workerUrl,
       });
       this.#live.add(worker);

@@ -19,7 +19,7 @@ import { makeThreadTempFolder } from '../system/thread-temp.js';
 import { WorkerHandle, liveThreadCount, outOfMemoryText } from '../threads/worker-handle.js';
 import type { WorkerKind } from '../threads/worker-handle.js';
 import { BrowserCalls } from '../threads/browser-calls.js';
-import type { EndpointAnswerer, WebMcpCallHandler } from '../threads/browser-calls.js';
+import type { EndpointAnswerer, HumanRequestHandler, WebMcpCallHandler } from '../threads/browser-calls.js';
 import type { PlaywrightOutput } from './execute-result.js';
 
 const debug = debuglog('browser-repl:executor');
@@ -42,6 +42,8 @@ export interface ExecutorWorkerOptions {
   onEndpointRequest: EndpointAnswerer;
   /** Answers the code's `webmcp` calls (default: "no page tools"). */
   onWebMcpCall?: WebMcpCallHandler | undefined;
+  /** Answers the code's `requestHuman` calls (default: "no live view"). */
+  onHumanRequest?: HumanRequestHandler | undefined;
   /** Test seam: another worker script speaking the same protocol. */
   workerUrl?: URL | undefined;
 }
@@ -115,7 +117,7 @@ export class ExecutorWorker extends WorkerHandle<MainToExecutorMessage, Executor
       heapMb: options.heapMb,
       // This class keeps the startup deadline (see readyWithin): it moves with the calls waiting.
       startupTimeoutMs: null,
-      calls: new BrowserCalls({ onEndpointRequest: options.onEndpointRequest, onWebMcpCall: options.onWebMcpCall }),
+      calls: new BrowserCalls({ onEndpointRequest: options.onEndpointRequest, onWebMcpCall: options.onWebMcpCall, onHumanRequest: options.onHumanRequest }),
       url: options.workerUrl,
     });
     this.#stopSlots = new Int32Array(interrupts);

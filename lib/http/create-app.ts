@@ -9,7 +9,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import express, { Router } from 'express';
-import type { Express } from 'express';
+import type { Express, Request, Response } from 'express';
 import { Browsers } from '../browsers/browsers.js';
 import { CdpProxy } from './cdp-proxy.js';
 import { browsersRoutes, resolveBrowser } from './routes/browsers-routes.js';
@@ -29,7 +29,7 @@ import { InFlightRequests } from './in-flight.js';
 import { MountPrefixes } from './public-url.js';
 import { LiveViewKeys } from '../live-view/capability.js';
 import { LiveViews } from '../live-view/live-view.js';
-import { LiveViewUpgrades, livePageRoutes } from './routes/live-view-routes.js';
+import { LiveViewUpgrades, livePageRoutes, liveViewUrl } from './routes/live-view-routes.js';
 import { waitAtMost } from '../../common/wait.js';
 import { serverSettings } from './settings.js';
 import type { AppOptions, ServerSettings } from './settings.js';
@@ -99,7 +99,18 @@ export function appOf(settings: ServerSettings): BrowserReplApp {
   const liveViews = new LiveViews();
   const liveUpgrades = new LiveViewUpgrades({ browsers, keys: liveViewKeys, access, views: liveViews });
   const tools = new BrowserTools({ ...settings.tools, host: browsers.primary });
-  const mcp = new McpHttpSessions({ tools, caps: settings.mcpCaps });
+  const mcp = new McpHttpSessions({
+    tools, caps: settings.mcpCaps,
+    // The MCP sessions' pages are tabs of the primary browser: its live view shows them.
+    handOver: (req, res) => {
+      const primary = browsers.primary;
+      if (primary.chromium === null) return undefined;
+      return {
+        liveViewUrl: liveViewUrl(req as Request, res as Response, primary.id, liveViewKeys.mint(primary.id)),
+        request: (options) => primary.humanRequests.request(options),
+      };
+    },
+  });
   const metrics = new ServerMetrics({ browsers, mcp });
   let destroying: Promise<void> | undefined;
   const inFlight = new InFlightRequests();

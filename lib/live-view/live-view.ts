@@ -7,6 +7,10 @@
  * screencast stops, the connection closes and nothing is left: a browser nobody watches pays
  * nothing. {@link LiveViews} keeps one per watched browser.
  *
+ * Hand-over (docs/live-view.md#hand-over): the browser's pending `requestHuman()` requests
+ * (lib/browsers/hand-over.ts) go to every viewer as they come and go (`human`), and an interactive
+ * viewer's `humanDone` answers one; the first Done wins, a read-only viewer's is refused.
+ *
  * Which tab: the one a viewer picked from the tab list, else the one the default REPL uses (the
  * first tab no named REPL, executor or agent session owns, preferring a web page, as the REPL
  * picks it), kept while it lasts. Every {@link TICK_MS} the tabs are listed again, so a new tab,
@@ -25,6 +29,7 @@ import { ReplError } from '../../common/errors.js';
 import { Resource } from '../../common/resource.js';
 import { waitAtMost } from '../../common/wait.js';
 import type { Browser } from '../browsers/browser.js';
+import { HUMAN_REPLY_MAX_CHARS } from '../../common/protocol/human-messages.js';
 import { INPUT_TYPES, inputCommands, LiveViewInputError } from './input.js';
 import type { FrameGeometry, InputCommand } from './input.js';
 
@@ -57,6 +62,8 @@ export interface LiveViewTab {
 interface Viewer {
   readonly transport: Transport;
   readonly readOnly: boolean;
+  /** What its URL called the person (`&name=`): the `by` of the answers it gives. */
+  readonly name: string | undefined;
   readonly release: () => void;
 }
 
@@ -67,6 +74,7 @@ export class BrowserLiveView extends Resource {
   readonly #viewers = new Set<Viewer>();
   readonly #onClosed: () => void;
   readonly #timer: NodeJS.Timeout;
+  readonly #unsubscribeHuman: () => void;
   #session: CdpSession | undefined;
   #targetId: string | undefined;
   /** The tab a viewer picked, while it exists. */
@@ -87,6 +95,10 @@ export class BrowserLiveView extends Resource {
     this.#link = new BrowserLink({ endpointProvider: () => chromium.endpoint() });
     this.#timer = setInterval(() => void this.#tick(), TICK_MS);
     this.#timer.unref();
+    this.#unsubscribeHuman = browser.humanRequests.onChange(() => {
+      const message = this.#humanMessage();
+      for (const viewer of this.#viewers) this.#send(viewer, message);
+    });
     void this.#tick();
   }
 
@@ -100,13 +112,13 @@ export class BrowserLiveView extends Resource {
   }
 
   /** Adds a viewer on its (accepted) WebSocket; it leaves when the socket closes. */
-  add(transport: Transport, options: { readOnly: boolean }): void {
+  add(transport: Transport, options: { readOnly: boolean; name?: string | undefined }): void {
     if (this.closed) {
       transport.close();
       return;
     }
     // A watched browser is in use: it is not reaped while someone looks at it.
-    const viewer: Viewer = { transport, readOnly: options.readOnly, release: this.#browser.hold() };
+    const viewer: Viewer = { transport, readOnly: options.readOnly, name: options.name, release: this.#browser.hold() };
     this.#viewers.add(viewer);
     transport.onmessage = (message) => this.#onMessage(viewer, message);
     transport.onclose = () => {
@@ -117,12 +129,15 @@ export class BrowserLiveView extends Resource {
     };
     this.#send(viewer, JSON.stringify({ type: 'hello', browserId: this.#browser.id, readOnly: viewer.readOnly }));
     this.#broadcastStatus();
+    // A request pending before this viewer came is shown to it at once.
+    this.#send(viewer, this.#humanMessage());
     if (this.#tabsMessage !== '') this.#send(viewer, this.#tabsMessage);
     if (this.#lastFrame !== undefined) this.#send(viewer, this.#lastFrame);
   }
 
   protected async closeGracefully(): Promise<void> {
     clearInterval(this.#timer);
+    this.#unsubscribeHuman();
     const viewers = [...this.#viewers];
     this.#viewers.clear();
     for (const viewer of viewers) {
@@ -158,7 +173,9 @@ export class BrowserLiveView extends Resource {
     const pages = targetInfos.filter((info) => info.type === 'page');
     const tabs: LiveViewTab[] = pages.map((page) => ({ targetId: page.targetId, url: page.url, title: page.title, owner: owners[page.targetId] ?? 'repl:default' }));
     if (this.#picked !== undefined && !pages.some((page) => page.targetId === this.#picked)) this.#picked = undefined;
-    const want = this.#picked ?? defaultTab(tabs, this.#targetId);
+    // While a hand-over request is pending, its asker's tab is shown (an MCP session's, a named REPL's), unless a viewer picked one.
+    const asking = this.#browser.humanRequests.pending().map((request) => request.from).find((from) => from !== 'repl:default' && tabs.some((tab) => tab.owner === from));
+    const want = this.#picked ?? tabs.find((tab) => tab.owner === asking)?.targetId ?? defaultTab(tabs, this.#targetId);
     if (want !== undefined && (want !== this.#targetId || this.#session === undefined || this.#session.closed)) await this.#show(want);
     const message = JSON.stringify({ type: 'tabs', tabs, current: this.#targetId ?? null, picked: this.#picked ?? null });
     if (message !== this.#tabsMessage) {
@@ -241,6 +258,7 @@ export class BrowserLiveView extends Resource {
     const body = message as Record<string, unknown>;
     const type = body['type'];
     if (type === 'ping') return;
+    if (type === 'humanDone') return this.#humanDone(viewer, body);
     if (type === 'selectTab') {
       if (viewer.readOnly) return this.#refuse(viewer, 'selectTab');
       const targetId = body['targetId'];
@@ -249,7 +267,7 @@ export class BrowserLiveView extends Resource {
       void this.#tick();
       return;
     }
-    if (typeof type !== 'string' || !INPUT_TYPES.has(type)) return this.#error(viewer, `type must be one of ping, selectTab, ${[...INPUT_TYPES].join(', ')}`);
+    if (typeof type !== 'string' || !INPUT_TYPES.has(type)) return this.#error(viewer, `type must be one of ping, selectTab, humanDone, ${[...INPUT_TYPES].join(', ')}`);
     // Enforced here, whatever the page shows: a read-only viewer drives nothing.
     if (viewer.readOnly) return this.#refuse(viewer, type);
     let commands: InputCommand[];
@@ -263,6 +281,31 @@ export class BrowserLiveView extends Resource {
     if (session === undefined || session.closed) return this.#error(viewer, 'no tab is shown yet');
     for (const command of commands) {
       session.send(command.method, command.params).catch((error: unknown) => this.#error(viewer, `${command.method} failed: ${error instanceof Error ? error.message : String(error)}`));
+    }
+  }
+
+  /** The pending hand-over requests, as every viewer gets them. */
+  #humanMessage(): string {
+    return JSON.stringify({ type: 'human', requests: this.#browser.humanRequests.pending() });
+  }
+
+  /** A viewer pressed Done: the first one answers the request; a read-only viewer is refused. */
+  #humanDone(viewer: Viewer, body: Record<string, unknown>): void {
+    if (viewer.readOnly) return this.#refuse(viewer, 'humanDone');
+    const { id, reply } = body;
+    if (typeof id !== 'string' || id.length > 64) return this.#error(viewer, 'humanDone: id must be the id of a pending request');
+    if (reply !== undefined && (typeof reply !== 'string' || reply.length > HUMAN_REPLY_MAX_CHARS)) {
+      return this.#error(viewer, `humanDone: reply must be a string of at most ${HUMAN_REPLY_MAX_CHARS} characters`);
+    }
+    const answer = { reply: reply ?? '', ...(viewer.name === undefined ? {} : { by: viewer.name }) };
+    const accepted = this.#browser.humanRequests.complete(id, answer);
+    if (!accepted) {
+      this.#send(viewer, JSON.stringify({ type: 'humanDone', id, accepted: false, message: 'this request is no longer pending: another viewer answered it, it timed out or its cell ended' }));
+      return;
+    }
+    // Every viewer learns that it was answered, and by whom (`mine`: by this viewer).
+    for (const other of this.#viewers) {
+      this.#send(other, JSON.stringify({ type: 'humanDone', id, accepted: true, mine: other === viewer, ...(viewer.name === undefined ? {} : { by: viewer.name }) }));
     }
   }
 
@@ -329,7 +372,7 @@ export class LiveViews extends Resource {
    * Completes a checked upgrade (capability, Host, Origin, handshake) and adds the viewer to the
    * browser's live view. Rejects when the handshake fails; the caller answers it.
    */
-  async accept(browser: Browser, upgrade: { request: IncomingMessage; socket: Duplex; head: Buffer }, options: { readOnly: boolean }): Promise<void> {
+  async accept(browser: Browser, upgrade: { request: IncomingMessage; socket: Duplex; head: Buffer }, options: { readOnly: boolean; name?: string | undefined }): Promise<void> {
     if (this.closed) throw new ReplError('REPL_ERR_CLOSED', 'the live view is closed: the server is shutting down');
     const transport = await (this.#acceptor ??= createUpgradeAcceptor()).then((acceptor) => acceptor.accept(upgrade.request, upgrade.socket, upgrade.head));
     if (this.closed || browser.closed) {

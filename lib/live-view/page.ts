@@ -3,7 +3,9 @@
  * under a per-answer nonce) that opens the view's WebSocket (its own URL + `/ws`, with the same
  * query), draws each frame scaled to fit its box, lists the tabs, says who is in control, and
  * (unless read-only) sends mouse, wheel, keyboard and paste input with coordinates mapped to CSS
- * pixels of the tab ({@link imageToPage}, embedded). `window.liveView` exposes its state (frames
+ * pixels of the tab ({@link imageToPage}, embedded). A pending hand-over request (`requestHuman`)
+ * is shown in a panel above the screen, with a reply field and "Done" (docs/live-view.md#hand-over).
+ * `window.liveView` exposes its state (frames
  * seen, refusals, the mapping back from page to screen) for tests and embedders.
  */
 import { imageToPage } from './input.js';
@@ -32,6 +34,14 @@ export function livePageHtml(nonce: string): string {
   #frame { position: absolute; inset: 0; width: 100%; height: 100%; object-fit: contain; user-select: none; -webkit-user-drag: none; }
   #message { position: absolute; inset: 0; display: flex; align-items: center; justify-content: center; color: #aaa; pointer-events: none; }
   .spacer { flex: 1; }
+  #human { display: flex; gap: 10px; align-items: center; padding: 10px 14px; background: #f9a825; color: #1e1f22; font-size: 15px; flex-wrap: wrap; }
+  #human-message { flex: 1 1 30ch; font-weight: 600; white-space: pre-wrap; overflow-wrap: anywhere; }
+  #human input { background: #fff; color: #1e1f22; border-color: #8d6e00; min-width: 24ch; }
+  #human button { background: #1e1f22; color: #fff; font-weight: 600; padding: 4px 16px; }
+  #human button:disabled { opacity: .5; }
+  #human-note { font-size: 12px; }
+  #control.waiting { background: #f9a825; color: #1e1f22; }
+  #control.agent { background: #37474f; }
   [hidden] { display: none !important; }
 </style>
 </head>
@@ -39,10 +49,16 @@ export function livePageHtml(nonce: string): string {
 <header>
   <span id="mode" class="badge off">connecting</span>
   <span id="viewers"></span>
+  <span id="control" class="badge agent" title="Who is in control">agent in control</span>
   <label>Tab <select id="tabs" aria-label="Tab shown"></select></label>
   <span class="spacer"></span>
   <form id="send-text"><input id="text" placeholder="Text to type" aria-label="Text to type" size="24"> <button>Type</button></form>
 </header>
+<section id="human" role="alert" aria-live="assertive" hidden>
+  <span id="human-message"></span>
+  <form id="human-form"><input id="human-reply" placeholder="Reply (optional)" aria-label="Reply to the agent" maxlength="16384"> <button id="human-done">Done</button></form>
+  <span id="human-note"></span>
+</section>
 <div id="screen" tabindex="0" aria-label="Browser screen">
   <img id="frame" alt="" hidden>
   <div id="message">Waiting for the first frame…</div>
@@ -53,7 +69,7 @@ export function livePageHtml(nonce: string): string {
   const imageToPage = ${imageToPage.toString()};
   const $ = (id) => document.getElementById(id);
   const frame = $('frame'), screen = $('screen'), mode = $('mode'), tabs = $('tabs');
-  const state = { frames: 0, refused: 0, errors: [], readOnly: true, metadata: undefined, viewers: 0, tabs: [], current: null, ended: false };
+  const state = { frames: 0, refused: 0, errors: [], readOnly: true, metadata: undefined, viewers: 0, tabs: [], current: null, ended: false, human: [], humanDone: [] };
   const wsUrl = new URL(location.href);
   wsUrl.protocol = wsUrl.protocol === 'https:' ? 'wss:' : 'ws:';
   wsUrl.pathname = wsUrl.pathname.replace(/\\/?$/, '/ws');
@@ -67,6 +83,21 @@ export function livePageHtml(nonce: string): string {
     mode.className = 'badge ' + (state.readOnly ? 'view-only' : 'interactive');
     $('send-text').hidden = state.readOnly;
     tabs.disabled = state.readOnly;
+    showHuman();
+  };
+  // The oldest pending request is the one shown; Done answers it.
+  const showHuman = () => {
+    const request = state.human[0];
+    const control = $('control');
+    control.textContent = request === undefined ? 'agent in control' : 'waiting for a person';
+    control.className = 'badge ' + (request === undefined ? 'agent' : 'waiting');
+    $('human').hidden = request === undefined || state.ended;
+    if (request === undefined) return;
+    if ($('human').dataset.id !== request.id) { $('human').dataset.id = request.id; $('human-reply').value = ''; }
+    $('human-message').textContent = request.message + (state.human.length > 1 ? ' (+' + (state.human.length - 1) + ' more)' : '');
+    $('human-done').disabled = state.readOnly;
+    $('human-reply').disabled = state.readOnly;
+    $('human-note').textContent = state.readOnly ? 'view only: an interactive viewer must press Done' : 'asked by ' + request.from + ', until ' + new Date(request.expiresAt).toLocaleTimeString();
   };
   socket.onmessage = (event) => {
     const message = JSON.parse(event.data);
@@ -95,6 +126,8 @@ export function livePageHtml(nonce: string): string {
         state.frames++;
         document.body.dataset.frames = String(state.frames);
         break;
+      case 'human': state.human = message.requests; showHuman(); break;
+      case 'humanDone': state.humanDone.push(message); if (message.accepted && !message.mine) $('human-note').textContent = 'answered by ' + (message.by || 'another viewer'); break;
       case 'refused': state.refused++; document.body.dataset.refused = String(state.refused); break;
       case 'error': state.errors.push(message.message); break;
       case 'ended': showMessage('The live view ended: ' + message.reason); break;
@@ -184,6 +217,12 @@ export function livePageHtml(nonce: string): string {
     if (text !== '') send({ type: 'insertText', text });
     $('text').value = '';
     screen.focus();
+  });
+  $('human-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    const request = state.human[0];
+    if (request === undefined) return;
+    send({ type: 'humanDone', id: request.id, reply: $('human-reply').value });
   });
   tabs.addEventListener('change', () => send({ type: 'selectTab', targetId: tabs.value }));
   setInterval(() => send({ type: 'ping' }), 20000);

@@ -14,11 +14,14 @@ import { lifecycleOf } from '../../common/resource.js';
 import { createMcpServer } from './mcp-server.js';
 import type { McpToolService } from './mcp-server.js';
 import type { McpCapability } from './capabilities.js';
+import type { McpHandOver } from './tools.js';
 
 export interface McpHttpSessionsOptions {
   tools: McpToolService;
   /** The capabilities of every session's server (`createMcpServer`'s `caps`); default none. */
   caps?: readonly McpCapability[] | undefined;
+  /** The hand-over tools' live view, for the session an `initialize` request starts (its URL follows that request's Host). */
+  handOver?: ((req: IncomingMessage, res: ServerResponse) => McpHandOver | undefined) | undefined;
   /**
    * An MCP session with no request open for this long is closed (default 3 600 000: one hour;
    * 0 disables). Clients that vanish without `DELETE` would otherwise keep their session forever.
@@ -103,7 +106,7 @@ export class McpHttpSessions {
       sendRpcError(res, 503, -32000, 'the server is shutting down');
       return;
     }
-    const session = this.#open();
+    const session = this.#open(this.#options.handOver?.(req, res));
     await this.#handle(session, req, res, body);
   }
 
@@ -130,7 +133,7 @@ export class McpHttpSessions {
     await Promise.all([...this.#live].map((session) => this.#end(session)));
   }
 
-  #open(): Session {
+  #open(handOver: McpHandOver | undefined): Session {
     const id = randomUUID();
     const toolSessionId = `mcp-${id}`;
     const transport = new StreamableHTTPServerTransport({
@@ -140,7 +143,7 @@ export class McpHttpSessions {
         this.#sessions.set(id, session);
       },
     });
-    const server = createMcpServer({ tools: this.#options.tools, sessionId: toolSessionId, caps: this.#options.caps });
+    const server = createMcpServer({ tools: this.#options.tools, sessionId: toolSessionId, caps: this.#options.caps, handOver });
     const session: Session = { id, toolSessionId, transport, server, open: 0, lastUsedAt: Date.now(), closing: undefined };
     this.#live.add(session);
     // Called once the protocol is closed, whichever way: DELETE, transport close, server close.

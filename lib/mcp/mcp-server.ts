@@ -14,7 +14,7 @@ import type { OpenApprover, ToolPageApi } from '../tools/types.js';
 import { ToolResponse } from './response.js';
 import { annotationsOf, TOOLS } from './tools.js';
 import type { McpCapability } from './capabilities.js';
-import type { ToolContext } from './tools.js';
+import type { McpHandOver, ToolContext } from './tools.js';
 import { listWorkspace, readWorkspaceFile, WorkspaceWatch, WORKSPACE_URI_TEMPLATE } from './workspace-files.js';
 
 /**
@@ -37,6 +37,8 @@ export interface CreateMcpServerOptions {
    * `execute_playwright_code` (docs/security.md says what that grants). Default: none.
    */
   caps?: readonly McpCapability[] | undefined;
+  /** The live view and hand-over requests for `browser_live_view` and `browser_request_human`; absent: both fail (no live view). */
+  handOver?: McpHandOver | undefined;
 }
 
 function instructions(caps: readonly McpCapability[]): string {
@@ -141,6 +143,7 @@ export function createMcpServer(options: CreateMcpServerOptions): McpServer {
           page: () => tools.page(sessionId),
           approve: approverFor(extra),
           signal: extra.signal,
+          handOver: options.handOver,
         };
         await tool.handle(context, args, response);
       } catch (error) {

@@ -8,7 +8,9 @@
 import { z } from 'zod';
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { LIMITS } from '../../common/limits.js';
-import { CELL_TIMEOUT, WEBMCP_TIMEOUT } from '../../common/timeout-sec.js';
+import { CELL_TIMEOUT, HUMAN_TIMEOUT, timeoutMsOf, WEBMCP_TIMEOUT } from '../../common/timeout-sec.js';
+import { ReplError } from '../../common/errors.js';
+import { HUMAN_MESSAGE_MAX_CHARS } from '../../common/protocol/human-messages.js';
 import type { TimeoutRange } from '../../common/timeout-sec.js';
 import type { CellResult } from '../repl/cell-result.js';
 import type { McpCapability } from './capabilities.js';
@@ -29,6 +31,23 @@ export interface ToolContext {
   readonly approve: OpenApprover | undefined;
   /** Aborted when the client cancels the call or goes away. */
   readonly signal: AbortSignal;
+  /** The live view and hand-over requests of the browser the session's page is in; absent on a server without one (stdio). */
+  readonly handOver?: McpHandOver | undefined;
+}
+
+/** What the hand-over tools need (docs/live-view.md#hand-over): the HTTP server gives it. */
+export interface McpHandOver {
+  /** The browser's interactive `browser_live_view_url`, for the browser's life. */
+  readonly liveViewUrl: string;
+  /** Shows `message` in the live view and waits for Done (lib/browsers/hand-over.ts `HumanRequests.request`). */
+  request(options: { message: string; timeoutMs: number; from: string; signal: AbortSignal }): Promise<{ reply: string; by?: string }>;
+}
+
+function handOverOf(context: ToolContext): McpHandOver {
+  if (context.handOver === undefined) {
+    throw new ReplError('REPL_ERR_NOT_FOUND', 'this MCP server has no live view (it runs over stdio without an HTTP server): start it with `chromium-repl serve` and connect over HTTP (/mcp) to hand over to a person');
+  }
+  return context.handOver;
 }
 
 /**
@@ -425,6 +444,39 @@ const invokePageTool = defineTool({
   },
 });
 
+// ----- hand-over to a person -----------------------------------------------------------------
+
+const liveView = defineTool({
+  name: 'browser_live_view',
+  title: 'Live view link',
+  description: 'Answers the live view link (browser_live_view_url) of the browser this session drives: a page where a person watches it live and can click and type into it. Show it to the user before browser_request_human, or whenever they want to watch. Whoever has the link can drive the browser\'s tabs.',
+  inputSchema: {},
+  kind: 'readOnly',
+  openWorld: false,
+  async handle(context, _args, response) {
+    response.text(`browser_live_view_url: ${handOverOf(context).liveViewUrl}`);
+  },
+});
+
+const requestHuman = defineTool({
+  name: 'browser_request_human',
+  title: 'Hand over to a person',
+  description: 'Hands the browser over to a person, for what you cannot or must not do yourself (a captcha, a login, a payment confirmation): the live view shows `message` with a Done button and a reply field, and this call returns once the person pressed Done, with what they typed. Nobody is notified: show the user the live view link first (it is in the result, and browser_live_view answers it). Fails after timeout_sec if nobody pressed Done.',
+  inputSchema: {
+    message: z.string().min(1).max(HUMAN_MESSAGE_MAX_CHARS).describe('What the person should do, shown prominently in the live view ("Solve the captcha, then press Done").'),
+    timeout_sec: timeoutSecOf(HUMAN_TIMEOUT, 'to wait for the person'),
+  },
+  kind: 'action',
+  openWorld: false,
+  async handle(context, args, response) {
+    const handOver = handOverOf(context);
+    const timeoutMs = timeoutMsOf(args.timeout_sec, HUMAN_TIMEOUT);
+    const answer = await handOver.request({ message: args.message, timeoutMs, from: `tools:${context.sessionId}`, signal: context.signal });
+    response.text(`The person pressed Done${answer.by === undefined ? '' : ` (${answer.by})`}. Their reply: ${answer.reply === '' ? '(none)' : JSON.stringify(answer.reply)}`);
+    response.text(`Live view: ${handOver.liveViewUrl}`);
+  },
+});
+
 // ----- code tools ----------------------------------------------------------------------------
 
 const repl = defineTool({
@@ -495,5 +547,5 @@ export function executeResponse(response: ToolResponse, result: PlaywrightExecut
 /** Every tool, in the order `tools/list` shows them. */
 export const TOOLS: readonly McpTool[] = [
   open, snapshotTool, click, type, scroll, waitFor, back, pressKey, selectOption, fileUpload, handleDialog,
-  find, tabs, screenshot, downloads, close, listPageTools, invokePageTool, repl, executePlaywright,
+  find, tabs, screenshot, downloads, close, listPageTools, invokePageTool, liveView, requestHuman, repl, executePlaywright,
 ];

@@ -21,7 +21,7 @@ import { ThreadInterrupter } from '../threads/thread-interrupter.js';
 import { WorkerHandle, liveThreadCount, outOfMemoryText } from '../threads/worker-handle.js';
 import type { WorkerExit, WorkerKind } from '../threads/worker-handle.js';
 import { BrowserCalls } from '../threads/browser-calls.js';
-import type { EndpointAnswerer, WebMcpCallHandler } from '../threads/browser-calls.js';
+import type { EndpointAnswerer, HumanRequestHandler, WebMcpCallHandler } from '../threads/browser-calls.js';
 
 /** Number of REPL worker threads still running in this process (diagnostics, metrics, leak tests). */
 export function liveWorkerThreads(): number {
@@ -115,6 +115,8 @@ export interface ReplIdentity {
   onEndpointRequest?: EndpointAnswerer | undefined;
   /** Answers the worker's `webmcp` calls (default: "this REPL has no browser, so no page tools"). */
   onWebMcpCall?: WebMcpCallHandler | undefined;
+  /** Answers the worker's `requestHuman` calls (default: "no browser, so no live view"). */
+  onHumanRequest?: HumanRequestHandler | undefined;
 }
 
 /**
@@ -186,7 +188,7 @@ export class ReplWorker extends WorkerHandle<MainToWorkerMessage, WorkerToMainMe
   configure(identity: ReplIdentity): void {
     if (this.#configured) throw new Error('ReplWorker.configure called twice');
     this.#configured = true;
-    this.#calls.answerWith({ onEndpointRequest: identity.onEndpointRequest, onWebMcpCall: identity.onWebMcpCall ?? noPageTools });
+    this.#calls.answerWith({ onEndpointRequest: identity.onEndpointRequest, onWebMcpCall: identity.onWebMcpCall ?? noPageTools, onHumanRequest: identity.onHumanRequest });
     this.notify({ type: 'configure', name: identity.name, ownsTab: identity.ownsTab } satisfies ConfigureMessage);
   }
 

@@ -22,7 +22,7 @@ import type { ReplWorkerSettings } from './repl-worker-supply.js';
 import type { ExecutionOutcome, ReplWorker } from './repl-worker.js';
 import { fromSerialized } from '../../common/errors.js';
 import type { ToolOperation, ToolOutcome } from '../../common/protocol/tool-messages.js';
-import type { EndpointAnswer, WebMcpCallHandler } from '../threads/browser-calls.js';
+import type { EndpointAnswer, HumanRequestHandler, WebMcpCallHandler } from '../threads/browser-calls.js';
 import { SerialQueue } from '../threads/serial-queue.js';
 import { valueWithin, waitAtMost } from '../../common/wait.js';
 import { lifecycleOf } from '../../common/resource.js';
@@ -88,6 +88,11 @@ export interface ReplOptions {
    * with `REPL_ERR_BROWSER_NOT_FOUND`.
    */
   webmcp?: WebMcpCallHandler;
+  /**
+   * Answers the cells' `requestHuman()` (docs/live-view.md#hand-over): a `Browser` passes its
+   * pending hand-over requests. Absent: it fails with `REPL_ERR_BROWSER_NOT_FOUND`.
+   */
+  human?: HumanRequestHandler;
 }
 
 /** The worker settings of a REPL (or of every REPL of a host) from its options. */
@@ -675,6 +680,7 @@ export class Repl {
       ownsTab: this.#tabOwner !== undefined,
       onEndpointRequest: browser === null ? undefined : (message) => this.#answerEndpoint(browser, message),
       onWebMcpCall: this.#options.webmcp,
+      onHumanRequest: this.#options.human,
     });
     this.#worker = worker;
     this.#spares.refill();

@@ -575,7 +575,7 @@ t.test('uploadFile', async (t) => {
 
 t.test('help entries and globals', async (t) => {
   const names = ['cdp', 'drainEvents', 'waitForEvent', 'gotoUrl', 'pageInfo', 'captureScreenshot', 'listTabs', 'currentTab', 'switchTab',
-    'newTab', 'closeTab', 'ensureRealTab', 'iframeTarget', 'waitMs', 'waitForLoad', 'waitForNetworkIdle', 'js', 'uploadFile', 'httpGet'];
+    'newTab', 'closeTab', 'ensureRealTab', 'iframeTarget', 'waitMs', 'waitForLoad', 'waitForNetworkIdle', 'js', 'uploadFile', 'httpGet', 'requestHuman'];
   const out = await json(t, `
     const names = ${JSON.stringify(names)};
     repl.write(JSON.stringify(names.map((name) => [

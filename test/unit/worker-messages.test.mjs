@@ -32,6 +32,17 @@ const WEBMCP_REPLIES = [
   { type: 'webmcp-reply', callId: 2, invocation: { invocation_id: 'inv-3', status: 'error', error_text: 'nope' } },
   { type: 'webmcp-reply', callId: 3, error: statusError },
 ];
+/** Hand-over requests (requestHuman), valid in both protocols. */
+const HUMAN_CALLS = [
+  { type: 'human-request', callId: 1, message: 'Solve the captcha', timeoutSec: 300 },
+  { type: 'human-request', callId: 2, message: 'x'.repeat(4000), timeoutSec: 1 },
+  { type: 'human-abort', callId: 1 },
+];
+const HUMAN_REPLIES = [
+  { type: 'human-reply', callId: 1, answer: { reply: '' } },
+  { type: 'human-reply', callId: 1, answer: { reply: 'done', by: 'Ada' } },
+  { type: 'human-reply', callId: 2, error: { name: 'ReplError', message: 'nobody', code: 'REPL_ERR_HUMAN_TIMEOUT' } },
+];
 
 const VALID = {
   replWorker: [
@@ -46,6 +57,7 @@ const VALID = {
     { type: 'tool-result', requestId: 3, outcome: { message: 'clicked 1' } },
     { type: 'tool-result', requestId: 3, error },
     ...WEBMCP_CALLS,
+    ...HUMAN_CALLS,
   ],
   replHost: [
     { type: 'execute', requestId: 1, code: '1', deadline: Date.now() + 1000 },
@@ -55,6 +67,7 @@ const VALID = {
     { type: 'endpoint-reply', requestId: 1, error: { name: 'ReplError', message: 'no', code: 'REPL_ERR_BROWSER_NOT_FOUND', data: { a: 1 } } },
     { type: 'tool', requestId: 4, operation: { op: 'read' }, deadline: Date.now() + 1000, read: true },
     ...WEBMCP_REPLIES,
+    ...HUMAN_REPLIES,
     { type: 'shutdown' },
   ],
   executorWorker: [
@@ -65,6 +78,7 @@ const VALID = {
     { type: 'output', requestId: 1, channel: 'stdout', text: 'hello\n' },
     { type: 'output', requestId: 1, channel: 'stderr', text: '' },
     ...WEBMCP_CALLS,
+    ...HUMAN_CALLS,
   ],
   executorHost: [
     { type: 'run', requestId: 1, code: 'return 1', timeoutMs: 5000 },
@@ -72,6 +86,7 @@ const VALID = {
     { type: 'run', requestId: 2, code: 'return 1', timeoutMs: 5000, targetId: 'T', tabCreated: true },
     { type: 'endpoint-reply', requestId: 1, endpoint: 'ws://x' },
     ...WEBMCP_REPLIES,
+    ...HUMAN_REPLIES,
   ],
 };
 
@@ -225,6 +240,39 @@ t.test('the WebMCP guards check calls, aborts and replies alike in both protocol
   t.same(validateReplHostMessage({ type: 'webmcp-call', callId: 1, operation: 'list' }), { ok: false, error: 'unknown message type "webmcp-call"' },
     'each direction has its own half');
   t.same(validateExecutorWorkerMessage({ type: 'webmcp-reply', callId: 1, tools: [] }), { ok: false, error: 'unknown message type "webmcp-reply"' });
+});
+
+t.test('the hand-over guards check requests, aborts and replies alike in both protocols', async (t) => {
+  const calls = [
+    [{ type: 'human-request', message: 'm', timeoutSec: 5 }, 'human-request message: callId must be a positive integer, got undefined'],
+    [{ type: 'human-request', callId: 1, timeoutSec: 5 }, 'human-request message: message must be a string of 1 to 4000 characters, got undefined'],
+    [{ type: 'human-request', callId: 1, message: '', timeoutSec: 5 }, 'human-request message: message must be a string of 1 to 4000 characters, got 0 characters'],
+    [{ type: 'human-request', callId: 1, message: 'x'.repeat(4001), timeoutSec: 5 }, 'human-request message: message must be a string of 1 to 4000 characters, got 4001 characters'],
+    [{ type: 'human-request', callId: 1, message: 'm' }, 'human-request message: timeoutSec must be a positive number, got undefined'],
+    [{ type: 'human-request', callId: 1, message: 'm', timeoutSec: 0 }, 'human-request message: timeoutSec must be a positive number, got number'],
+    [{ type: 'human-request', callId: 1, message: 'm', timeoutSec: '5' }, 'human-request message: timeoutSec must be a positive number, got string'],
+    [{ type: 'human-abort', callId: 0 }, 'human-abort message: callId must be a positive integer, got number'],
+  ];
+  for (const [message, reason] of calls) {
+    t.same(validateReplWorkerMessage(message), { ok: false, error: reason }, `REPL: ${reason}`);
+    t.same(validateExecutorWorkerMessage(message), { ok: false, error: reason }, `executor: ${reason}`);
+  }
+  const replies = [
+    [{ type: 'human-reply', answer: { reply: '' } }, 'human-reply message: callId must be a positive integer, got undefined'],
+    [{ type: 'human-reply', callId: 1 }, 'human-reply message: exactly one of answer and error must be set'],
+    [{ type: 'human-reply', callId: 1, answer: { reply: '' }, error: statusError }, 'human-reply message: exactly one of answer and error must be set'],
+    [{ type: 'human-reply', callId: 1, answer: 'done' }, 'human-reply message: answer must be an object, got string'],
+    [{ type: 'human-reply', callId: 1, answer: {} }, 'human-reply message: answer.reply must be a string, got undefined'],
+    [{ type: 'human-reply', callId: 1, answer: { reply: 'x'.repeat(16 * 1024 + 1) } }, 'human-reply message: answer.reply is longer than 16384 characters'],
+    [{ type: 'human-reply', callId: 1, answer: { reply: '', by: 7 } }, 'human-reply message: answer.by must be a string, got number'],
+    [{ type: 'human-reply', callId: 1, error: 'late' }, 'human-reply message: error must be a serialized error object, got string'],
+  ];
+  for (const [message, reason] of replies) {
+    t.same(validateReplHostMessage(message), { ok: false, error: reason }, `REPL: ${reason}`);
+    t.same(validateExecutorHostMessage(message), { ok: false, error: reason }, `executor: ${reason}`);
+  }
+  t.same(validateReplHostMessage(HUMAN_CALLS[0]), { ok: false, error: 'unknown message type "human-request"' }, 'each direction has its own half');
+  t.same(validateExecutorWorkerMessage(HUMAN_REPLIES[0]), { ok: false, error: 'unknown message type "human-reply"' });
 });
 
 t.test('toSerialized is the one shape of an error on the port, and fromSerialized rebuilds it', async (t) => {

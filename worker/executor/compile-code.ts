@@ -1,7 +1,7 @@
 /**
  * Turns the `code` of an execute call into a function. The code becomes the body of
  * `async function (page, context, browser)` (so top-level `await` and `return` work), with
- * `webmcp` and `console` as closure variables rather than parameters (so code may declare its own
+ * `webmcp`, `console` and `requestHuman` as closure variables rather than parameters (so code may declare its own
  * `const webmcp`). TypeScript syntax is stripped by oxc-transform inside this worker, so the main
  * thread never spends CPU on user code; stack frames are mapped back to the user's lines through
  * oxc's source map.
@@ -14,7 +14,7 @@ import { Script, constants as vmConstants } from 'node:vm';
 const GENERATED_FILE = 'playwright-code.js';
 /** Name that mapped frames point at: line and column are the user's own. */
 const USER_FILE = 'code.ts';
-const HEADER = '(webmcp, console) => async function (page, context, browser) {\n';
+const HEADER = '(webmcp, console, requestHuman) => async function (page, context, browser) {\n';
 const FOOTER = '\n}';
 
 type TransformSync = typeof import('oxc-transform').transformSync;
@@ -24,7 +24,7 @@ export type UserFunction = (page: unknown, context: unknown, browser: unknown) =
 
 export interface CompiledCode {
   /** Binds the closure variables of one call. */
-  bind(webmcp: unknown, console: Console): UserFunction;
+  bind(webmcp: unknown, console: Console, requestHuman: unknown): UserFunction;
   /** Rewrites frames of the compiled code to the user's line and column; drops executor frames. */
   mapStack(stack: string): string;
 }
@@ -127,7 +127,7 @@ async function compile(code: string, checks: CompileChecks | undefined): Promise
   // The map is decoded only when a stack needs it: most calls never fail.
   let map: SourceMap | undefined;
   return {
-    bind: (webmcp, console) => (factory as (webmcp: unknown, console: Console) => UserFunction)(webmcp, console),
+    bind: (webmcp, console, requestHuman) => (factory as (webmcp: unknown, console: Console, requestHuman: unknown) => UserFunction)(webmcp, console, requestHuman),
     mapStack: (stack) => {
       if (map === undefined && rawMap !== undefined) map = new SourceMap(rawMap as SourceMapPayload);
       const mapped = mapStack(stack, map, unchecked);

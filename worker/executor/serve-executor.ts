@@ -32,6 +32,7 @@ import { TabMissingError, TabNotAttachedError, bindDefaultPage, bindExecutorPage
 import { CellScope, currentCellScope, runInCellScope } from '../webmcp/cell-scope.js';
 import { CallInterrupts, currentCallSignal } from './call-interrupts.js';
 import { createWebMcpClient } from '../webmcp/webmcp-client.js';
+import { createHumanClient } from '../webmcp/human-client.js';
 
 const debug = debuglog('browser-repl:executor');
 
@@ -83,6 +84,8 @@ export function serveExecutor(startup: {
   globalThis.console = router.console;
   // The code's `webmcp`: the same client as a REPL cell's, its calls scoped to the call that made them.
   const webmcp = createWebMcpClient({ post, currentScope: currentCellScope });
+  // `requestHuman()`: the REPL's, through the same main-thread service (docs/live-view.md#hand-over).
+  const human = createHumanClient({ post, currentScope: currentCellScope });
 
   // Abandoned code (after a timeout) rejects a lot: its connection was closed under it. Such
   // rejections must not end the worker; they are reported to the running call, if any.
@@ -122,7 +125,7 @@ export function serveExecutor(startup: {
     debug('call %d: compiled in %d ms, connected in %d ms, page bound in %d ms', message.requestId,
       Math.round(compiled - started), Math.round(connected - compiled), Math.round(performance.now() - connected));
     signal.throwIfAborted();
-    const run = state.compiled.bind(webmcp.client, output.console);
+    const run = state.compiled.bind(webmcp.client, output.console, human.requestHuman);
     return run(binding.page, binding.page.context(), browser);
   }
 
@@ -220,6 +223,9 @@ export function serveExecutor(startup: {
         break;
       case 'webmcp-reply':
         webmcp.receive(message);
+        break;
+      case 'human-reply':
+        human.receive(message);
         break;
     }
   });

@@ -23,6 +23,8 @@ import { RealmGuard } from './realm-guard.js';
 import { createReplNamespace } from './repl-namespace.js';
 import { currentCellScope } from '../webmcp/cell-scope.js';
 import { createWebMcpClient } from '../webmcp/webmcp-client.js';
+import { createHumanClient } from '../webmcp/human-client.js';
+import type { HumanBridge } from '../webmcp/human-client.js';
 
 import type { BrowserHelper } from '../helpers/browser-helpers.js';
 import type { WebMcpBridge } from '../webmcp/webmcp-client.js';
@@ -58,6 +60,8 @@ export interface ReplRuntime {
   readonly helperContext: HelperContext;
   readonly helpers: Readonly<Record<string, BrowserHelper>>;
   readonly webmcp: WebMcpBridge;
+  /** `requestHuman()` (docs/live-view.md#hand-over), a global beside the browser helpers. */
+  readonly human: HumanBridge;
   readonly interrupts: CellInterrupts;
   readonly evaluator: CellEvaluator;
   /** Every cell is a module V8 keeps until asked for all the garbage it can find. */
@@ -126,8 +130,9 @@ export function createReplRuntime(options: ReplRuntimeOptions, post: PostToHost)
     },
   });
   const repl = createReplNamespace({ id: options.replId, name: () => identity.name, collector, help: HELP_ENTRIES });
-  const helpers = createBrowserHelpers(helperContext);
   const webmcp = createWebMcpClient({ post, currentScope: currentCellScope });
+  const human = createHumanClient({ post, currentScope: currentCellScope });
+  const helpers = { ...createBrowserHelpers(helperContext), requestHuman: human.requestHuman };
   const context = createReplContext({
     console: createCapturedConsole(collector),
     repl,
@@ -154,6 +159,7 @@ export function createReplRuntime(options: ReplRuntimeOptions, post: PostToHost)
     helperContext,
     helpers,
     webmcp,
+    human,
     interrupts,
     evaluator,
     reclaimer: new ModuleReclaimer(),

@@ -131,6 +131,10 @@ export function serveRepl(startup: ReplStartup): void {
       realm.touched = true;
       runtime.webmcp.receive(message);
     },
+    'human-reply': (message) => {
+      realm.touched = true;
+      runtime.human.receive(message);
+    },
   };
   const onMessage = (raw: unknown): void => {
     const checked = validateReplHostMessage(raw);

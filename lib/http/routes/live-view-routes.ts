@@ -65,6 +65,13 @@ function readOnlyOf(grant: LiveViewGrant, query: unknown): boolean {
   return grant.readOnly || query === 'true' || query === '1';
 }
 
+/** `&name=`: what the viewer calls the person (the `by` of a hand-over answer); printable, at most 64 characters, else none. */
+function viewerName(query: string | null): string | undefined {
+  if (query === null) return undefined;
+  const name = query.trim();
+  return name !== '' && name.length <= 64 && /^[^\p{Cc}]+$/u.test(name) ? name : undefined;
+}
+
 /** `GET /browsers/{id_or_name}/live`: the page. Mounted before the API's Origin and token checks (see the module comment). */
 export function livePageRoutes(options: { browsers: Browsers; keys: LiveViewKeys; access: AccessPolicy }): Router {
   const router = Router();
@@ -116,6 +123,7 @@ export class LiveViewUpgrades {
     socket.on('error', (error) => debug('viewer socket: %s', error.message));
     let browser: Browser;
     let readOnly: boolean;
+    let name: string | undefined;
     try {
       if (this.#options.views.closed) throw new ReplError('REPL_ERR_CLOSED', 'the server is shutting down');
       admitRequest(request, this.#options.access);
@@ -131,6 +139,7 @@ export class LiveViewUpgrades {
       const authorized = authorizeLiveView(this.#options.browsers, this.#options.keys, idOrName, url.searchParams.get('jwt'));
       browser = authorized.browser;
       readOnly = readOnlyOf(authorized.grant, url.searchParams.get('readOnly') ?? undefined);
+      name = viewerName(url.searchParams.get('name'));
       checkHandshake(request);
       if (browser.chromium === null) throw new ReplError('REPL_ERR_BROWSER_NOT_FOUND', 'this server runs without a browser (browser: false): there is nothing to show');
     } catch (error) {
@@ -140,7 +149,7 @@ export class LiveViewUpgrades {
     }
     request.url = redactUrl(request.url);
     try {
-      await this.#options.views.accept(browser, { request, socket, head }, { readOnly });
+      await this.#options.views.accept(browser, { request, socket, head }, { readOnly, name });
     } catch (error) {
       refuse(socket, error);
     }
