@@ -160,3 +160,21 @@ t.test('record a session, two at once, and play it back', async (t) => {
   await api.server.close();
   t.same(recordingFolders(), [], 'closing the server removed the recordings folder');
 });
+
+t.test('recordings stay for the retention time after their browser ended, then go', async (t) => {
+  const kept = await apiServer(t, { token: TOKEN, primaryBrowser: { browser: { cdpEndpoint: null } }, maxBrowsers: 1, recordings: { retentionSeconds: 2 } });
+  const client = new Kernel({ apiKey: TOKEN, baseURL: kept.url, maxRetries: 0 });
+  const { session_id: id } = await client.browsers.create({ start_url: fixtures.url('recording.html'), viewport: { width: 320, height: 240 } });
+  const { replay_id: replayId } = await client.browsers.replays.start(id, { framerate: 5 });
+  await sleep(1_500);
+  // Deleting the browser stops the running recording first: it is finished and kept.
+  await client.browsers.deleteByID(id);
+  const listed = await eventually(async () => (await client.browsers.replays.list(id).catch(() => []))[0]?.finished_at != null, 10_000);
+  t.ok(listed, 'after the delete, the browser\'s id still lists its recording, finished');
+  const video = Buffer.from(await (await client.browsers.replays.download(replayId, { id })).arrayBuffer());
+  t.ok(video.length > 0, 'and downloads it');
+  const gone = await eventually(async () => (await kept.call('GET', `/browsers/${id}/replays`, undefined, { headers: auth })).status === 404, 10_000);
+  t.ok(gone, 'after the retention time it is gone');
+  await kept.server.close();
+  t.same(recordingFolders(), [], 'no recordings folder is left');
+});
