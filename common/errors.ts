@@ -15,7 +15,7 @@
  * "client closed request"). A union of literals rather than `number`, so the compiler refuses a 2xx
  * or 3xx in the registry.
  */
-export type HttpErrorStatus = 400 | 401 | 403 | 404 | 408 | 409 | 413 | 429 | 431 | 499 | 500 | 502 | 503 | 504;
+export type HttpErrorStatus = 400 | 401 | 403 | 404 | 408 | 409 | 413 | 429 | 431 | 499 | 500 | 502 | 503 | 504 | 507;
 
 export interface ErrorDefinition {
   /**
@@ -92,6 +92,13 @@ export const ERROR_CODES = {
   // --- Playwright executors ---
   REPL_ERR_EXECUTOR_START_FAILED: { status: 500, meaning: 'A Playwright executor could not be set up: its worker did not start, or its tab could not be opened.', fix: 'Read the cause in the message; the next call tries again. A named executor that never started takes no slot.' },
   REPL_ERR_EXECUTOR_TAB_CLOSE_FAILED: { status: 500, meaning: 'The executor was deleted, but closing its tab failed.', fix: 'The name is free again; close the tab yourself if it is still open (its target id is in the message).' },
+  // --- recordings (replays, docs/recordings.md) ---
+  REPL_ERR_REPLAY_NOT_FOUND: { status: 404, meaning: 'The replay_id names no recording of this browser (never started here, or deleted with its browser after the retention time).', fix: 'List the browser\'s recordings (GET /browsers/{id}/replays) and use a replay_id from there.' },
+  REPL_ERR_REPLAY_LIMIT: { status: 409, meaning: 'The browser already runs as many recordings at once, or keeps as many, as the limits allow (recordings.maxActivePerBrowser, recordings.maxPerBrowser; BROWSER_REPL_RECORDINGS_MAX_ACTIVE, BROWSER_REPL_RECORDINGS_MAX_PER_BROWSER).', fix: 'Stop a running recording (POST /browsers/{id}/replays/{replay_id}/stop); kept recordings go with their browser (DELETE /browsers/{id}), or raise the limit.' },
+  REPL_ERR_REPLAY_STORAGE_FULL: { status: 507, meaning: 'The recordings of this server fill the disk space allowed to them (recordings.maxTotalMb, BROWSER_REPL_RECORDINGS_MAX_MB); a running recording that reaches it is stopped and kept.', fix: 'Delete browsers whose recordings you no longer need, shorten the retention time, or raise the limit if the disk has room.' },
+  REPL_ERR_REPLAY_NOT_READY: { status: 409, meaning: 'The recording is still running or still being encoded: its MP4 exists once it was stopped.', fix: 'Stop it (POST /browsers/{id}/replays/{replay_id}/stop, which answers once the file is written), then download it.' },
+  REPL_ERR_REPLAY_FAILED: { status: 500, meaning: 'ffmpeg could not encode the recording (the message quotes its last error lines); there is no video.', fix: 'Read the ffmpeg error; check the disk and the ffmpeg installation, then record again.' },
+  REPL_ERR_FFMPEG_NOT_FOUND: { status: 500, meaning: 'Recording needs ffmpeg, and none was found (BROWSER_REPL_FFMPEG, then ffmpeg on PATH, /usr/bin/ffmpeg).', fix: 'Install it (`npm run install-browser -- --ffmpeg`, or `apt-get install -y ffmpeg` on Debian), or point BROWSER_REPL_FFMPEG at an ffmpeg executable.' },
 } as const satisfies Record<string, ErrorDefinition>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

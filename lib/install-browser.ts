@@ -1,6 +1,7 @@
 /**
  * `chromium-repl install-browser`: report the browser discovery would use, or install one where
- * that is a single, well-known package-manager command. It only ever runs something because a
+ * that is a single, well-known package-manager command. With `--ffmpeg`, the same for ffmpeg,
+ * which recordings need (docs/recordings.md). It only ever runs something because a
  * person typed this command; nothing else in the package installs software.
  */
 
@@ -9,6 +10,7 @@ import { readFileSync } from 'node:fs';
 
 import { ReplError } from '../common/errors.js';
 import { findChromium } from './chromium/find-chromium.js';
+import { findFfmpeg } from './recordings/ffmpeg.js';
 
 import type { FoundChromium } from './chromium/find-chromium.js';
 
@@ -107,6 +109,68 @@ export async function installBrowser(options: InstallBrowserOptions = {}): Promi
     '  - or point chromium-repl at an executable (BROWSER_REPL_CHROME / CHROME_PATH / the `executable` option) or a running browser (CDP_ENDPOINT).',
   );
   throw notInstalled(lines.join('\n'));
+}
+
+/** The commands that install ffmpeg on Debian as root. */
+export const DEBIAN_FFMPEG_COMMANDS: readonly (readonly string[])[] = [
+  ['apt-get', 'update'],
+  ['apt-get', 'install', '-y', 'ffmpeg'],
+];
+
+/** Options of {@link installFfmpeg}: those of {@link installBrowser}, with ffmpeg's discovery. */
+export interface InstallFfmpegOptions extends Omit<InstallBrowserOptions, 'find'> {
+  /** ffmpeg discovery. Default `findFfmpeg(env)`. */
+  find?: (() => string | null) | undefined;
+}
+
+export type InstallFfmpegResult =
+  | { readonly status: 'found' | 'installed'; readonly executable: string }
+  | { readonly status: 'dry-run'; readonly commands: readonly string[] };
+
+/**
+ * Finds ffmpeg (BROWSER_REPL_FFMPEG, PATH, /usr/bin/ffmpeg); if there is none: on Debian or
+ * Ubuntu as root, says it will run `apt-get update` and `apt-get install -y ffmpeg`, then runs
+ * them; not root, prints the `sudo` commands; elsewhere, how to get it.
+ *
+ * @throws ReplError `REPL_ERR_FFMPEG_NOT_FOUND` when no ffmpeg is available afterwards; its
+ *   message carries the instructions.
+ */
+export async function installFfmpeg(options: InstallFfmpegOptions = {}): Promise<InstallFfmpegResult> {
+  const env = options.env ?? process.env;
+  const platform = options.platform ?? process.platform;
+  const write = options.write ?? ((text: string) => void process.stdout.write(text));
+  const find = options.find ?? (() => findFfmpeg(env));
+  const missing = (message: string) => new ReplError('REPL_ERR_FFMPEG_NOT_FOUND', message);
+
+  const existing = find();
+  if (existing !== null) {
+    write(`chromium-repl: found ffmpeg at ${existing}; nothing to install.\n`);
+    return { status: 'found', executable: existing };
+  }
+  const release = parseOsRelease(options.osRelease ?? (platform === 'linux' ? readOsRelease() : undefined));
+  // Ubuntu's ffmpeg is a plain .deb (no snap), so both families take the same commands.
+  if (distroFamily(release) === 'other') {
+    throw missing('No ffmpeg found (recordings need it). Install it with your package manager (it is `ffmpeg` in most), or set BROWSER_REPL_FFMPEG to an ffmpeg executable.');
+  }
+  const commands = DEBIAN_FFMPEG_COMMANDS.map((command) => command.join(' '));
+  const isRoot = options.isRoot ?? process.getuid?.() === 0;
+  if (!isRoot) throw missing(`No ffmpeg found (recordings need it). Install it with:\n  sudo ${commands.join(' && sudo ')}\nthen run \`npx chromium-repl install-browser --ffmpeg\` again to check.`);
+  if (options.dryRun === true) {
+    write(`chromium-repl: no ffmpeg found; would run:\n  ${commands.join('\n  ')}\n`);
+    return { status: 'dry-run', commands };
+  }
+  write(`chromium-repl: no ffmpeg found (recordings need it); installing Debian's ffmpeg package with:\n  ${commands.join('\n  ')}\n`);
+  const run = options.runCommand ?? runInherited;
+  for (const [command, ...args] of DEBIAN_FFMPEG_COMMANDS) {
+    if (command === undefined) continue;
+    write(`chromium-repl: running: ${[command, ...args].join(' ')}\n`);
+    const code = await run(command, args);
+    if (code !== 0) throw missing(`\`${[command, ...args].join(' ')}\` exited with code ${code}; ffmpeg was not installed.`);
+  }
+  const installed = find();
+  if (installed === null) throw missing('apt-get finished, but no ffmpeg executable was found afterwards.');
+  write(`chromium-repl: installed ${installed}.\n`);
+  return { status: 'installed', executable: installed };
 }
 
 /** Parses `/etc/os-release` (`KEY=value` lines, optionally quoted). */

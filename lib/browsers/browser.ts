@@ -124,6 +124,8 @@ export class Browser extends Resource {
   /** One warm spare for all REPLs of the browser, not one per REPL: an idle named REPL is one thread. */
   readonly #spares: ReplWorkerSupply;
   #env: Record<string, string>;
+  /** What must happen before the browser's parts end (a recording's last frames): see {@link onEnd}. */
+  readonly #endHooks = new Set<() => Promise<void>>();
 
   constructor(options: BrowserOptions = {}) {
     super();
@@ -439,8 +441,24 @@ export class Browser extends Resource {
     return { replTerminated: outcomes.some((outcome) => outcome.replTerminated) };
   }
 
+  /**
+   * Runs `hook` when the browser begins to end (close or destroy), before its REPLs, tabs and
+   * Chromium go, and waits for it (the hook bounds its own time). Returns its disposer.
+   */
+  onEnd(hook: () => Promise<void>): () => void {
+    this.#endHooks.add(hook);
+    return () => this.#endHooks.delete(hook);
+  }
+
+  async #runEndHooks(): Promise<void> {
+    const hooks = [...this.#endHooks];
+    this.#endHooks.clear();
+    await Promise.all(hooks.map((hook) => hook().catch(() => undefined)));
+  }
+
   protected async closeGracefully(): Promise<void> {
     this.#disarmIdleClock();
+    await this.#runEndHooks();
     // REPLs and executors release their tabs, so they end before the registry and the browser do.
     await Promise.all([...this.#repls.values()].map(({ repl }) => repl.close()).concat([...this.#privateRepls].map((repl) => repl.close()), this.#executors?.close() ?? [], this.#spares.close()));
     await this.#release();
@@ -448,6 +466,7 @@ export class Browser extends Resource {
 
   protected override async destroyNow(): Promise<void> {
     this.#disarmIdleClock();
+    await this.#runEndHooks();
     await Promise.all([...this.#repls.values()].map(({ repl }) => repl.destroy()).concat([...this.#privateRepls].map((repl) => repl.destroy()), this.#executors?.close() ?? [], this.#spares.close()));
     await this.#release();
   }

@@ -14,7 +14,7 @@ const USAGE = `Usage: chromium-repl [serve] [options]       start the HTTP API (
        chromium-repl run [options] '<code>'   run one cell on a running server, stream its output
        chromium-repl shell [options]          interactive REPL on a running server
        chromium-repl mcp [options]            MCP server over stdio (browser tools, REPL, Playwright)
-       chromium-repl install-browser          find a Chromium, or install one (apt-get install chromium)
+       chromium-repl install-browser [--ffmpeg]  find a Chromium (and ffmpeg), or install it (apt-get)
        chromium-repl help [command]           this text, or one command's options
 
 Environment: BROWSER_REPL_URL (run, shell), BROWSER_REPL_TOKEN (all), PORT, HOST, BROWSER_REPL_HEAP_MB,
@@ -23,11 +23,15 @@ BROWSER_REPL_TOOLS_PERMISSION (serve, mcp).
 Exit codes: 0 success, 1 a failed cell or server failure, 2 a usage or connection error.
 `;
 
-const INSTALL_BROWSER_USAGE = `Usage: chromium-repl install-browser
+const INSTALL_BROWSER_USAGE = `Usage: chromium-repl install-browser [--ffmpeg]
 
 Finds a Chromium-based browser (BROWSER_REPL_CHROME, CHROME_PATH, PATH, Playwright's and
 Puppeteer's caches); when none is found, says what it will install (Debian's chromium package)
 and installs it with apt-get.
+
+  --ffmpeg   also find ffmpeg (BROWSER_REPL_FFMPEG, PATH, /usr/bin/ffmpeg), which recordings
+             need (docs/recordings.md); when none is found, say so and install Debian's ffmpeg
+             package the same way
 `;
 
 const COMMAND_USAGE: Record<string, string> = {
@@ -77,8 +81,11 @@ async function main(argv: string[]): Promise<number | undefined> {
       await mcp(rest);
       return undefined;
     case 'install-browser': {
-      const { installBrowser } = await import('../install-browser.js');
+      const unknown = rest.find((arg) => arg !== '--ffmpeg');
+      if (unknown !== undefined) throw new UsageError(`unknown option "${unknown}"`, 'install-browser');
+      const { installBrowser, installFfmpeg } = await import('../install-browser.js');
       await installBrowser();
+      if (rest.includes('--ffmpeg')) await installFfmpeg();
       return EXIT.ok;
     }
     default:

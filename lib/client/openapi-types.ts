@@ -783,6 +783,139 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/browsers/{id_or_name}/replays": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A browser id, its name, or `default` for the server's own browser. After the browser ended, its id (during the retention time, docs/recordings.md). */
+                id_or_name: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * List the browser's recordings
+         * @description Every recording of the browser, running and finished, oldest first (the SDK's ReplayListResponse).
+         */
+        get: operations["listBrowserReplays"];
+        put?: never;
+        /**
+         * Start recording the browser (a replay)
+         * @description Starts a recording of the tab the default REPL uses (followed when it changes, like the live view): Chromium's screencast on a CDP connection of the recording's own, encoded by ffmpeg into a constant-framerate H.264 MP4 (docs/recordings.md). Several may run at once, within the server's limits. Needs ffmpeg on the server (REPL_ERR_FFMPEG_NOT_FOUND otherwise).
+         */
+        post: operations["startBrowserReplay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/browsers/{id_or_name}/replays/{replay_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A browser id, its name, or `default` for the server's own browser. After the browser ended, its id (during the retention time, docs/recordings.md). */
+                id_or_name: string;
+                /** @description The replay_id the start route answered. */
+                replay_id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Download a recording (MP4)
+         * @description The MP4 of a stopped recording (Range requests are answered). A running one answers 409 REPL_ERR_REPLAY_NOT_READY; one ffmpeg could not encode answers 500 REPL_ERR_REPLAY_FAILED.
+         */
+        get: operations["downloadBrowserReplay"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/browsers/{id_or_name}/replays/{replay_id}/stop": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A browser id, its name, or `default` for the server's own browser. After the browser ended, its id (during the retention time, docs/recordings.md). */
+                id_or_name: string;
+                /** @description The replay_id the start route answered. */
+                replay_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stop a recording
+         * @description Stops the recording and answers once its MP4 is complete (idempotent: stopping a stopped one answers the same).
+         */
+        post: operations["stopBrowserReplay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/browsers/{id_or_name}/replays/{replay_id}/view": {
+        parameters: {
+            query: {
+                /** @description The recording's capability, as replay_view_url carries it. */
+                jwt: string;
+            };
+            header?: never;
+            path: {
+                /** @description A browser id, its name, or `default` for the server's own browser. After the browser ended, its id (during the retention time, docs/recordings.md). */
+                id_or_name: string;
+                /** @description The replay_id the start route answered. */
+                replay_id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * The replay page (replay_view_url)
+         * @description A small HTML page that plays the recording in a `<video>`. Needs no bearer token: the capability of replay_view_url admits it, for this one recording only (docs/security.md).
+         */
+        get: operations["viewBrowserReplay"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/browsers/{id_or_name}/replays/{replay_id}/view/video.mp4": {
+        parameters: {
+            query: {
+                /** @description The recording's capability, as replay_view_url carries it. */
+                jwt: string;
+            };
+            header?: never;
+            path: {
+                /** @description A browser id, its name, or `default` for the server's own browser. After the browser ended, its id (during the retention time, docs/recordings.md). */
+                id_or_name: string;
+                /** @description The replay_id the start route answered. */
+                replay_id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * The video of the replay page
+         * @description The MP4 the replay page plays, admitted by the same capability.
+         */
+        get: operations["viewBrowserReplayVideo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/browsers/{id_or_name}/repl": {
         parameters: {
             query?: never;
@@ -1296,7 +1429,7 @@ export interface components {
          * @description Stable error codes; see docs/errors.md.
          * @enum {string}
          */
-        ErrorCode: "REPL_ERR_INVALID_REQUEST" | "REPL_ERR_BODY_TOO_LARGE" | "REPL_ERR_CODE_TOO_LARGE" | "REPL_ERR_UNAUTHORIZED" | "REPL_ERR_PERMISSION_DENIED" | "REPL_ERR_NOT_FOUND" | "REPL_ERR_BROWSER_LIMIT" | "REPL_ERR_HOST_NOT_ALLOWED" | "REPL_ERR_ORIGIN_NOT_ALLOWED" | "REPL_ERR_HEADERS_TOO_LARGE" | "REPL_ERR_REQUEST_TIMEOUT" | "REPL_ERR_CONFLICT" | "REPL_ERR_INTERNAL" | "REPL_ERR_START_FAILED" | "REPL_ERR_PEER_UNAVAILABLE" | "REPL_ERR_DRAINING" | "REPL_ERR_CLOSED" | "REPL_ERR_ABORTED" | "REPL_ERR_CELL_TIMEOUT" | "REPL_ERR_WORKER_CRASHED" | "REPL_ERR_OUT_OF_MEMORY" | "REPL_ERR_PROTOCOL" | "REPL_ERR_CELL_SYNTAX" | "REPL_ERR_BINDING" | "REPL_ERR_OUTPUT_LIMIT" | "REPL_ERR_INVALID_ARGUMENT" | "REPL_ERR_CELL_INTERRUPTED" | "REPL_ERR_BROWSER_NOT_FOUND" | "REPL_ERR_BROWSER_LAUNCH_FAILED" | "REPL_ERR_CDP_CONNECT_FAILED" | "REPL_ERR_CDP_COMMAND_FAILED" | "REPL_ERR_CDP_TIMEOUT" | "REPL_ERR_CDP_DEADLINE_REACHED" | "REPL_ERR_CDP_DISCONNECTED" | "REPL_ERR_CDP_OUTCOME_UNKNOWN" | "REPL_ERR_TARGET_NOT_FOUND" | "REPL_ERR_PAGE_EVALUATION" | "REPL_ERR_ACTION_FAILED" | "REPL_ERR_LOAD_TIMEOUT" | "REPL_ERR_DIALOG_OPEN" | "REPL_ERR_NO_DIALOG" | "REPL_ERR_DOWNLOAD_FAILED" | "REPL_ERR_HTTP_GET_FAILED" | "REPL_ERR_STALE_REF" | "REPL_ERR_URL_NOT_ALLOWED" | "REPL_ERR_OPEN_NOT_APPROVED" | "REPL_ERR_PATH_OUTSIDE_WORKSPACE" | "REPL_ERR_WEBMCP_NO_TABS" | "REPL_ERR_WEBMCP_TOOL_NOT_FOUND" | "REPL_ERR_WEBMCP_OUTCOME_UNKNOWN" | "REPL_ERR_HUMAN_TIMEOUT" | "REPL_ERR_EXECUTOR_START_FAILED" | "REPL_ERR_EXECUTOR_TAB_CLOSE_FAILED";
+        ErrorCode: "REPL_ERR_INVALID_REQUEST" | "REPL_ERR_BODY_TOO_LARGE" | "REPL_ERR_CODE_TOO_LARGE" | "REPL_ERR_UNAUTHORIZED" | "REPL_ERR_PERMISSION_DENIED" | "REPL_ERR_NOT_FOUND" | "REPL_ERR_BROWSER_LIMIT" | "REPL_ERR_HOST_NOT_ALLOWED" | "REPL_ERR_ORIGIN_NOT_ALLOWED" | "REPL_ERR_HEADERS_TOO_LARGE" | "REPL_ERR_REQUEST_TIMEOUT" | "REPL_ERR_CONFLICT" | "REPL_ERR_INTERNAL" | "REPL_ERR_START_FAILED" | "REPL_ERR_PEER_UNAVAILABLE" | "REPL_ERR_DRAINING" | "REPL_ERR_CLOSED" | "REPL_ERR_ABORTED" | "REPL_ERR_CELL_TIMEOUT" | "REPL_ERR_WORKER_CRASHED" | "REPL_ERR_OUT_OF_MEMORY" | "REPL_ERR_PROTOCOL" | "REPL_ERR_CELL_SYNTAX" | "REPL_ERR_BINDING" | "REPL_ERR_OUTPUT_LIMIT" | "REPL_ERR_INVALID_ARGUMENT" | "REPL_ERR_CELL_INTERRUPTED" | "REPL_ERR_BROWSER_NOT_FOUND" | "REPL_ERR_BROWSER_LAUNCH_FAILED" | "REPL_ERR_CDP_CONNECT_FAILED" | "REPL_ERR_CDP_COMMAND_FAILED" | "REPL_ERR_CDP_TIMEOUT" | "REPL_ERR_CDP_DEADLINE_REACHED" | "REPL_ERR_CDP_DISCONNECTED" | "REPL_ERR_CDP_OUTCOME_UNKNOWN" | "REPL_ERR_TARGET_NOT_FOUND" | "REPL_ERR_PAGE_EVALUATION" | "REPL_ERR_ACTION_FAILED" | "REPL_ERR_LOAD_TIMEOUT" | "REPL_ERR_DIALOG_OPEN" | "REPL_ERR_NO_DIALOG" | "REPL_ERR_DOWNLOAD_FAILED" | "REPL_ERR_HTTP_GET_FAILED" | "REPL_ERR_STALE_REF" | "REPL_ERR_URL_NOT_ALLOWED" | "REPL_ERR_OPEN_NOT_APPROVED" | "REPL_ERR_PATH_OUTSIDE_WORKSPACE" | "REPL_ERR_WEBMCP_NO_TABS" | "REPL_ERR_WEBMCP_TOOL_NOT_FOUND" | "REPL_ERR_WEBMCP_OUTCOME_UNKNOWN" | "REPL_ERR_HUMAN_TIMEOUT" | "REPL_ERR_EXECUTOR_START_FAILED" | "REPL_ERR_EXECUTOR_TAB_CLOSE_FAILED" | "REPL_ERR_REPLAY_NOT_FOUND" | "REPL_ERR_REPLAY_LIMIT" | "REPL_ERR_REPLAY_STORAGE_FULL" | "REPL_ERR_REPLAY_NOT_READY" | "REPL_ERR_REPLAY_FAILED" | "REPL_ERR_FFMPEG_NOT_FOUND";
         BrowserReplRequest: {
             /** @description JavaScript cell. Required; may be empty only when reset is true. */
             code?: string;
@@ -1791,6 +1924,35 @@ export interface components {
              * @description When the capability stops opening the view (whole seconds); null: the browser's life.
              */
             expires_at: string | null;
+        };
+        /** @description How to record (the SDK's ReplayStartParams). */
+        ReplayStartRequest: {
+            /**
+             * @description Frames per second of the video.
+             * @default 10
+             */
+            framerate?: number;
+            /** @description The recording stops by itself after this long. Default and ceiling: the server's recordings.maxDurationSeconds (3600). */
+            max_duration_in_seconds?: number;
+            /**
+             * @description Audio is not recorded: only false (or leaving it out) is accepted.
+             * @enum {boolean}
+             */
+            record_audio?: false;
+        };
+        /** @description A recording (the SDK's ReplayStartResponse and ReplayListResponseItem). */
+        Replay: {
+            /** @description Its id. */
+            replay_id: string;
+            /** @description A page that plays it, with a capability for this recording only (no bearer token needed). */
+            replay_view_url: string;
+            /** Format: date-time */
+            started_at: string;
+            /**
+             * Format: date-time
+             * @description When it stopped; null while it runs.
+             */
+            finished_at: string | null;
         };
     };
     responses: {
@@ -3544,6 +3706,283 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             /** @description No such MCP session, or no such file. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listBrowserReplays: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A browser id, its name, or `default` for the server's own browser. After the browser ended, its id (during the retention time, docs/recordings.md). */
+                id_or_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The recordings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Replay"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description No browser with that id or name. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    startBrowserReplay: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A browser id, its name, or `default` for the server's own browser. After the browser ended, its id (during the retention time, docs/recordings.md). */
+                id_or_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ReplayStartRequest"];
+            };
+        };
+        responses: {
+            /** @description The recording runs. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Replay"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description No live browser with that id or name. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The browser runs or keeps as many recordings as the limits allow (REPL_ERR_REPLAY_LIMIT). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No ffmpeg on the server (REPL_ERR_FFMPEG_NOT_FOUND), or another failure. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            503: components["responses"]["Unavailable"];
+            /** @description The recordings fill the disk space allowed to them (REPL_ERR_REPLAY_STORAGE_FULL). */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    downloadBrowserReplay: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A browser id, its name, or `default` for the server's own browser. After the browser ended, its id (during the retention time, docs/recordings.md). */
+                id_or_name: string;
+                /** @description The replay_id the start route answered. */
+                replay_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The video. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "video/mp4": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description No browser with that id or name, or no recording with that replay_id (REPL_ERR_REPLAY_NOT_FOUND). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Still recording or encoding (REPL_ERR_REPLAY_NOT_READY). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The recording could not be encoded (REPL_ERR_REPLAY_FAILED). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    stopBrowserReplay: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A browser id, its name, or `default` for the server's own browser. After the browser ended, its id (during the retention time, docs/recordings.md). */
+                id_or_name: string;
+                /** @description The replay_id the start route answered. */
+                replay_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Stopped; the video can be downloaded. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description No browser with that id or name, or no recording with that replay_id (REPL_ERR_REPLAY_NOT_FOUND). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    viewBrowserReplay: {
+        parameters: {
+            query: {
+                /** @description The recording's capability, as replay_view_url carries it. */
+                jwt: string;
+            };
+            header?: never;
+            path: {
+                /** @description A browser id, its name, or `default` for the server's own browser. After the browser ended, its id (during the retention time, docs/recordings.md). */
+                id_or_name: string;
+                /** @description The replay_id the start route answered. */
+                replay_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Missing or forged capability, or another recording's (also for a recording that does not exist). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    viewBrowserReplayVideo: {
+        parameters: {
+            query: {
+                /** @description The recording's capability, as replay_view_url carries it. */
+                jwt: string;
+            };
+            header?: never;
+            path: {
+                /** @description A browser id, its name, or `default` for the server's own browser. After the browser ended, its id (during the retention time, docs/recordings.md). */
+                id_or_name: string;
+                /** @description The replay_id the start route answered. */
+                replay_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The video. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "video/mp4": string;
+                };
+            };
+            /** @description Missing or forged capability, or another recording's. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Still recording or encoding (REPL_ERR_REPLAY_NOT_READY). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The recording could not be encoded (REPL_ERR_REPLAY_FAILED). */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -30,6 +30,8 @@ import { MountPrefixes } from './public-url.js';
 import { LiveViewKeys } from '../live-view/capability.js';
 import { LiveViews } from '../live-view/live-view.js';
 import { LiveViewUpgrades, livePageRoutes, liveViewUrl } from './routes/live-view-routes.js';
+import { Replays } from '../recordings/replays.js';
+import { replayPageRoutes, replaysRoutes } from './routes/replays-routes.js';
 import { waitAtMost } from '../../common/wait.js';
 import { serverSettings } from './settings.js';
 import type { AppOptions, ServerSettings } from './settings.js';
@@ -98,6 +100,8 @@ export function appOf(settings: ServerSettings): BrowserReplApp {
   const liveViewKeys = new LiveViewKeys(token);
   const liveViews = new LiveViews();
   const liveUpgrades = new LiveViewUpgrades({ browsers, keys: liveViewKeys, access, views: liveViews });
+  // The recordings (docs/recordings.md); their capabilities use the live views' key.
+  const replays = new Replays(settings.recordings);
   const tools = new BrowserTools({ ...settings.tools, host: browsers.primary });
   const mcp = new McpHttpSessions({
     tools, caps: settings.mcpCaps,
@@ -151,7 +155,7 @@ export function appOf(settings: ServerSettings): BrowserReplApp {
           metrics.close();
           // The tools' pages live in the server's own browser: they close before the browsers end.
           const toolsClosed = mcp.close().then(() => tools.close());
-          await Promise.allSettled([proxy.close(), liveViews.close(), toolsClosed]);
+          await Promise.allSettled([proxy.close(), liveViews.close(), replays.close(), toolsClosed]);
           await Promise.all([browsers.destroy(), peers?.close()]);
           await toolsClosed;
         })();
@@ -171,6 +175,7 @@ export function appOf(settings: ServerSettings): BrowserReplApp {
   // The live-view page is opened by a person's browser, often in another site's iframe, with no
   // token: its capability admits it, after the Host check (lib/http/routes/live-view-routes.ts).
   app.use(livePageRoutes({ browsers, keys: liveViewKeys, access }));
+  app.use(replayPageRoutes({ browsers, replays, keys: liveViewKeys, access }));
   // Order matters: Host (DNS rebinding), then Origin (cross-site pages, CORS preflights), then
   // the token, so that no refusal tells a page anything about the token.
   app.use(accessGuard(access));
@@ -202,6 +207,7 @@ export function appOf(settings: ServerSettings): BrowserReplApp {
   if (peers !== undefined) app.use(peers.forwardHttp());
   app.use(mcpRoutes({ sessions: mcp, token, access }));
   app.use(browsersRoutes({ browsers, token, liveViewKeys }));
+  app.use(replaysRoutes({ browsers, replays, keys: liveViewKeys }));
   // One router for one browser, mounted once at a path whose /browsers/{id_or_name} part is
   // optional (mergeParams: the id is the mount's): without an id in the path, the resolver picks
   // the registry's own browser.

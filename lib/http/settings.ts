@@ -24,6 +24,8 @@ import { accessPolicy, parseHostPattern, parseOrigin, splitList } from './middle
 import type { AccessPolicy } from './middleware.js';
 import { checkPeerOptions, peerOptionsFromEnv } from './peers.js';
 import type { PeerOptions } from './peers.js';
+import { recordingSettings } from '../recordings/replays.js';
+import type { RecordingOptions, RecordingSettings } from '../recordings/replays.js';
 
 export interface AppOptions {
   /**
@@ -93,6 +95,12 @@ export interface AppOptions {
    * and `BROWSER_REPL_PEERS`; `false`: no routing, whatever the environment says.
    */
   peers?: PeerOptions | false | undefined;
+  /**
+   * Limits of the recordings (`/browsers/{id}/replays`, docs/recordings.md): how many per browser,
+   * the disk space of all, the longest, and how long they stay after their browser ended. Each
+   * field defaults to its `BROWSER_REPL_RECORDINGS_*` variable, else its default.
+   */
+  recordings?: RecordingOptions | undefined;
 }
 
 export interface ServerOptions extends AppOptions {
@@ -133,6 +141,8 @@ export interface ServerSettings {
   readonly maxBrowsers: number;
   /** Routing between servers, checked; undefined: none. */
   readonly peers: Readonly<PeerOptions> | undefined;
+  /** The recordings' limits, checked. */
+  readonly recordings: RecordingSettings;
   /** Where `startServer` listens. */
   readonly host: string;
   readonly port: number;
@@ -206,6 +216,7 @@ export function serverSettings(options: ServerOptions = {}, env: NodeJS.ProcessE
     browserPool,
     maxBrowsers,
     peers,
+    recordings: recordingSettings(options.recordings, env),
     host: options.host ?? env['HOST'] ?? '127.0.0.1',
     // Not checked here, as before: listen() refuses a port that is not one.
     port: options.port ?? (env['PORT'] === undefined ? 10001 : Number(env['PORT'])),

@@ -340,7 +340,7 @@ export class BrowserLiveView extends Resource {
 }
 
 /** The tab the default REPL uses: the current one while it stays unowned, else the REPL's own pick. */
-function defaultTab(tabs: readonly LiveViewTab[], current: string | undefined): string | undefined {
+export function defaultTab(tabs: readonly LiveViewTab[], current: string | undefined): string | undefined {
   const unowned = tabs.filter((tab) => tab.owner === 'repl:default');
   if (current !== undefined && unowned.some((tab) => tab.targetId === current)) return current;
   return (unowned.find((tab) => !isInternalUrl(tab.url)) ?? unowned[0] ?? tabs[0])?.targetId;

@@ -159,6 +159,7 @@ export const TEMP_FOLDER_KINDS = [
   'chromium-repl-executor',
   'chromium-repl-tmp',
   'chromium-repl-tools',
+  'chromium-repl-recordings',
 ] as const;
 export type TempFolderKind = (typeof TEMP_FOLDER_KINDS)[number];
 

@@ -188,6 +188,7 @@ const BASE_BODIES = {
   FsCreateDirectoryRequest: { path: `${root}/made`, mode: '755' },
   FsMoveRequest: { src_path: `${root}/nope`, dest_path: `${root}/nope2` },
   LiveViewRequest: { ttl_seconds: 60, read_only: true },
+  ReplayStartRequest: { framerate: 5, max_duration_in_seconds: 2 },
 };
 
 /**
@@ -205,7 +206,7 @@ const SAME_TYPE = {
   name: fc.constantFrom('', 'default', '-x', 'a'.repeat(65), 'a b', '\u0000', 'fuzz-renamed'),
   mode: fc.oneof(oddString, fc.constantFrom('777', '4755', '0000', '8', '-1', '0o755')),
   env: fc.dictionary(fc.constantFrom('', '1A', 'A-B', 'A B', '\u0000', 'CDP_ENDPOINT', 'NODE_OPTIONS', 'BROWSER_REPL_X', 'a'.repeat(300), '__proto__', 'FUZZ_B'), oddString, { maxKeys: 3 }),
-  timeout_sec: oddNumber, timeout_seconds: oddNumber, ttl_seconds: oddNumber,
+  timeout_sec: oddNumber, timeout_seconds: oddNumber, ttl_seconds: oddNumber, framerate: oddNumber, max_duration_in_seconds: oddNumber,
   tool_ref: oddString,
   cell_id: oddString,
   as_user: fc.constantFrom('', 'root', 'nobody', '0', '0:0', '65534', 'a:b:c', '\u0000'),

@@ -1,7 +1,8 @@
 // installBrowser's decisions with injected discovery, OS release, uid and command runner:
 // nothing runs unless it is Debian and root, and failures carry the instructions.
 import t from 'tap';
-import { distroFamily, installBrowser, parseOsRelease } from '../../dist/lib/install-browser.js';
+import { distroFamily, installBrowser, installFfmpeg, parseOsRelease } from '../../dist/lib/install-browser.js';
+import { findFfmpeg } from '../../dist/lib/recordings/ffmpeg.js';
 
 const DEBIAN = 'PRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\nID=debian\nVERSION_ID="12"\n';
 const UBUNTU = 'NAME="Ubuntu"\nID=ubuntu\nID_LIKE=debian\n';
@@ -85,4 +86,52 @@ t.test('parseOsRelease and distroFamily', async (t) => {
   t.equal(distroFamily(parseOsRelease('ID=linuxmint\nID_LIKE="ubuntu debian"\n')), 'ubuntu');
   t.equal(distroFamily(parseOsRelease('ID=fedora\n')), 'other');
   t.equal(distroFamily(parseOsRelease(undefined)), 'other');
+});
+
+// --ffmpeg (recordings, docs/recordings.md): the same rules for Debian's ffmpeg package.
+t.test('installFfmpeg', async (t) => {
+  t.test('reports an existing ffmpeg and runs nothing', async (t) => {
+    const { options, output, ran } = harness({ find: () => '/usr/bin/ffmpeg' });
+    t.same(await installFfmpeg(options), { status: 'found', executable: '/usr/bin/ffmpeg' });
+    t.match(output.join(''), /found ffmpeg at \/usr\/bin\/ffmpeg/);
+    t.same(ran, []);
+  });
+
+  t.test('Debian as root: says what it installs, then runs apt-get and finds it', async (t) => {
+    let installed = false;
+    const { options, output, ran } = harness({
+      find: () => (installed ? '/usr/bin/ffmpeg' : null),
+      runCommand: async (command, args) => {
+        ran.push([command, ...args].join(' '));
+        if (args.includes('ffmpeg')) installed = true;
+        return 0;
+      },
+    });
+    t.same(await installFfmpeg(options), { status: 'installed', executable: '/usr/bin/ffmpeg' });
+    t.same(ran, ['apt-get update', 'apt-get install -y ffmpeg']);
+    const text = output.join('');
+    t.ok(text.indexOf("installing Debian's ffmpeg package") < text.indexOf('running: apt-get update'), 'announced before anything runs');
+  });
+
+  t.test('not root: the sudo commands, nothing run', async (t) => {
+    const { options, ran } = harness({ isRoot: false, find: () => null });
+    await t.rejects(installFfmpeg(options), { code: 'REPL_ERR_FFMPEG_NOT_FOUND', message: /sudo apt-get install -y ffmpeg/ });
+    t.same(ran, []);
+  });
+
+  t.test('elsewhere: instructions, nothing run', async (t) => {
+    const { options, ran } = harness({ osRelease: 'ID=fedora\n', find: () => null });
+    await t.rejects(installFfmpeg(options), { code: 'REPL_ERR_FFMPEG_NOT_FOUND', message: /BROWSER_REPL_FFMPEG/ });
+    t.same(ran, []);
+  });
+});
+
+t.test('findFfmpeg: BROWSER_REPL_FFMPEG, then PATH, then /usr/bin/ffmpeg', async (t) => {
+  const files = new Set(['/opt/ff/ffmpeg', '/usr/bin/ffmpeg', '/custom/ffmpeg']);
+  const is = (file) => files.has(file);
+  t.equal(findFfmpeg({ PATH: '/opt/ff:/usr/bin' }, is), '/opt/ff/ffmpeg');
+  t.equal(findFfmpeg({ PATH: '/nowhere' }, is), '/usr/bin/ffmpeg');
+  t.equal(findFfmpeg({ PATH: '/opt/ff', BROWSER_REPL_FFMPEG: '/custom/ffmpeg' }, is), '/custom/ffmpeg');
+  t.equal(findFfmpeg({ PATH: '/opt/ff', BROWSER_REPL_FFMPEG: '/missing/ffmpeg' }, is), null, 'a configured one that is missing is not replaced by another');
+  t.equal(findFfmpeg({ PATH: '' }, () => false), null);
 });

@@ -26,6 +26,7 @@ t.test('an empty environment gives the defaults', async (t) => {
     port: 10001,
     headersTimeoutMs: 30_000,
     requestTimeoutMs: 300_000,
+    recordings: { maxActivePerBrowser: 4, maxPerBrowser: 20, maxTotalBytes: 2048 * 1024 * 1024, maxDurationSeconds: 3600, retentionSeconds: 300, directory: undefined },
   });
 });
 
@@ -116,6 +117,8 @@ t.test('each bad variable throws, naming it', async (t) => {
     [{ BROWSER_REPL_NODE_ID: 'p', BROWSER_REPL_PEERS: 'p-0' }, { code: 'REPL_ERR_INVALID_ARGUMENT', message: /BROWSER_REPL_PEERS entries are name=url, got "p-0"/ }],
     [{ BROWSER_REPL_NODE_ID: 'Pod_0' }, { code: 'REPL_ERR_INVALID_ARGUMENT', message: /node id must be one DNS label/ }],
     [{ BROWSER_REPL_NODE_ID: 'p', BROWSER_REPL_PEER_URL: 'http://peer:1' }, { code: 'REPL_ERR_INVALID_ARGUMENT', message: /peer URL template must contain \{node\}/ }],
+    [{ BROWSER_REPL_RECORDINGS_MAX_MB: '0' }, { code: 'REPL_ERR_INVALID_ARGUMENT', message: 'BROWSER_REPL_RECORDINGS_MAX_MB must be an integer of at least 1' }],
+    [{ BROWSER_REPL_RECORDINGS_RETENTION_SECONDS: 'long' }, { code: 'REPL_ERR_INVALID_ARGUMENT', message: 'BROWSER_REPL_RECORDINGS_RETENTION_SECONDS must be an integer of at least 0' }],
   ]) {
     t.throws(() => serverSettings({}, env), expected, Object.keys(env).join(' '));
   }
@@ -123,6 +126,8 @@ t.test('each bad variable throws, naming it', async (t) => {
     BROWSER_REPL_MAX_BROWSERS: 'many', BROWSER_REPL_MCP_CAPS: 'all', BROWSER_REPL_VIEWPORT: 'big', BROWSER_REPL_NODE_ID: 'Pod_0',
   }), 'a variable the option overrides is not read');
   t.throws(() => serverSettings({ allowedHosts: ['*'] }, {}), { code: 'REPL_ERR_INVALID_REQUEST', message: /^allowedHosts: / }, 'an option names itself');
+  t.throws(() => serverSettings({ recordings: { maxActivePerBrowser: -1 } }, { BROWSER_REPL_RECORDINGS_MAX_ACTIVE: '2' }), { code: 'REPL_ERR_INVALID_ARGUMENT', message: 'recordings.maxActivePerBrowser must be an integer of at least 0' }, 'a recordings option names itself, and wins over its variable');
+  t.equal(serverSettings({}, { BROWSER_REPL_RECORDINGS_MAX_ACTIVE: '2' }).recordings.maxActivePerBrowser, 2, 'the variable fills in what the option leaves out');
   t.throws(() => serverSettings({ headersTimeoutMs: 0 }, {}), { code: 'REPL_ERR_INVALID_REQUEST', message: 'headersTimeoutMs must be a positive integer of milliseconds, got 0' });
   t.equal(serverSettings({ headersTimeoutMs: 5_000, requestTimeoutMs: 1_000 }, {}).requestTimeoutMs, 5_000, 'the request timeout is at least the headers timeout');
 });
