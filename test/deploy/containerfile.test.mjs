@@ -84,10 +84,10 @@ t.test('stages and base images', async (t) => {
   });
 });
 
-t.test('the runtime stage installs Chromium, fonts, tini and certificates from Debian, without recommends or package lists', async (t) => {
+t.test('the runtime stage installs Chromium, fonts, tini, certificates and ffmpeg from Debian, without recommends or package lists', async (t) => {
   const installs = aptInstalls(final);
   const packages = installs.flatMap((install) => install.packages);
-  for (const name of ['chromium', 'fonts-liberation', 'fonts-noto-cjk', 'fonts-noto-color-emoji', 'tini', 'ca-certificates']) {
+  for (const name of ['chromium', 'fonts-liberation', 'fonts-noto-cjk', 'fonts-noto-color-emoji', 'tini', 'ca-certificates', 'ffmpeg']) {
     t.ok(packages.includes(name), `installs ${name}`);
   }
   t.ok(installs.length > 0);

@@ -220,6 +220,31 @@ if (record === undefined) {
     t.equal(check.code, 0, `HEALTHCHECK ${healthcheck.Test.slice(1).join(' ')} exits 0 ${check.stderr}`);
   });
 
+  await t.test('the image records: a replay of a browser it runs is an MP4 (its ffmpeg, docs/recordings.md)', { skip: notStarted() }, async (t) => {
+    const json = { ...auth, 'content-type': 'application/json' };
+    const created = await fetch(`${base}/browsers`, { method: 'POST', headers: json, body: JSON.stringify({ start_url: pages.url('core-tall.html') }) });
+    const browser = await created.json();
+    t.equal(created.status, 200, `POST /browsers ${JSON.stringify(browser).slice(0, 200)}`);
+    if (created.status !== 200) return;
+    try {
+      const started = await fetch(`${base}/browsers/${browser.session_id}/replays`, { method: 'POST', headers: json, body: JSON.stringify({ framerate: 5 }) });
+      const replay = await started.json();
+      t.equal(started.status, 200, `POST …/replays ${JSON.stringify(replay).slice(0, 300)}`);
+      if (started.status !== 200) return;
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      const stopped = await fetch(`${base}/browsers/${browser.session_id}/replays/${replay.replay_id}/stop`, { method: 'POST', headers: auth });
+      t.equal(stopped.status, 200, 'stopped');
+      await stopped.arrayBuffer();
+      const video = await fetch(`${base}/browsers/${browser.session_id}/replays/${replay.replay_id}`, { headers: auth });
+      const bytes = Buffer.from(await video.arrayBuffer());
+      t.equal(video.status, 200, 'downloaded');
+      t.equal(bytes.subarray(4, 8).toString('latin1'), 'ftyp', `an MP4 (${bytes.length} bytes, starting with its ftyp box)`);
+    } finally {
+      const deleted = await fetch(`${base}/browsers/${browser.session_id}`, { method: 'DELETE', headers: auth });
+      await deleted.arrayBuffer();
+    }
+  });
+
   await t.test('SIGTERM drains: the running cell finishes, then the container exits 0 within terminationGracePeriodSeconds', { skip: notStarted() }, async (t) => {
     const running = fetch(`${base}/repl`, {
       method: 'POST',
