@@ -26,6 +26,7 @@ import { WebMcpMonitor } from '../webmcp/webmcp-monitor.js';
 import type { WebMcpTools } from '../webmcp/types.js';
 import type { WebMcpCallHandler } from '../threads/browser-calls.js';
 import { webMcpCallHandler } from './webmcp-calls.js';
+import { BrowserTelemetry } from '../telemetry/telemetry.js';
 
 /** Named REPLs per browser by default; `default` does not count. */
 export const MAX_NAMED_REPLS = 16;
@@ -119,6 +120,8 @@ export class Browser extends Resource {
   readonly #maxNamedRepls: number;
   /** One warm spare for all REPLs of the browser, not one per REPL: an idle named REPL is one thread. */
   readonly #spares: ReplWorkerSupply;
+  /** Its telemetry (docs/telemetry.md): off until `telemetry` of create or update turns a category on. */
+  readonly telemetry: BrowserTelemetry;
   #env: Record<string, string>;
 
   constructor(options: BrowserOptions = {}) {
@@ -148,6 +151,7 @@ export class Browser extends Resource {
       isolatedContexts: () => this.#tabs?.isolatedContextIds() ?? new Set(),
     });
     this.#webmcp = webmcp;
+    this.telemetry = new BrowserTelemetry({ endpoint: manager === null ? null : () => manager.endpoint() });
     this.#webmcpCalls = webmcp === null ? undefined : webMcpCallHandler(webmcp);
     // Attached before the first worker learns the endpoint, so no page runs a script unobserved.
     this.#disposeReadyHook = webmcp === null || manager === null ? () => {} : manager.onReady((endpoint) => webmcp.start(endpoint));
@@ -444,6 +448,8 @@ export class Browser extends Resource {
   /** What outlives the REPLs and executors: the WebMCP monitor, the tabs, then Chromium. */
   async #release(): Promise<void> {
     this.#disposeReadyHook();
+    // First: its connection must not relaunch the Chromium that is about to close.
+    await this.telemetry.close();
     await this.#webmcp?.close();
     await this.#tabs?.close();
     if (this.#ownsChromium) await this.#chromium?.close();
