@@ -121,6 +121,19 @@ t.test('logs.stream follows a file and refuses a relative path', async (t) => {
   t.ok(own.some((line) => /playwright execute on executor .* finished/.test(line.message)), 'the server\'s own log has the executor calls');
 });
 
+t.test('update merges interaction in: a click and a key arrive', async (t) => {
+  const updated = await kernel.browsers.update(id, { telemetry: { browser: { interaction: { enabled: true } } } });
+  t.match(updated.telemetry?.browser, { console: { enabled: true }, interaction: { enabled: true } }, 'merged onto the current set');
+  await telemetry.started();
+  const stream = await kernel.browsers.telemetry.stream(id);
+  const reading = collect(stream, (got) => got.some((e) => e.event.type === 'interaction_key'));
+  const executed = await kernel.browsers.playwright.execute(id, { code: 'await page.click("#go"); await page.keyboard.press("x"); return 1;' });
+  t.equal(executed.success, true);
+  const got = await reading;
+  t.match(got.find((e) => e.event.type === 'interaction_click')?.event, { category: 'interaction', data: { selector: '#go', tag: 'BUTTON', text: 'go' } }, 'the click');
+  t.match(got.find((e) => e.event.type === 'interaction_key')?.event.data, { key: 'x' }, 'the key');
+});
+
 t.test('update: bad telemetry is refused naming the field; enabled: false stops the events', async (t) => {
   await t.rejects(kernel.browsers.update(id, { telemetry: { browser: { screenshot: { enabled: true } } } }), { status: 400, message: /telemetry\.browser\.screenshot/ });
   await t.rejects(kernel.browsers.update(id, { telemetry: { enabled: false, browser: { console: { enabled: true } } } }), { status: 400, message: /telemetry/ });
