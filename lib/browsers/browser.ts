@@ -28,6 +28,7 @@ import type { WebMcpCallHandler } from '../threads/browser-calls.js';
 import { webMcpCallHandler } from './webmcp-calls.js';
 import { HumanRequests } from './hand-over.js';
 import type { HumanRequestHandler } from '../threads/browser-calls.js';
+import { BrowserTelemetry } from '../telemetry/telemetry.js';
 
 /** Named REPLs per browser by default; `default` does not count. */
 export const MAX_NAMED_REPLS = 16;
@@ -123,6 +124,8 @@ export class Browser extends Resource {
   readonly #maxNamedRepls: number;
   /** One warm spare for all REPLs of the browser, not one per REPL: an idle named REPL is one thread. */
   readonly #spares: ReplWorkerSupply;
+  /** Its telemetry (docs/telemetry.md): off until `telemetry` of create or update turns a category on. */
+  readonly telemetry: BrowserTelemetry;
   #env: Record<string, string>;
   /** What must happen before the browser's parts end (a recording's last frames): see {@link onEnd}. */
   readonly #endHooks = new Set<() => Promise<void>>();
@@ -154,6 +157,7 @@ export class Browser extends Resource {
       isolatedContexts: () => this.#tabs?.isolatedContextIds() ?? new Set(),
     });
     this.#webmcp = webmcp;
+    this.telemetry = new BrowserTelemetry({ endpoint: manager === null ? null : () => manager.endpoint() });
     this.#webmcpCalls = webmcp === null ? undefined : webMcpCallHandler(webmcp);
     // Attached before the first worker learns the endpoint, so no page runs a script unobserved.
     this.#disposeReadyHook = webmcp === null || manager === null ? () => {} : manager.onReady((endpoint) => webmcp.start(endpoint));
@@ -474,6 +478,8 @@ export class Browser extends Resource {
   /** What outlives the REPLs and executors: the WebMCP monitor, the tabs, then Chromium. */
   async #release(): Promise<void> {
     this.#disposeReadyHook();
+    // First: its connection must not relaunch the Chromium that is about to close.
+    await this.telemetry.close();
     this.humanRequests.close();
     await this.#webmcp?.close();
     await this.#tabs?.close();

@@ -28,6 +28,7 @@ import { BrowserManager } from '../chromium/browser-manager.js';
 import type { BrowserManagerOptions } from '../chromium/browser-manager.js';
 import { Browser } from './browser.js';
 import type { BrowserOptions, Tags } from './browser.js';
+import { resolveTelemetry } from '../telemetry/config.js';
 
 const debug = debuglog('browser-repl:browsers');
 
@@ -55,6 +56,8 @@ export interface BrowserInit {
   /** Opened in the first tab once the browser runs; best effort, as in the hosted product. */
   startUrl?: string | undefined;
   tags?: Tags | undefined;
+  /** The SDK's `telemetry` field, checked here (docs/telemetry.md); default: no capture. */
+  telemetry?: unknown;
   signal?: AbortSignal | undefined;
 }
 
@@ -205,6 +208,7 @@ export class Browsers extends Resource {
     if (init.name !== undefined) this.#assertNameFree(init.name);
     const tags = init.tags === undefined ? undefined : checkTags(init.tags);
     const startUrl = init.startUrl === undefined ? undefined : checkStartUrl(init.startUrl);
+    const telemetry = resolveTelemetry(init.telemetry, undefined, 'create');
 
     // A pool browser fits when the request asks for what the pool launched: headless, default viewport.
     const fitsPool = headless && (viewport === undefined || sameViewport(viewport, this.#defaultViewport()));
@@ -237,6 +241,8 @@ export class Browsers extends Resource {
     });
     const created = browser;
     this.#sessions.set(created.id, created);
+    // Before the start URL opens, so its first events are captured.
+    created.telemetry.configure(telemetry);
     if (startUrl !== undefined) {
       // Best effort and not awaited, as the hosted product: the URL is recorded, a failure dropped.
       created.tabs?.navigateFirstTab(startUrl).catch((error: unknown) => debug('%s: start_url failed: %o', created.id, error));
@@ -251,18 +257,21 @@ export class Browsers extends Resource {
    *
    * @throws ReplError `REPL_ERR_NOT_FOUND`, `REPL_ERR_INVALID_REQUEST`, `REPL_ERR_CONFLICT`
    */
-  update(idOrName: string, changes: { name?: string | null | undefined; tags?: Tags | null | undefined }): Browser {
+  update(idOrName: string, changes: { name?: string | null | undefined; tags?: Tags | null | undefined; telemetry?: unknown }): Browser {
     const session = this.get(idOrName);
-    if (session === this.#primary) {
-      // The fields it refuses are named, so that the message says what to drop.
-      const refused = (['name', 'tags'] as const).filter((field) => changes[field] !== undefined);
+    // The fields it refuses are named, so that the message says what to drop.
+    const refused = (['name', 'tags'] as const).filter((field) => changes[field] !== undefined);
+    // The server's own browser may have telemetry, not a new name or tags.
+    if (session === this.#primary && (refused.length > 0 || changes.telemetry === undefined)) {
       const what = refused.length === 0 ? '' : `${refused.join(', ')}: `;
       throw new ReplError('REPL_ERR_INVALID_REQUEST', `${what}the default browser cannot be renamed or tagged`);
     }
+    const telemetry = resolveTelemetry(changes.telemetry, session.telemetry.selection, 'update');
     if (changes.name !== undefined && changes.name !== null && changes.name !== session.name) this.#assertNameFree(changes.name);
     const tags = changes.tags === undefined || changes.tags === null ? changes.tags : checkTags(changes.tags);
     if (changes.name !== undefined) session.name = changes.name ?? undefined;
     if (tags !== undefined) session.tags = tags ?? undefined;
+    session.telemetry.configure(telemetry);
     return session;
   }
 

@@ -916,6 +916,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/telemetry/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stream telemetry events (SSE)
+         * @description Server-sent events of the browser's telemetry (docs/telemetry.md#the-stream): unnamed events, `id:` the envelope's seq, `data:` a TelemetryEnvelope as JSON; a `: keepalive` comment every 15 s. `Last-Event-ID` resumes after that seq (no loss, no duplicates while the seq is still in the ring; it wins over `replay`); `replay=all` starts at the oldest retained event; otherwise only new events. Opens and stays silent when telemetry is off; ends when the browser ends. A client whose unread backlog passes 8 MiB is cut off and resumes with its Last-Event-ID.
+         */
+        get: operations["streamTelemetry"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/telemetry/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Page through retained telemetry events
+         * @description A page of the events in the browser's ring (docs/telemetry.md#history), oldest first (`order=asc`, from `since`, default 5m ago, or from the `offset` seq) or newest first (`order=desc`, ending at the `offset` seq or the newest). `X-Next-Offset` is the seq the next page starts at (0 on the last page) and `X-Has-More` says whether there is one. The `category` filter applies within the page, so a filtered page may be empty while X-Has-More is true. An empty list when telemetry is off.
+         */
+        get: operations["listTelemetryEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/logs/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stream a log (SSE)
+         * @description Server-sent events of log lines, unnamed, `data:` a LogEvent (docs/telemetry.md#logs). `source=path`: a file on the server's machine, with the `/fs/*` rules (absolute path, read as the server's user); `source=supervisor` with `supervisor_process=api`: the server's own diagnostic log, kept in an in-process ring. `follow` (default true) is `tail -f`: the last 10 lines, then each new line; `follow=false` sends what is there (a file's last 1 MiB) and ends.
+         */
+        get: operations["streamLogs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/browsers/{id_or_name}/repl": {
         parameters: {
             query?: never;
@@ -1406,6 +1466,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/browsers/{id_or_name}/telemetry/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stream telemetry events (SSE)
+         * @description Server-sent events of the browser's telemetry (docs/telemetry.md#the-stream): unnamed events, `id:` the envelope's seq, `data:` a TelemetryEnvelope as JSON; a `: keepalive` comment every 15 s. `Last-Event-ID` resumes after that seq (no loss, no duplicates while the seq is still in the ring; it wins over `replay`); `replay=all` starts at the oldest retained event; otherwise only new events. Opens and stays silent when telemetry is off; ends when the browser ends. A client whose unread backlog passes 8 MiB is cut off and resumes with its Last-Event-ID.
+         */
+        get: operations["streamTelemetryOfBrowser"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/browsers/{id_or_name}/telemetry/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Page through retained telemetry events
+         * @description A page of the events in the browser's ring (docs/telemetry.md#history), oldest first (`order=asc`, from `since`, default 5m ago, or from the `offset` seq) or newest first (`order=desc`, ending at the `offset` seq or the newest). `X-Next-Offset` is the seq the next page starts at (0 on the last page) and `X-Has-More` says whether there is one. The `category` filter applies within the page, so a filtered page may be empty while X-Has-More is true. An empty list when telemetry is off.
+         */
+        get: operations["listTelemetryEventsOfBrowser"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/browsers/{id_or_name}/logs/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stream a log (SSE)
+         * @description Server-sent events of log lines, unnamed, `data:` a LogEvent (docs/telemetry.md#logs). `source=path`: a file on the server's machine, with the `/fs/*` rules (absolute path, read as the server's user); `source=supervisor` with `supervisor_process=api`: the server's own diagnostic log, kept in an in-process ring. `follow` (default true) is `tail -f`: the last 10 lines, then each new line; `follow=false` sends what is there (a file's last 1 MiB) and ends.
+         */
+        get: operations["streamLogsOfBrowser"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1699,7 +1819,7 @@ export interface components {
         BrowserTags: {
             [key: string]: string;
         };
-        /** @description The supported fields of the Kernel SDK's BrowserCreateParams. `proxy_id`, `profile`, `extensions`, `chrome_policy`, `invocation_id` and a true `stealth`, `gpu` or `kiosk_mode` or enabled `telemetry` answer 400 naming the field; their "not asked for" values (null, false, empty) are accepted. */
+        /** @description The supported fields of the Kernel SDK's BrowserCreateParams. `proxy_id`, `profile`, `extensions`, `chrome_policy`, `invocation_id` and a true `stealth`, `gpu` or `kiosk_mode` answer 400 naming the field; their "not asked for" values (null, false, empty) are accepted. */
         BrowserCreateRequest: {
             /** @description Default true (a server has no display); false needs DISPLAY. */
             headless?: boolean;
@@ -1711,11 +1831,13 @@ export interface components {
             /** @description Opened in the first tab once the browser runs; best effort, not awaited. */
             start_url?: string;
             tags?: components["schemas"]["BrowserTags"];
+            telemetry?: components["schemas"]["BrowserTelemetryRequest"] | null;
         };
-        /** @description Rename or retag a browser; null removes. `profile`, `viewport`, a non-null `proxy_id` or enabled `telemetry` answer 400; `disable_default_proxy` is accepted and has no effect. */
+        /** @description Rename or retag a browser; null removes. `profile`, `viewport`, a non-null `proxy_id` answer 400; `disable_default_proxy` is accepted and has no effect. `telemetry` turns capture on, changes it or stops it (docs/telemetry.md); it is the one field the default browser accepts. */
         BrowserUpdateRequest: {
             name?: string | null;
             tags?: components["schemas"]["BrowserTags"] | null;
+            telemetry?: components["schemas"]["BrowserTelemetryRequest"] | null;
         };
         /** @description A browser, in the shape of the Kernel SDK's BrowserCreateResponse / BrowserRetrieveResponse / BrowserListResponse. There is deliberately no `base_url`. */
         BrowserSession: {
@@ -1747,6 +1869,8 @@ export interface components {
             usage: {
                 uptime_ms: number;
             };
+            /** @description The active telemetry configuration; absent when nothing is captured. */
+            telemetry?: components["schemas"]["BrowserTelemetryConfig"];
         };
         BrowserSessionList: components["schemas"]["BrowserSession"][];
         ProcessExecRequest: {
@@ -1953,6 +2077,69 @@ export interface components {
              * @description When it stopped; null while it runs.
              */
             finished_at: string | null;
+        };
+        /** @description Per-category telemetry setting (the Kernel SDK's BrowserTelemetryCategoryConfig). */
+        BrowserTelemetryCategoryConfig: {
+            /** @description Whether this category is captured. */
+            enabled?: boolean | null;
+        };
+        /** @description Per-category capture flags (the Kernel SDK's BrowserTelemetryCategoriesConfig). The CDP categories (console, network, page, interaction) are off by default and produce events on this server; the operational ones (control, connection, system, captcha) are on by default once telemetry is enabled, and are accepted and reported, but this server has no producer for them. `screenshot: {enabled: true}` answers 400 (docs/telemetry.md). */
+        BrowserTelemetryCategoriesConfig: {
+            captcha?: components["schemas"]["BrowserTelemetryCategoryConfig"];
+            connection?: components["schemas"]["BrowserTelemetryCategoryConfig"];
+            console?: components["schemas"]["BrowserTelemetryCategoryConfig"];
+            control?: components["schemas"]["BrowserTelemetryCategoryConfig"];
+            interaction?: components["schemas"]["BrowserTelemetryCategoryConfig"];
+            network?: components["schemas"]["BrowserTelemetryCategoryConfig"];
+            page?: components["schemas"]["BrowserTelemetryCategoryConfig"];
+            screenshot?: components["schemas"]["BrowserTelemetryCategoryConfig"];
+            system?: components["schemas"]["BrowserTelemetryCategoryConfig"];
+        };
+        /** @description The `telemetry` field of create and update (the Kernel SDK's BrowserCreateParams.Telemetry / BrowserUpdateParams.Telemetry), with its rules (docs/telemetry.md#turning-it-on): `enabled: true` starts from the default set, `browser` settings are layered onto it (on update, `browser` alone merges onto the current set), `enabled: false` stops capture and cannot be combined with `browser`; omitted, null or `{}` leaves it unchanged on update and starts nothing on create. */
+        BrowserTelemetryRequest: {
+            enabled?: boolean | null;
+            browser?: components["schemas"]["BrowserTelemetryCategoriesConfig"] | null;
+        };
+        /** @description The active telemetry configuration of a browser (the Kernel SDK's BrowserTelemetryConfig): every category with its flag. */
+        BrowserTelemetryConfig: {
+            browser?: {
+                [key: string]: {
+                    enabled: boolean;
+                };
+            };
+        };
+        /** @description One telemetry event with its sequence number (the Kernel SDK's TelemetryEventsResponse / TelemetryStreamResponse). The seq is also the stream's `id:`. */
+        TelemetryEnvelope: {
+            /** @description Per-browser, increasing by one for every event; never reused. */
+            seq: number;
+            event: components["schemas"]["TelemetryEvent"];
+        };
+        /** @description One event of the Kernel SDK's BrowserTelemetryEvent union (docs/telemetry.md#events lists the types this server produces). */
+        TelemetryEvent: {
+            category: string;
+            type: string;
+            source: {
+                /** @enum {string} */
+                kind: "cdp" | "kernel_api" | "extension" | "local_process";
+                event?: string;
+                metadata?: {
+                    [key: string]: string;
+                };
+            };
+            /** @description Unix microseconds. */
+            ts: number;
+            data?: {
+                [key: string]: unknown;
+            };
+            truncated?: boolean;
+        };
+        /** @description One log line (the Kernel SDK's LogEvent). */
+        LogEvent: {
+            /** @constant */
+            event: "log";
+            message: string;
+            /** Format: date-time */
+            timestamp: string;
         };
     };
     responses: {
@@ -3992,6 +4179,143 @@ export interface operations {
             };
         };
     };
+    streamTelemetry: {
+        parameters: {
+            query?: {
+                /** @description `all`: start from the oldest retained event; any other value: from now. */
+                replay?: string;
+            };
+            header?: {
+                /** @description The last seq received; the stream resumes after it. */
+                "Last-Event-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event stream. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description No live browser with that id or name. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listTelemetryEvents: {
+        parameters: {
+            query?: {
+                /** @description Seq cursor: the X-Next-Offset of the previous page. */
+                offset?: number;
+                /** @description Events per page; default 100. */
+                limit?: number;
+                /** @description Keep only these categories; repeat for several. */
+                category?: ("captcha" | "connection" | "console" | "control" | "interaction" | "network" | "page" | "screenshot" | "system" | "monitor")[];
+                order?: "asc" | "desc";
+                /** @description RFC 3339 timestamp, or a duration such as 5m meaning that long ago; default 5m; ignored with offset; refused with order=desc. */
+                since?: string;
+                /** @description End of the window (exclusive), like since. */
+                until?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page; X-Has-More and X-Next-Offset headers. */
+            200: {
+                headers: {
+                    "X-Has-More"?: string;
+                    "X-Next-Offset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TelemetryEnvelope"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description No live browser with that id or name. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    streamLogs: {
+        parameters: {
+            query: {
+                source: "path" | "supervisor";
+                follow?: boolean;
+                /** @description With source=path: absolute path of the file. */
+                path?: string;
+                /** @description With source=supervisor: `api` (or `chromium-repl`), the server itself. */
+                supervisor_process?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The log stream. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Missing or unknown source, a relative path, a directory, a bad follow. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The operating system refused to open the file for the server's user (`REPL_ERR_PERMISSION_DENIED`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such browser, file or supervisor_process (`REPL_ERR_NOT_FOUND`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     runReplCellOfBrowser: {
         parameters: {
             query?: never;
@@ -4920,6 +5244,152 @@ export interface operations {
                 };
             };
             /** @description The path does not exist (`REPL_ERR_NOT_FOUND`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    streamTelemetryOfBrowser: {
+        parameters: {
+            query?: {
+                /** @description `all`: start from the oldest retained event; any other value: from now. */
+                replay?: string;
+            };
+            header?: {
+                /** @description The last seq received; the stream resumes after it. */
+                "Last-Event-ID"?: string;
+            };
+            path: {
+                /** @description A browser id, its name, or `default` for the server's own browser (docs/browsers.md). */
+                id_or_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event stream. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description No live browser with that id or name. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listTelemetryEventsOfBrowser: {
+        parameters: {
+            query?: {
+                /** @description Seq cursor: the X-Next-Offset of the previous page. */
+                offset?: number;
+                /** @description Events per page; default 100. */
+                limit?: number;
+                /** @description Keep only these categories; repeat for several. */
+                category?: ("captcha" | "connection" | "console" | "control" | "interaction" | "network" | "page" | "screenshot" | "system" | "monitor")[];
+                order?: "asc" | "desc";
+                /** @description RFC 3339 timestamp, or a duration such as 5m meaning that long ago; default 5m; ignored with offset; refused with order=desc. */
+                since?: string;
+                /** @description End of the window (exclusive), like since. */
+                until?: string;
+            };
+            header?: never;
+            path: {
+                /** @description A browser id, its name, or `default` for the server's own browser (docs/browsers.md). */
+                id_or_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page; X-Has-More and X-Next-Offset headers. */
+            200: {
+                headers: {
+                    "X-Has-More"?: string;
+                    "X-Next-Offset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TelemetryEnvelope"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description No live browser with that id or name. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    streamLogsOfBrowser: {
+        parameters: {
+            query: {
+                source: "path" | "supervisor";
+                follow?: boolean;
+                /** @description With source=path: absolute path of the file. */
+                path?: string;
+                /** @description With source=supervisor: `api` (or `chromium-repl`), the server itself. */
+                supervisor_process?: string;
+            };
+            header?: never;
+            path: {
+                /** @description A browser id, its name, or `default` for the server's own browser (docs/browsers.md). */
+                id_or_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The log stream. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Missing or unknown source, a relative path, a directory, a bad follow. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The operating system refused to open the file for the server's user (`REPL_ERR_PERMISSION_DENIED`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such browser, file or supervisor_process (`REPL_ERR_NOT_FOUND`). */
             404: {
                 headers: {
                     [name: string]: unknown;

@@ -19,6 +19,9 @@ import { replRoutes } from './routes/repl-routes.js';
 import { playwrightRoutes } from './routes/playwright-routes.js';
 import { processRoutes } from './routes/process-routes.js';
 import { fsRoutes } from './routes/fs-routes.js';
+import { telemetryRoutes } from './routes/telemetry-routes.js';
+import { logsRoutes } from './routes/logs-routes.js';
+import { ServerLog } from '../telemetry/server-log.js';
 import { webmcpRoutes } from './routes/webmcp-routes.js';
 import { mcpRoutes } from './routes/mcp-routes.js';
 import { McpHttpSessions } from '../mcp/http-sessions.js';
@@ -69,8 +72,9 @@ export interface BrowserReplApp extends Express {
 }
 
 /** The routes of one browser (the one the resolver left in `res.locals`). */
-function browserRoutes(browserOf: BrowserOf): Router[] {
-  return [replRoutes(browserOf), playwrightRoutes(browserOf), webmcpRoutes(browserOf), processRoutes(browserOf), fsRoutes(browserOf)];
+function browserRoutes(browserOf: BrowserOf, serverLog: ServerLog): Router[] {
+  return [replRoutes(browserOf), playwrightRoutes(browserOf), webmcpRoutes(browserOf), processRoutes(browserOf), fsRoutes(browserOf),
+    telemetryRoutes(browserOf), logsRoutes(browserOf, { serverLog })];
 }
 
 export function createApp(options: AppOptions = {}): BrowserReplApp {
@@ -116,6 +120,8 @@ export function appOf(settings: ServerSettings): BrowserReplApp {
     },
   });
   const metrics = new ServerMetrics({ browsers, mcp });
+  // The server's own log (docs/telemetry.md#logs): it writes no file, so its lines live in a ring.
+  const serverLog = new ServerLog();
   let destroying: Promise<void> | undefined;
   const inFlight = new InFlightRequests();
   const readiness = (): Readiness => {
@@ -153,6 +159,7 @@ export function appOf(settings: ServerSettings): BrowserReplApp {
       value: () => {
         destroying ??= (async () => {
           metrics.close();
+          serverLog.close();
           // The tools' pages live in the server's own browser: they close before the browsers end.
           const toolsClosed = mcp.close().then(() => tools.close());
           await Promise.allSettled([proxy.close(), liveViews.close(), replays.close(), toolsClosed]);
@@ -212,7 +219,7 @@ export function appOf(settings: ServerSettings): BrowserReplApp {
   // optional (mergeParams: the id is the mount's): without an id in the path, the resolver picks
   // the registry's own browser.
   const perBrowser = Router({ mergeParams: true });
-  perBrowser.use(resolveBrowser(browsers), ...browserRoutes(browserFromLocals));
+  perBrowser.use(resolveBrowser(browsers), ...browserRoutes(browserFromLocals, serverLog));
   app.use('{/browsers/:id_or_name}', perBrowser);
   app.use(notFound);
   app.use(errorHandler);

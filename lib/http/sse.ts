@@ -68,6 +68,20 @@ export class EventStream {
     this.#write(`id: ${this.#nextId++}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
   }
 
+  /**
+   * Sends one unnamed event (`id:` when given, then `data:`), the framing of the telemetry and log
+   * streams (the SDK's: "the event: field is never set"); does nothing once the client has gone.
+   */
+  sendData(id: number | undefined, data: unknown): void {
+    if (!this.connected) return;
+    this.#write(`${id === undefined ? '' : `id: ${id}\n`}data: ${JSON.stringify(data)}\n\n`);
+  }
+
+  /** Bytes written and not yet taken by the client's socket (a slow reader's backlog). */
+  get backlog(): number {
+    return this.#res.writableLength;
+  }
+
   /** Sends `event: error` with `{message, code}` for a failure after the stream began. */
   sendError(error: unknown): void {
     this.send('error', errorBody(error));

@@ -104,7 +104,7 @@ function problemOf(spec, response) {
   }
   // 2xx: the request happened to be valid.
   if (!spec.mayBeValid) return `answered ${status} to a request that cannot be valid: ${response.body.toString('utf8').slice(0, 200)}`;
-  if (/text\/event-stream/i.test(type)) return spec.rpc ? undefined : streamProblem(response.body.toString('utf8'));
+  if (/text\/event-stream/i.test(type)) return spec.rpc ? undefined : streamProblem(response.body.toString('utf8'), spec.unnamedEvents);
   if (response.body.length > 0 && !spec.rawAnswer && !/json/i.test(type)) return `2xx body is not JSON (content-type ${JSON.stringify(type)})`;
   if (/json/i.test(type) && response.json === undefined && response.body.length > 0) return '2xx body does not parse as JSON';
   return undefined;
@@ -119,11 +119,14 @@ function rpcErrorProblem(json) {
   return undefined;
 }
 
-/** An event stream: every event has a name and one `data:` line of JSON. */
-function streamProblem(text) {
+/**
+ * An event stream: every event has a name and one `data:` line of JSON. The telemetry and log
+ * streams (`unnamed`) never name their events, as the SDK's contract says (docs/telemetry.md).
+ */
+function streamProblem(text, unnamed = false) {
   const events = text.split('\n\n').filter((block) => block.trim() !== '' && !block.startsWith(':'));
   for (const block of events) {
-    const name = /^event: (.*)$/m.exec(block)?.[1];
+    const name = /^event: (.*)$/m.exec(block)?.[1] ?? (unnamed ? 'unnamed' : undefined);
     const data = /^data: (.*)$/m.exec(block)?.[1];
     if (name === undefined || data === undefined) return `malformed event ${JSON.stringify(block.slice(0, 100))}`;
     try { JSON.parse(data); } catch { return `event ${name} data is not JSON`; }
@@ -317,6 +320,8 @@ function operationArbitrary(operation) {
       ? fc.uint8Array({ maxLength: 256 }).map((bytes) => ({ body: Buffer.from(bytes), mayBeValid: true }))
       : fc.oneof(fc.constant({ body: undefined, mayBeValid: true }), garbageBody.map((bytes) => ({ body: bytes, mayBeValid: true })));
   const streams = /\/(repl|playwright\/execute)$/.test(operation.template);
+  // The telemetry and log streams follow until the client goes: read briefly, then hang up.
+  const endless = /\/(telemetry|logs)\/stream$/.test(operation.template);
   return fc.record({
     params, body, query: queryArbitrary(operation), framing,
     type: operation.rawBody ? fc.constantFrom('application/octet-stream', 'application/json', undefined) : contentType,
@@ -343,7 +348,8 @@ function operationArbitrary(operation) {
       // A file's bytes, and the Prometheus exposition (text/plain), are not JSON by design.
       rawAnswer: operation.template.endsWith('/fs/read_file') || operation.template === '/metrics',
       readiness: operation.template === '/readyz',
-      streamMs: 20_000,
+      unnamedEvents: endless,
+      streamMs: endless ? 300 : 20_000,
     };
   });
 }

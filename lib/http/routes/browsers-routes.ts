@@ -22,6 +22,7 @@ import { validateBody } from '../schema-validator.js';
 import { publicUrl } from '../public-url.js';
 import type { LiveViewKeys } from '../../live-view/capability.js';
 import { liveViewUrl, mintLiveView } from './live-view-routes.js';
+import { telemetryWire } from '../../telemetry/config.js';
 
 /** Size limit of a create or update body: a few fields and at most 50 tags. */
 const BODY_LIMIT_BYTES = 64 * 1024;
@@ -52,13 +53,11 @@ const UNSUPPORTED_CREATE: Record<string, { harmless: (value: unknown) => boolean
   stealth: { harmless: (value) => isNullish(value) || value === false, why: 'there is no stealth mode; patchright is available inside cells and executors (docs/playwright.md)' },
   gpu: { harmless: (value) => isNullish(value) || value === false, why: 'GPU acceleration is not offered' },
   kiosk_mode: { harmless: (value) => isNullish(value) || value === false, why: 'the live view shows the page only, there is no address bar to hide' },
-  telemetry: { harmless: (value) => isNullish(value) || isEmptyObject(value) || (isObject(value) && value['enabled'] === false && value['browser'] === undefined), why: 'telemetry capture is not offered' },
   invocation_id: { harmless: isNullish, why: 'there are no actions on this server' },
 };
 const UNSUPPORTED_UPDATE: Record<string, { harmless: (value: unknown) => boolean; why: string }> = {
   proxy_id: UNSUPPORTED_CREATE['proxy_id']!,
   profile: UNSUPPORTED_CREATE['profile']!,
-  telemetry: UNSUPPORTED_CREATE['telemetry']!,
   disable_default_proxy: { harmless: () => true, why: '' },
   viewport: { harmless: isNullish, why: 'a running browser keeps its viewport; create a browser with the viewport you need, or call setViewport() in a cell' },
 };
@@ -85,6 +84,8 @@ export function browsersRoutes(options: BrowsersRoutesOptions): Router {
     if (session.name !== undefined) browser.name = session.name;
     if (session.tags !== undefined) browser.tags = { ...session.tags };
     if (session.startUrl !== undefined) browser.start_url = session.startUrl;
+    const telemetry = telemetryWire(session.telemetry.selection);
+    if (telemetry !== undefined) browser.telemetry = telemetry;
     return browser;
   };
 
@@ -104,6 +105,7 @@ export function browsersRoutes(options: BrowsersRoutesOptions): Router {
       viewport: viewportOf(body['viewport']),
       startUrl: body['start_url'] as string | undefined,
       tags: body['tags'] as Tags | undefined,
+      telemetry: body['telemetry'],
       signal: controller.signal,
     });
     if (controller.signal.aborted) {
@@ -155,6 +157,7 @@ export function browsersRoutes(options: BrowsersRoutesOptions): Router {
     const session = browsers.update(idOrName, {
       name: body['name'] as string | null | undefined,
       tags: body['tags'] as Tags | null | undefined,
+      telemetry: body['telemetry'],
     });
     holdFor(session, res);
     res.json(wire(req, res, session));
