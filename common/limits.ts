@@ -67,6 +67,11 @@ export const TIMEOUTS = {
    * no check reaches uses it up.
    */
   interruptGraceMs: 400,
+  /**
+   * How much longer the host waits, past the grace period, for a cell whose worker said it acted
+   * on the interrupt (`INTERRUPT_SEEN`): it is unwinding a deep stack and its answer is coming.
+   */
+  interruptUnwindMs: 5_000,
   /** How long a closing worker may take to exit by itself before it is terminated. */
   shutdownGraceMs: 2_000,
   /** How long a running REPL may take to acknowledge an environment update. */

@@ -30,10 +30,11 @@ export interface WorkerStartup {
   /** Whether the host can provide a browser endpoint (pure-Node REPLs get a clear error instead). */
   browser: { available: boolean };
   /**
-   * Three Int32 slots shared with the host (issue 15): the host writes the `requestId` of a cell
+   * Four Int32 slots shared with the host (issue 15): the host writes the `requestId` of a cell
    * past its deadline into slot {@link INTERRUPT_REQUESTED}, which the cell's checks read without
-   * a message; the worker sets slot {@link INTERRUPT_ABANDONED} once a cell was interrupted, and
-   * writes the `requestId` of each cell it begins into slot {@link CELL_STARTED}.
+   * a message; the worker sets slot {@link INTERRUPT_ABANDONED} once a cell was interrupted,
+   * writes the `requestId` of each cell it begins into slot {@link CELL_STARTED}, and that of a
+   * cell whose interrupt it acted on into slot {@link INTERRUPT_SEEN}.
    */
   interrupts?: SharedArrayBuffer;
   /** Whether cells get the liveness checks (default true); without them only ending the worker stops a cell. */
@@ -65,8 +66,17 @@ export const INTERRUPT_ABANDONED = 1;
  * per cell on both threads.
  */
 export const CELL_STARTED = 2;
+/**
+ * Slot the worker writes when it acts on an interrupt (a check threw it, or the `interrupt`
+ * message stopped a waiting cell): that cell's `requestId`. The cell is then unwinding and its
+ * answer is coming, which may take longer than the grace period when the stack is deep: a
+ * recursion that catches its own stack overflow unwinds thousands of frames, each leaving
+ * optimised code that assumed the flag constant (tens to hundreds of milliseconds on a loaded
+ * machine). The host then waits longer instead of ending a worker that is about to answer.
+ */
+export const INTERRUPT_SEEN = 3;
 /** Size in bytes of `WorkerStartup.interrupts`. */
-export const INTERRUPT_BUFFER_BYTES = 12;
+export const INTERRUPT_BUFFER_BYTES = 16;
 
 // ----- main → worker -------------------------------------------------------------------------
 

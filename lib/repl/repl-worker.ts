@@ -9,7 +9,7 @@ import path from 'node:path';
 import { debuglog } from 'node:util';
 import { ReplError } from '../../common/errors.js';
 import { LIMITS } from '../../common/limits.js';
-import { CELL_STARTED, INTERRUPT_BUFFER_BYTES, INTERRUPT_REQUESTED, PROTOCOL_VERSION } from '../../common/protocol/repl-messages.js';
+import { CELL_STARTED, INTERRUPT_BUFFER_BYTES, INTERRUPT_REQUESTED, INTERRUPT_SEEN, PROTOCOL_VERSION } from '../../common/protocol/repl-messages.js';
 import type {
   ConfigureMessage, WarmMessage, EnvMessage, ExecuteMessage, InterruptMessage, MainToWorkerMessage, OutputItem, ReadyMessage, ResultMessage,
   ShutdownMessage, WorkerStartup, WorkerToMainMessage,
@@ -225,6 +225,12 @@ export class ReplWorker extends WorkerHandle<MainToWorkerMessage, WorkerToMainMe
       debug('worker %s is not attached to the inspector: its checks cannot see this interrupt', this.replId);
     }
     this.notify({ type: 'interrupt', requestId } satisfies InterruptMessage);
+  }
+
+  /** Whether the worker acted on the interrupt of the cell it runs (it is unwinding; docs/lifecycle.md "Interrupted"). */
+  get interruptSeen(): boolean {
+    const requestId = this.#runningCell;
+    return requestId !== undefined && Atomics.load(this.#interrupts, INTERRUPT_SEEN) === requestId;
   }
 
   /** Sends one cell; resolves with its result or with how the worker died. Never rejects. */

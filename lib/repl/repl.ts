@@ -642,11 +642,15 @@ export class Repl {
 
   /**
    * Asks the running cell to stop (the checks' flag and the `interrupt` message) and waits up to
-   * the grace period for its answer; undefined when none came (the caller ends the worker).
+   * the grace period for its answer, or up to `interruptUnwindMs` more once the worker said it
+   * acted on the interrupt; undefined when none came (the caller ends the worker).
    */
-  #stopCell(worker: ReplWorker, execution: Promise<ExecutionOutcome>): Promise<ExecutionOutcome | undefined> {
+  async #stopCell(worker: ReplWorker, execution: Promise<ExecutionOutcome>): Promise<ExecutionOutcome | undefined> {
     worker.interrupt();
-    return valueWithin(execution, this.#interruptGraceMs);
+    const answer = await valueWithin(execution, this.#interruptGraceMs);
+    // A worker that acted on the interrupt is unwinding (a deep stack takes a while): its answer is coming.
+    if (answer !== undefined || !worker.interruptSeen) return answer;
+    return valueWithin(execution, TIMEOUTS.interruptUnwindMs);
   }
 
   /** A cell's answer as the library returns it. */

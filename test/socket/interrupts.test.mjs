@@ -183,3 +183,17 @@ t.test('over HTTP: interrupted is in the answer, and the next call keeps the REP
   t.same(texts(next), ['kept']);
   t.equal(next.repl_id, before.repl_id);
 });
+
+t.test('a worker that acted on the interrupt gets longer than the grace period to answer (docs/lifecycle.md "Interrupted")', async (t) => {
+  // The interrupt reaches the loop's check at once; then the cell's `finally` blocks for 1.5 s in
+  // a native call no check reaches, standing in for a deep stack that takes long to unwind (a
+  // recursion that catches its own stack overflow, seen taking more than the 400 ms grace period
+  // under load). Only the worker's word that it acted on the interrupt (INTERRUPT_SEEN) keeps it.
+  const setup = await write('const keptThroughUnwinding = 42');
+  const result = await repl.run('try { for (;;) {} } finally { Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1500) }', { timeoutSec: 1 });
+  t.equal(result.interrupted, true, 'interrupted, not terminated');
+  t.equal(result.replTerminated, undefined);
+  t.equal(result.replId, setup.replId, 'same REPL');
+  const after = await repl.run('repl.write(String(keptThroughUnwinding))');
+  t.same(textsOf(after), ['42'], 'its bindings are there');
+});

@@ -35,7 +35,7 @@ import { randomBytes } from 'node:crypto';
 import vm from 'node:vm';
 
 import type { ErrorCode } from '../../common/errors.js';
-import { CELL_STARTED, INTERRUPT_ABANDONED, INTERRUPT_BUFFER_BYTES, INTERRUPT_REQUESTED } from '../../common/protocol/repl-messages.js';
+import { CELL_STARTED, INTERRUPT_ABANDONED, INTERRUPT_BUFFER_BYTES, INTERRUPT_REQUESTED, INTERRUPT_SEEN } from '../../common/protocol/repl-messages.js';
 import { afterAwaitName, slowName, stripChecks } from '../analyzer/interrupt-checks.js';
 import { restoreFunctionNames } from '../analyzer/lower-cell.js';
 import type { InterruptToken } from '../analyzer/interrupt-checks.js';
@@ -194,6 +194,8 @@ export class CellInterrupts {
   }
 
   #stop(running: RunningCell): void {
+    // First, so that the host knows even when what follows runs out of stack (a deep recursion).
+    Atomics.store(this.#view, INTERRUPT_SEEN, running.requestId);
     if (running.scope.interrupted) return;
     this.#error = this.#interruptError();
     Atomics.store(this.#view, INTERRUPT_ABANDONED, 1);
