@@ -93,11 +93,13 @@ t.test('a spawned cat echoes stdin on its stream; status shows running, then the
 });
 
 t.test('a reader that connects after the exit gets the output (stdout and stderr) and the exit code', async (t) => {
-  const spawned = await kernel.browsers.process.spawn(id, { command: 'sh', args: ['-c', 'echo out; echo err >&2; exit 3'], env: { GREETING: 'hi' } });
+  // The created browser runs (create launched it): its endpoint is in the environment.
+  const script = 'echo out; echo err >&2; echo "$GREETING ${CDP_ENDPOINT%%:*}"; exit 3';
+  const spawned = await kernel.browsers.process.spawn(id, { command: 'sh', args: ['-c', script], env: { GREETING: 'hi' } });
   t.ok(await eventually(async () => (await kernel.browsers.process.status(spawned.process_id, { id })).state === 'exited'), 'it exited');
   t.match(await kernel.browsers.process.status(spawned.process_id, { id }), { state: 'exited', exit_code: 3 });
   const events = await allEvents(id, spawned.process_id);
-  t.equal(decode(events), 'out\n');
+  t.equal(decode(events), 'out\nhi ws\n', 'stdout; env and the browser\'s CDP_ENDPOINT reach it, as with exec');
   t.equal(decode(events, 'stderr'), 'err\n');
   t.same(events.at(-1), { event: 'exit', exit_code: 3 }, 'no signal: it exited by itself');
   t.same(await allEvents(id, spawned.process_id), events, 'a second late reader gets the same');

@@ -1,6 +1,7 @@
 // The server SIGKILLed and started again (issue 13): nothing it ran survives it (browsers with
 // their renderers, a /process/exec command, /process/spawn processes, one on a terminal, its
-// worker threads), and the next server removes the folders it left. Real `chromium-repl serve` processes, real Chromium, loopback only.
+// worker threads), and the next server removes the folders it left. Real `chromium-repl serve`
+// processes, real Chromium, loopback only.
 import t from 'tap';
 import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';

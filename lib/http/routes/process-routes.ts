@@ -65,8 +65,8 @@ async function runningBrowserEndpoint(host: Browser, signal: AbortSignal): Promi
  * A command's complete environment: the server's, then `CDP_ENDPOINT` when the host's browser
  * already runs, then the request's variables (they win over both).
  */
-async function commandEnvironment(host: Browser, req: Request, res: Response, extra: Record<string, string>): Promise<Record<string, string | undefined>> {
-  const cdpEndpoint = await runningBrowserEndpoint(host, requestSignal(req, res));
+async function commandEnvironment(host: Browser, signal: AbortSignal, extra: Record<string, string>): Promise<Record<string, string | undefined>> {
+  const cdpEndpoint = await runningBrowserEndpoint(host, signal);
   const env: Record<string, string | undefined> = { ...process.env };
   if (cdpEndpoint !== undefined) env['CDP_ENDPOINT'] = cdpEndpoint;
   return Object.assign(env, extra);
@@ -85,11 +85,8 @@ export function processRoutes(browserOf: BrowserOf, processes?: SpawnedProcesses
     const body = req.body as ProcessExecBody;
     checkIdentity(body.as_user, body.as_root);
     const signal = requestSignal(req, res);
-    const cdpEndpoint = await runningBrowserEndpoint(host, signal);
     // The request's variables win over the server's and over CDP_ENDPOINT.
-    const env: Record<string, string | undefined> = { ...process.env };
-    if (cdpEndpoint !== undefined) env['CDP_ENDPOINT'] = cdpEndpoint;
-    Object.assign(env, body.env ?? {});
+    const env = await commandEnvironment(host, signal, body.env ?? {});
     const result = await execProcess({
       command: body.command,
       args: body.args ?? [],

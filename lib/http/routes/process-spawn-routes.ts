@@ -15,7 +15,7 @@ import { LIMITS } from '../../../common/limits.js';
 import type { Browser } from '../../browsers/browser.js';
 import { checkIdentity } from '../../system/process-exec.js';
 import type { ExitInfo, KillSignal, SpawnedProcess, SpawnedProcesses } from '../../system/process-spawn.js';
-import { jsonBody, noRetry, requireBody } from '../middleware.js';
+import { jsonBody, noRetry, requestSignal, requireBody } from '../middleware.js';
 import type { BrowserOf } from '../middleware.js';
 import { validateBody } from '../schema-validator.js';
 import { EventStream } from '../sse.js';
@@ -53,7 +53,7 @@ function exitEvent(info: ExitInfo): Record<string, unknown> {
  * environment (the server's, `CDP_ENDPOINT`, then the request's), as `process/exec` builds it.
  */
 export function addProcessSpawnRoutes(router: Router, browserOf: BrowserOf, processes: SpawnedProcesses,
-  environment: (host: Browser, req: Request, res: Response, extra: Record<string, string>) => Promise<Record<string, string | undefined>>): void {
+  environment: (host: Browser, signal: AbortSignal, extra: Record<string, string>) => Promise<Record<string, string | undefined>>): void {
   // The browsers whose end already kills their processes (one hook each).
   const hooked = new WeakSet<Browser>();
   const processOf = (req: Request, res: Response): SpawnedProcess => processes.get(browserOf(req, res).id, String(req.params['process_id']));
@@ -79,7 +79,7 @@ export function addProcessSpawnRoutes(router: Router, browserOf: BrowserOf, proc
       command: body.command,
       args: body.args ?? [],
       cwd: body.cwd ?? undefined,
-      env: await environment(host, req, res, body.env ?? {}),
+      env: await environment(host, requestSignal(req, res), body.env ?? {}),
       timeoutMs: typeof body.timeout_sec === 'number' ? body.timeout_sec * 1000 : undefined,
       tty: body.allocate_tty === true ? { cols: body.cols ?? DEFAULT_TTY.cols, rows: body.rows ?? DEFAULT_TTY.rows } : undefined,
     });
