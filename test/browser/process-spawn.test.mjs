@@ -7,6 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import t from 'tap';
 import Kernel from '@onkernel/sdk';
 import { startServer } from '../../dist/lib/index.js';
+import { SpawnedProcesses } from '../../dist/lib/system/process-spawn.js';
 import { apiServer } from '../helpers/api-server.mjs';
 
 const TOKEN = 'test-token-process-spawn';
@@ -103,6 +104,30 @@ t.test('a reader that connects after the exit gets the output (stdout and stderr
   t.equal(decode(events, 'stderr'), 'err\n');
   t.same(events.at(-1), { event: 'exit', exit_code: 3 }, 'no signal: it exited by itself');
   t.same(await allEvents(id, spawned.process_id), events, 'a second late reader gets the same');
+
+  // More than the ring holds: a late reader gets its last 1 MiB, the newest output.
+  const loud = await kernel.browsers.process.spawn(id, { command: 'sh', args: ['-c', 'head -c 1100000 /dev/zero; echo end'] });
+  t.ok(await eventually(async () => (await kernel.browsers.process.status(loud.process_id, { id })).state === 'exited'), 'the loud one exited');
+  const kept = decode(await allEvents(id, loud.process_id));
+  t.equal(kept.length, 1024 * 1024, 'exactly the ring\'s 1 MiB is kept');
+  t.ok(kept.endsWith('\0end\n'), 'and it is the end of the output');
+});
+
+t.test('the record of an exited process is dropped after the retention time', async (t) => {
+  const processes = new SpawnedProcesses({ maxPerBrowser: 1, maxTotal: 1, retentionSeconds: 0 });
+  t.teardown(() => processes.close());
+  const spawned = await processes.spawn('owner', { command: 'true', env: process.env });
+  t.equal(processes.get('owner', spawned.id), spawned, 'found while it runs');
+  await spawned.ended;
+  t.ok(await eventually(() => {
+    try {
+      processes.get('owner', spawned.id);
+      return false;
+    } catch (error) {
+      return error.code === 'REPL_ERR_PROCESS_NOT_FOUND';
+    }
+  }), 'gone after the retention time');
+  t.equal(processes.runningCount(), 0, 'and no longer counted');
 });
 
 t.test('a terminal: the initial size, SIGWINCH after resize, kill ends it', async (t) => {
