@@ -31,6 +31,14 @@ export const LIMITS = {
   processTimeoutSecDefault: 60,
   processTimeoutSecMin: 1,
   processTimeoutSecMax: 600,
+  /** Output kept of one spawned process (stdout and stderr together) for stream readers that connect late; the oldest goes first. */
+  processSpawnRingBytes: 1024 * 1024,
+  /** Bytes written to a spawned process's stdin that it has not read yet; a write beyond them is refused. */
+  processSpawnStdinBacklogBytes: 4 * 1024 * 1024,
+  /** Bytes an output stream's reader may fall behind before its stream is ended (it can connect again). */
+  processSpawnStreamBacklogBytes: 8 * 1024 * 1024,
+  /** Exited processes one browser keeps a record of (the oldest is dropped first). */
+  processSpawnExitedKept: 64,
   /** PUT /fs/write_file raw body. */
   fsWriteFileBytes: 64 * 1024 * 1024,
   /** JSON bodies of the other fs routes (paths and a mode). */

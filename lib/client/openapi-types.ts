@@ -565,6 +565,141 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/process/spawn": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a command on the server's machine in the background
+         * @description Starts `command` with `args` (no shell) as the server's user and answers at once with its `process_id`; follow it with the routes of `/process/{process_id}/…`. Like `process/exec`: a process group of its own, the server's environment plus `CDP_ENDPOINT` (when the browser runs) plus `env`, tied to the server's life (nothing outlives the server, however it ends). Its group is its lifetime: when its first process exits, what it left in the group is killed. It is killed (SIGKILL, the whole group) at `timeout_sec`, when its browser ends, and when the server ends. stdin is a pipe (`/process/{process_id}/stdin`); stdout and stderr are kept in a 1 MiB ring for `/process/{process_id}/stdout/stream`. `allocate_tty: true` runs it on a terminal of `cols` × `rows` (util-linux `script`; stdout and stderr are then one stream, `stdout`), resizable with `/process/{process_id}/resize`. At most 32 per browser and 128 in all run at once (`processes` options, `BROWSER_REPL_PROCESSES_*`): one more answers 429 `REPL_ERR_PROCESS_LIMIT`. Failed answers carry `x-should-retry: false`. docs/process-and-files.md#background-processes.
+         */
+        post: operations["processSpawn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/process/{process_id}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The process_id that POST /process/spawn answered (a UUID). */
+                process_id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * The state of a spawned process
+         * @description `running` or `exited` with the exit code (128 + the signal number when a signal ended it, with `signal`), and, while it runs, the CPU use (percent of one core since the previous status call, or since the start) and the resident memory of every process of its group. The record of an exited process stays for `retentionSeconds` (600 by default), then answers 404.
+         */
+        get: operations["processStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/process/{process_id}/stdin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The process_id that POST /process/spawn answered (a UUID). */
+                process_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Write to a spawned process's stdin
+         * @description Writes the decoded bytes of `data_b64` to its stdin (its terminal's input with `allocate_tty`, where the terminal echoes them). Answers once they are queued; 429 `REPL_ERR_PROCESS_LIMIT` while 4 MiB written earlier are still unread by the process. Failed answers carry `x-should-retry: false`.
+         */
+        post: operations["processStdin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/process/{process_id}/stdout/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The process_id that POST /process/spawn answered (a UUID). */
+                process_id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Stream a spawned process's output (SSE)
+         * @description Server-sent events, unnamed (`data:` a ProcessStreamEvent as JSON): first the output kept so far (the last 1 MiB of stdout and stderr), then each new chunk as it is written, then `{"event": "exit", "exit_code": …}`, and the stream ends. A reader that connects after the exit gets the kept output and the exit at once. Several readers may follow one process. A reader whose unread backlog passes 8 MiB is cut off (connect again: the kept output is replayed). A `: keepalive` comment every 15 s.
+         */
+        get: operations["processStdoutStream"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/process/{process_id}/kill": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The process_id that POST /process/spawn answered (a UUID). */
+                process_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a signal to a spawned process
+         * @description Sends `signal` to its process group (with `allocate_tty`, to the command's group on the terminal), as Ctrl-C reaches every process of a terminal's job. Its exit (status, the stream's exit event) then names the signal when it ended the process.
+         */
+        post: operations["processKill"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/process/{process_id}/resize": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The process_id that POST /process/spawn answered (a UUID). */
+                process_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resize a spawned process's terminal
+         * @description Sets the window size of the terminal of a process spawned with `allocate_tty: true`; the kernel sends SIGWINCH to the terminal's foreground process group. A process without a terminal answers 400.
+         */
+        post: operations["processResize"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/fs/read_file": {
         parameters: {
             query?: never;
@@ -1324,6 +1459,141 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/browsers/{id_or_name}/process/spawn": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a command on the server's machine in the background
+         * @description Starts `command` with `args` (no shell) as the server's user and answers at once with its `process_id`; follow it with the routes of `/process/{process_id}/…`. Like `process/exec`: a process group of its own, the server's environment plus `CDP_ENDPOINT` (when the browser runs) plus `env`, tied to the server's life (nothing outlives the server, however it ends). Its group is its lifetime: when its first process exits, what it left in the group is killed. It is killed (SIGKILL, the whole group) at `timeout_sec`, when its browser ends, and when the server ends. stdin is a pipe (`/process/{process_id}/stdin`); stdout and stderr are kept in a 1 MiB ring for `/process/{process_id}/stdout/stream`. `allocate_tty: true` runs it on a terminal of `cols` × `rows` (util-linux `script`; stdout and stderr are then one stream, `stdout`), resizable with `/process/{process_id}/resize`. At most 32 per browser and 128 in all run at once (`processes` options, `BROWSER_REPL_PROCESSES_*`): one more answers 429 `REPL_ERR_PROCESS_LIMIT`. Failed answers carry `x-should-retry: false`. docs/process-and-files.md#background-processes.
+         */
+        post: operations["processSpawnOfBrowser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/browsers/{id_or_name}/process/{process_id}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The process_id that POST /process/spawn answered (a UUID). */
+                process_id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * The state of a spawned process
+         * @description `running` or `exited` with the exit code (128 + the signal number when a signal ended it, with `signal`), and, while it runs, the CPU use (percent of one core since the previous status call, or since the start) and the resident memory of every process of its group. The record of an exited process stays for `retentionSeconds` (600 by default), then answers 404.
+         */
+        get: operations["processStatusOfBrowser"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/browsers/{id_or_name}/process/{process_id}/stdin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The process_id that POST /process/spawn answered (a UUID). */
+                process_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Write to a spawned process's stdin
+         * @description Writes the decoded bytes of `data_b64` to its stdin (its terminal's input with `allocate_tty`, where the terminal echoes them). Answers once they are queued; 429 `REPL_ERR_PROCESS_LIMIT` while 4 MiB written earlier are still unread by the process. Failed answers carry `x-should-retry: false`.
+         */
+        post: operations["processStdinOfBrowser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/browsers/{id_or_name}/process/{process_id}/stdout/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The process_id that POST /process/spawn answered (a UUID). */
+                process_id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Stream a spawned process's output (SSE)
+         * @description Server-sent events, unnamed (`data:` a ProcessStreamEvent as JSON): first the output kept so far (the last 1 MiB of stdout and stderr), then each new chunk as it is written, then `{"event": "exit", "exit_code": …}`, and the stream ends. A reader that connects after the exit gets the kept output and the exit at once. Several readers may follow one process. A reader whose unread backlog passes 8 MiB is cut off (connect again: the kept output is replayed). A `: keepalive` comment every 15 s.
+         */
+        get: operations["processStdoutStreamOfBrowser"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/browsers/{id_or_name}/process/{process_id}/kill": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The process_id that POST /process/spawn answered (a UUID). */
+                process_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a signal to a spawned process
+         * @description Sends `signal` to its process group (with `allocate_tty`, to the command's group on the terminal), as Ctrl-C reaches every process of a terminal's job. Its exit (status, the stream's exit event) then names the signal when it ended the process.
+         */
+        post: operations["processKillOfBrowser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/browsers/{id_or_name}/process/{process_id}/resize": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The process_id that POST /process/spawn answered (a UUID). */
+                process_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resize a spawned process's terminal
+         * @description Sets the window size of the terminal of a process spawned with `allocate_tty: true`; the kernel sends SIGWINCH to the terminal's foreground process group. A process without a terminal answers 400.
+         */
+        post: operations["processResizeOfBrowser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/browsers/{id_or_name}/fs/read_file": {
         parameters: {
             query?: never;
@@ -1549,7 +1819,7 @@ export interface components {
          * @description Stable error codes; see docs/errors.md.
          * @enum {string}
          */
-        ErrorCode: "REPL_ERR_INVALID_REQUEST" | "REPL_ERR_BODY_TOO_LARGE" | "REPL_ERR_CODE_TOO_LARGE" | "REPL_ERR_UNAUTHORIZED" | "REPL_ERR_PERMISSION_DENIED" | "REPL_ERR_NOT_FOUND" | "REPL_ERR_BROWSER_LIMIT" | "REPL_ERR_HOST_NOT_ALLOWED" | "REPL_ERR_ORIGIN_NOT_ALLOWED" | "REPL_ERR_HEADERS_TOO_LARGE" | "REPL_ERR_REQUEST_TIMEOUT" | "REPL_ERR_CONFLICT" | "REPL_ERR_INTERNAL" | "REPL_ERR_START_FAILED" | "REPL_ERR_PEER_UNAVAILABLE" | "REPL_ERR_DRAINING" | "REPL_ERR_CLOSED" | "REPL_ERR_ABORTED" | "REPL_ERR_CELL_TIMEOUT" | "REPL_ERR_WORKER_CRASHED" | "REPL_ERR_OUT_OF_MEMORY" | "REPL_ERR_PROTOCOL" | "REPL_ERR_CELL_SYNTAX" | "REPL_ERR_BINDING" | "REPL_ERR_OUTPUT_LIMIT" | "REPL_ERR_INVALID_ARGUMENT" | "REPL_ERR_CELL_INTERRUPTED" | "REPL_ERR_BROWSER_NOT_FOUND" | "REPL_ERR_BROWSER_LAUNCH_FAILED" | "REPL_ERR_CDP_CONNECT_FAILED" | "REPL_ERR_CDP_COMMAND_FAILED" | "REPL_ERR_CDP_TIMEOUT" | "REPL_ERR_CDP_DEADLINE_REACHED" | "REPL_ERR_CDP_DISCONNECTED" | "REPL_ERR_CDP_OUTCOME_UNKNOWN" | "REPL_ERR_TARGET_NOT_FOUND" | "REPL_ERR_PAGE_EVALUATION" | "REPL_ERR_ACTION_FAILED" | "REPL_ERR_LOAD_TIMEOUT" | "REPL_ERR_DIALOG_OPEN" | "REPL_ERR_NO_DIALOG" | "REPL_ERR_DOWNLOAD_FAILED" | "REPL_ERR_HTTP_GET_FAILED" | "REPL_ERR_STALE_REF" | "REPL_ERR_URL_NOT_ALLOWED" | "REPL_ERR_OPEN_NOT_APPROVED" | "REPL_ERR_PATH_OUTSIDE_WORKSPACE" | "REPL_ERR_WEBMCP_NO_TABS" | "REPL_ERR_WEBMCP_TOOL_NOT_FOUND" | "REPL_ERR_WEBMCP_OUTCOME_UNKNOWN" | "REPL_ERR_HUMAN_TIMEOUT" | "REPL_ERR_EXECUTOR_START_FAILED" | "REPL_ERR_EXECUTOR_TAB_CLOSE_FAILED" | "REPL_ERR_REPLAY_NOT_FOUND" | "REPL_ERR_REPLAY_LIMIT" | "REPL_ERR_REPLAY_STORAGE_FULL" | "REPL_ERR_REPLAY_NOT_READY" | "REPL_ERR_REPLAY_FAILED" | "REPL_ERR_FFMPEG_NOT_FOUND";
+        ErrorCode: "REPL_ERR_INVALID_REQUEST" | "REPL_ERR_BODY_TOO_LARGE" | "REPL_ERR_CODE_TOO_LARGE" | "REPL_ERR_UNAUTHORIZED" | "REPL_ERR_PERMISSION_DENIED" | "REPL_ERR_NOT_FOUND" | "REPL_ERR_BROWSER_LIMIT" | "REPL_ERR_HOST_NOT_ALLOWED" | "REPL_ERR_ORIGIN_NOT_ALLOWED" | "REPL_ERR_HEADERS_TOO_LARGE" | "REPL_ERR_REQUEST_TIMEOUT" | "REPL_ERR_CONFLICT" | "REPL_ERR_INTERNAL" | "REPL_ERR_START_FAILED" | "REPL_ERR_PEER_UNAVAILABLE" | "REPL_ERR_DRAINING" | "REPL_ERR_CLOSED" | "REPL_ERR_ABORTED" | "REPL_ERR_CELL_TIMEOUT" | "REPL_ERR_WORKER_CRASHED" | "REPL_ERR_OUT_OF_MEMORY" | "REPL_ERR_PROTOCOL" | "REPL_ERR_CELL_SYNTAX" | "REPL_ERR_BINDING" | "REPL_ERR_OUTPUT_LIMIT" | "REPL_ERR_INVALID_ARGUMENT" | "REPL_ERR_CELL_INTERRUPTED" | "REPL_ERR_BROWSER_NOT_FOUND" | "REPL_ERR_BROWSER_LAUNCH_FAILED" | "REPL_ERR_CDP_CONNECT_FAILED" | "REPL_ERR_CDP_COMMAND_FAILED" | "REPL_ERR_CDP_TIMEOUT" | "REPL_ERR_CDP_DEADLINE_REACHED" | "REPL_ERR_CDP_DISCONNECTED" | "REPL_ERR_CDP_OUTCOME_UNKNOWN" | "REPL_ERR_TARGET_NOT_FOUND" | "REPL_ERR_PAGE_EVALUATION" | "REPL_ERR_ACTION_FAILED" | "REPL_ERR_LOAD_TIMEOUT" | "REPL_ERR_DIALOG_OPEN" | "REPL_ERR_NO_DIALOG" | "REPL_ERR_DOWNLOAD_FAILED" | "REPL_ERR_HTTP_GET_FAILED" | "REPL_ERR_STALE_REF" | "REPL_ERR_URL_NOT_ALLOWED" | "REPL_ERR_OPEN_NOT_APPROVED" | "REPL_ERR_PATH_OUTSIDE_WORKSPACE" | "REPL_ERR_WEBMCP_NO_TABS" | "REPL_ERR_WEBMCP_TOOL_NOT_FOUND" | "REPL_ERR_WEBMCP_OUTCOME_UNKNOWN" | "REPL_ERR_HUMAN_TIMEOUT" | "REPL_ERR_EXECUTOR_START_FAILED" | "REPL_ERR_EXECUTOR_TAB_CLOSE_FAILED" | "REPL_ERR_PROCESS_NOT_FOUND" | "REPL_ERR_PROCESS_LIMIT" | "REPL_ERR_PROCESS_EXITED" | "REPL_ERR_REPLAY_NOT_FOUND" | "REPL_ERR_REPLAY_LIMIT" | "REPL_ERR_REPLAY_STORAGE_FULL" | "REPL_ERR_REPLAY_NOT_READY" | "REPL_ERR_REPLAY_FAILED" | "REPL_ERR_FFMPEG_NOT_FOUND";
         BrowserReplRequest: {
             /** @description JavaScript cell. Required; may be empty only when reset is true. */
             code?: string;
@@ -1920,6 +2190,89 @@ export interface components {
             timed_out?: true;
             /** @description Present when a signal ended the process, e.g. `SIGKILL`. */
             signal?: string;
+        };
+        ProcessSpawnRequest: {
+            /** @description The executable: a name looked up on the PATH of the command's environment, or a path. No shell is involved; for shell syntax run `sh` with `["-c", "…"]` as args. A command that cannot be found or executed answers 400 naming `command` (it never ran, so there is no exit code). */
+            command: string;
+            /** @description Arguments, passed as they are (no globbing, no quoting). */
+            args?: string[];
+            /** @description Absolute working directory; default the server's. Missing or relative: 400 naming `cwd`. */
+            cwd?: string | null;
+            /** @description Variables added to the server's environment for this process (they win over it and over CDP_ENDPOINT). */
+            env?: {
+                [key: string]: string;
+            };
+            /** @description Deadline in seconds; past it the whole process group is killed (SIGKILL) and its exit says `timed_out: true`. Default none: it runs until it exits, is killed, or its browser or the server ends. */
+            timeout_sec?: number | null;
+            /** @description Accepted only when it names the user the server runs as (name or uid, optionally `:gid`); commands never run as another user. Otherwise 400 naming `as_user`. */
+            as_user?: string | null;
+            /** @description `true` is accepted only when the server itself runs as root; otherwise 400 naming `as_root`. */
+            as_root?: boolean | null;
+            /** @description Run it on a terminal (a pseudo-terminal of util-linux `script`): stdin is the terminal's input (echoed, with line editing, as on any terminal), stdout and stderr are one stream (`stdout`). */
+            allocate_tty?: boolean | null;
+            /** @description Columns of the terminal (default 80); only with `allocate_tty: true`. */
+            cols?: number | null;
+            /** @description Rows of the terminal (default 24); only with `allocate_tty: true`. */
+            rows?: number | null;
+        };
+        ProcessSpawnResult: {
+            /**
+             * Format: uuid
+             * @description Names the process in the routes of `/process/{process_id}/…` of this browser.
+             */
+            process_id: string;
+            /** @description The OS pid of the command (with `allocate_tty`, of the command on the terminal, not of `script`); it leads its process group. */
+            pid: number;
+            /** Format: date-time */
+            started_at: string;
+        };
+        ProcessStatus: {
+            /** @enum {string} */
+            state: "running" | "exited";
+            /** @description null while it runs; then its exit code, or 128 + the signal number when a signal ended it. */
+            exit_code: number | null;
+            /** @description CPU use of its process group, in percent of one core: since the previous status call, or since the start. 0 once exited. */
+            cpu_pct: number;
+            /** @description Resident memory of every process of its group. 0 once exited. */
+            mem_bytes: number;
+            /** @description Present when a signal ended it, e.g. `SIGTERM`. */
+            signal?: string;
+            /**
+             * @description Present when `timeout_sec` passed and it was killed.
+             * @constant
+             */
+            timed_out?: true;
+        };
+        ProcessStdinRequest: {
+            /** @description The bytes to write, base64 (padded, RFC 4648). */
+            data_b64: string;
+        };
+        ProcessStdinResult: {
+            written_bytes: number;
+        };
+        /** @description A chunk of output (`stream`, `data_b64`), or the last event (`event: exit`, `exit_code`, and `signal` / `timed_out` when they apply). */
+        ProcessStreamEvent: {
+            /** @enum {string} */
+            stream?: "stdout" | "stderr";
+            data_b64?: string;
+            /** @enum {string} */
+            event?: "exit";
+            exit_code?: number;
+            signal?: string;
+            /** @constant */
+            timed_out?: true;
+        };
+        ProcessKillRequest: {
+            /** @enum {string} */
+            signal: "TERM" | "KILL" | "INT" | "HUP";
+        };
+        ProcessResizeRequest: {
+            cols: number;
+            rows: number;
+        };
+        ProcessOk: {
+            /** @constant */
+            ok: true;
         };
         FsFileInfo: {
             /** @description Base name. */
@@ -3142,6 +3495,270 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    processSpawn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProcessSpawnRequest"];
+            };
+        };
+        responses: {
+            /** @description It runs. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProcessSpawnResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description No browser with that id or name. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description The browser or the server already runs as many spawned processes as its limit (`REPL_ERR_PROCESS_LIMIT`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    processStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The process_id that POST /process/spawn answered (a UUID). */
+                process_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Its state. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProcessStatus"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description No browser with that id or name, or no process with that process_id in this browser (`REPL_ERR_PROCESS_NOT_FOUND`: never spawned here, or its record was dropped after it exited). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    processStdin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The process_id that POST /process/spawn answered (a UUID). */
+                process_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProcessStdinRequest"];
+            };
+        };
+        responses: {
+            /** @description Written. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProcessStdinResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description No browser with that id or name, or no process with that process_id in this browser (`REPL_ERR_PROCESS_NOT_FOUND`: never spawned here, or its record was dropped after it exited). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The process has exited (`REPL_ERR_PROCESS_EXITED`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description The process has not read what was written before (`REPL_ERR_PROCESS_LIMIT`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    processStdoutStream: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The process_id that POST /process/spawn answered (a UUID). */
+                process_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event stream. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description No browser with that id or name, or no process with that process_id in this browser (`REPL_ERR_PROCESS_NOT_FOUND`: never spawned here, or its record was dropped after it exited). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    processKill: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The process_id that POST /process/spawn answered (a UUID). */
+                process_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProcessKillRequest"];
+            };
+        };
+        responses: {
+            /** @description Sent. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProcessOk"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description No browser with that id or name, or no process with that process_id in this browser (`REPL_ERR_PROCESS_NOT_FOUND`: never spawned here, or its record was dropped after it exited). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The process has exited (`REPL_ERR_PROCESS_EXITED`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    processResize: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The process_id that POST /process/spawn answered (a UUID). */
+                process_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProcessResizeRequest"];
+            };
+        };
+        responses: {
+            /** @description Resized. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProcessOk"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description No browser with that id or name, or no process with that process_id in this browser (`REPL_ERR_PROCESS_NOT_FOUND`: never spawned here, or its record was dropped after it exited). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The process has exited (`REPL_ERR_PROCESS_EXITED`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
         };
     };
@@ -4874,6 +5491,283 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    processSpawnOfBrowser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A browser id, its name, or `default` for the server's own browser (docs/browsers.md). */
+                id_or_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProcessSpawnRequest"];
+            };
+        };
+        responses: {
+            /** @description It runs. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProcessSpawnResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description No browser with that id or name. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description The browser or the server already runs as many spawned processes as its limit (`REPL_ERR_PROCESS_LIMIT`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    processStatusOfBrowser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The process_id that POST /process/spawn answered (a UUID). */
+                process_id: string;
+                /** @description A browser id, its name, or `default` for the server's own browser (docs/browsers.md). */
+                id_or_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Its state. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProcessStatus"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description No browser with that id or name, or no process with that process_id in this browser (`REPL_ERR_PROCESS_NOT_FOUND`: never spawned here, or its record was dropped after it exited). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    processStdinOfBrowser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The process_id that POST /process/spawn answered (a UUID). */
+                process_id: string;
+                /** @description A browser id, its name, or `default` for the server's own browser (docs/browsers.md). */
+                id_or_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProcessStdinRequest"];
+            };
+        };
+        responses: {
+            /** @description Written. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProcessStdinResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description No browser with that id or name, or no process with that process_id in this browser (`REPL_ERR_PROCESS_NOT_FOUND`: never spawned here, or its record was dropped after it exited). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The process has exited (`REPL_ERR_PROCESS_EXITED`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description The process has not read what was written before (`REPL_ERR_PROCESS_LIMIT`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    processStdoutStreamOfBrowser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The process_id that POST /process/spawn answered (a UUID). */
+                process_id: string;
+                /** @description A browser id, its name, or `default` for the server's own browser (docs/browsers.md). */
+                id_or_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event stream. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description No browser with that id or name, or no process with that process_id in this browser (`REPL_ERR_PROCESS_NOT_FOUND`: never spawned here, or its record was dropped after it exited). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    processKillOfBrowser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The process_id that POST /process/spawn answered (a UUID). */
+                process_id: string;
+                /** @description A browser id, its name, or `default` for the server's own browser (docs/browsers.md). */
+                id_or_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProcessKillRequest"];
+            };
+        };
+        responses: {
+            /** @description Sent. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProcessOk"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description No browser with that id or name, or no process with that process_id in this browser (`REPL_ERR_PROCESS_NOT_FOUND`: never spawned here, or its record was dropped after it exited). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The process has exited (`REPL_ERR_PROCESS_EXITED`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    processResizeOfBrowser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The process_id that POST /process/spawn answered (a UUID). */
+                process_id: string;
+                /** @description A browser id, its name, or `default` for the server's own browser (docs/browsers.md). */
+                id_or_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProcessResizeRequest"];
+            };
+        };
+        responses: {
+            /** @description Resized. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProcessOk"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description No browser with that id or name, or no process with that process_id in this browser (`REPL_ERR_PROCESS_NOT_FOUND`: never spawned here, or its record was dropped after it exited). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The process has exited (`REPL_ERR_PROCESS_EXITED`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
         };
     };

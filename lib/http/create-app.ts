@@ -18,6 +18,7 @@ import type { BrowserOf } from './middleware.js';
 import { replRoutes } from './routes/repl-routes.js';
 import { playwrightRoutes } from './routes/playwright-routes.js';
 import { processRoutes } from './routes/process-routes.js';
+import { SpawnedProcesses } from '../system/process-spawn.js';
 import { fsRoutes } from './routes/fs-routes.js';
 import { telemetryRoutes } from './routes/telemetry-routes.js';
 import { logsRoutes } from './routes/logs-routes.js';
@@ -72,8 +73,8 @@ export interface BrowserReplApp extends Express {
 }
 
 /** The routes of one browser (the one the resolver left in `res.locals`). */
-function browserRoutes(browserOf: BrowserOf, serverLog: ServerLog): Router[] {
-  return [replRoutes(browserOf), playwrightRoutes(browserOf), webmcpRoutes(browserOf), processRoutes(browserOf), fsRoutes(browserOf),
+function browserRoutes(browserOf: BrowserOf, serverLog: ServerLog, processes: SpawnedProcesses): Router[] {
+  return [replRoutes(browserOf), playwrightRoutes(browserOf), webmcpRoutes(browserOf), processRoutes(browserOf, processes), fsRoutes(browserOf),
     telemetryRoutes(browserOf), logsRoutes(browserOf, { serverLog })];
 }
 
@@ -106,6 +107,8 @@ export function appOf(settings: ServerSettings): BrowserReplApp {
   const liveUpgrades = new LiveViewUpgrades({ browsers, keys: liveViewKeys, access, views: liveViews });
   // The recordings (docs/recordings.md); their capabilities use the live views' key.
   const replays = new Replays(settings.recordings);
+  // The background processes of every browser (docs/process-and-files.md#background-processes).
+  const processes = new SpawnedProcesses(settings.processes);
   const tools = new BrowserTools({ ...settings.tools, host: browsers.primary });
   const mcp = new McpHttpSessions({
     tools, caps: settings.mcpCaps,
@@ -162,7 +165,7 @@ export function appOf(settings: ServerSettings): BrowserReplApp {
           serverLog.close();
           // The tools' pages live in the server's own browser: they close before the browsers end.
           const toolsClosed = mcp.close().then(() => tools.close());
-          await Promise.allSettled([proxy.close(), liveViews.close(), replays.close(), toolsClosed]);
+          await Promise.allSettled([proxy.close(), liveViews.close(), replays.close(), processes.close(), toolsClosed]);
           await Promise.all([browsers.destroy(), peers?.close()]);
           await toolsClosed;
         })();
@@ -219,7 +222,7 @@ export function appOf(settings: ServerSettings): BrowserReplApp {
   // optional (mergeParams: the id is the mount's): without an id in the path, the resolver picks
   // the registry's own browser.
   const perBrowser = Router({ mergeParams: true });
-  perBrowser.use(resolveBrowser(browsers), ...browserRoutes(browserFromLocals, serverLog));
+  perBrowser.use(resolveBrowser(browsers), ...browserRoutes(browserFromLocals, serverLog, processes));
   app.use('{/browsers/:id_or_name}', perBrowser);
   app.use(notFound);
   app.use(errorHandler);

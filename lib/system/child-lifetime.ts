@@ -84,7 +84,8 @@ export function tiedCommand(command: string, args: readonly string[], options: {
   return { command, args, mode: 'watchdog' };
 }
 
-function resolvesToExecutable(command: string, pathEnv: string | undefined, cwd: string | undefined): boolean {
+/** Whether `command` is an executable path (relative to `cwd`) or a name found on `pathEnv`. */
+export function resolvesToExecutable(command: string, pathEnv: string | undefined, cwd: string | undefined): boolean {
   if (command.includes('/')) return isExecutable(path.resolve(cwd ?? process.cwd(), command));
   return (pathEnv ?? '').split(path.delimiter).some((dir) => dir !== '' && isExecutable(path.join(dir, command)));
 }

@@ -79,7 +79,7 @@ function hasNul(value: string): boolean {
 }
 
 /** Rejects values the kernel cannot pass to a process (a NUL ends a C string), naming the field. */
-function checkStrings(options: ExecOptions): void {
+export function checkStrings(options: Pick<ExecOptions, 'command' | 'args' | 'env'>): void {
   if (options.command === '') throw new ReplError('REPL_ERR_INVALID_REQUEST', 'command is required');
   if (hasNul(options.command)) throw new ReplError('REPL_ERR_INVALID_REQUEST', 'command must not contain NUL bytes');
   options.args?.forEach((arg, index) => {
@@ -93,7 +93,8 @@ function checkStrings(options: ExecOptions): void {
   }
 }
 
-async function checkCwd(cwd: string | undefined): Promise<void> {
+/** Rejects a `cwd` that is not an absolute path of an existing directory, naming it. */
+export async function checkCwd(cwd: string | undefined): Promise<void> {
   if (cwd === undefined) return;
   if (!isAbsolute(cwd) || hasNul(cwd)) throw new ReplError('REPL_ERR_INVALID_REQUEST', `cwd must be an absolute path, got ${JSON.stringify(cwd)}`);
   // Checked here because spawn reports a missing cwd as ENOENT, the same error as a missing command.
@@ -167,7 +168,8 @@ class BoundedSink {
   }
 }
 
-function describeSpawnError(command: string, error: NodeJS.ErrnoException): ReplError {
+/** The registry error of a failed `spawn` of `command` (not found, not executable, too long). */
+export function describeSpawnError(command: string, error: NodeJS.ErrnoException): ReplError {
   switch (error.code) {
     case 'ENOENT':
       return new ReplError('REPL_ERR_INVALID_REQUEST',

@@ -187,6 +187,11 @@ const BASE_BODIES = {
   BrowserCreateRequest: { name: 'fuzz-new', headless: true, timeout_seconds: 60, viewport: { width: 800, height: 600 }, tags: { a: 'b' } },
   BrowserUpdateRequest: { name: 'fuzz-renamed', tags: { a: 'b' } },
   ProcessExecRequest: { command: 'true', args: ['x'], cwd: root, env: { FUZZ_A: '1' }, timeout_sec: 5, as_user: null, as_root: null },
+  // An inert command that exits at once; the routes of one process_id only ever find fuzzed ids.
+  ProcessSpawnRequest: { command: 'true', args: ['x'], cwd: root, env: { FUZZ_A: '1' }, timeout_sec: 5, as_user: null, as_root: null, allocate_tty: false, cols: null, rows: null },
+  ProcessStdinRequest: { data_b64: 'aGk=' },
+  ProcessKillRequest: { signal: 'TERM' },
+  ProcessResizeRequest: { cols: 80, rows: 24 },
   FsPathRequest: { path: `${root}/nope` },
   FsCreateDirectoryRequest: { path: `${root}/made`, mode: '755' },
   FsMoveRequest: { src_path: `${root}/nope`, dest_path: `${root}/nope2` },
@@ -210,6 +215,7 @@ const SAME_TYPE = {
   mode: fc.oneof(oddString, fc.constantFrom('777', '4755', '0000', '8', '-1', '0o755')),
   env: fc.dictionary(fc.constantFrom('', '1A', 'A-B', 'A B', '\u0000', 'CDP_ENDPOINT', 'NODE_OPTIONS', 'BROWSER_REPL_X', 'a'.repeat(300), '__proto__', 'FUZZ_B'), oddString, { maxKeys: 3 }),
   timeout_sec: oddNumber, timeout_seconds: oddNumber, ttl_seconds: oddNumber, framerate: oddNumber, max_duration_in_seconds: oddNumber,
+  cols: oddNumber, rows: oddNumber, data_b64: oddString, signal: fc.constantFrom('', 'SIGTERM', 'term', 'STOP', 'KILL', '9'),
   tool_ref: oddString,
   cell_id: oddString,
   as_user: fc.constantFrom('', 'root', 'nobody', '0', '0:0', '65534', 'a:b:c', '\u0000'),
@@ -322,6 +328,8 @@ function operationArbitrary(operation) {
   const streams = /\/(repl|playwright\/execute)$/.test(operation.template);
   // The telemetry and log streams follow until the client goes: read briefly, then hang up.
   const endless = /\/(telemetry|logs)\/stream$/.test(operation.template);
+  // A spawned process's output stream names no events either (the SDK's framing), and it ends at the exit.
+  const unnamed = endless || /\/process\/\{process_id\}\/stdout\/stream$/.test(operation.template);
   return fc.record({
     params, body, query: queryArbitrary(operation), framing,
     type: operation.rawBody ? fc.constantFrom('application/octet-stream', 'application/json', undefined) : contentType,
@@ -348,7 +356,7 @@ function operationArbitrary(operation) {
       // A file's bytes, and the Prometheus exposition (text/plain), are not JSON by design.
       rawAnswer: operation.template.endsWith('/fs/read_file') || operation.template === '/metrics',
       readiness: operation.template === '/readyz',
-      unnamedEvents: endless,
+      unnamedEvents: unnamed,
       streamMs: endless ? 300 : 20_000,
     };
   });

@@ -1,6 +1,7 @@
 // The server SIGKILLed and started again (issue 13): nothing it ran survives it (browsers with
-// their renderers, a /process/exec command, its worker threads), and the next server removes the
-// folders it left. Real `chromium-repl serve` processes, real Chromium, loopback only.
+// their renderers, a /process/exec command, /process/spawn processes, one on a terminal, its
+// worker threads), and the next server removes the folders it left. Real `chromium-repl serve`
+// processes, real Chromium, loopback only.
 import t from 'tap';
 import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -58,7 +59,11 @@ function runningFor(pid) {
   // The /process/exec command: a shell and the `sleep` it started, in the shell's process group.
   const commandGroups = new Set(all.filter((p) => p.cmdline.includes('browser-repl-restart-marker')).map((p) => p.pgid));
   const command = all.filter((p) => commandGroups.has(p.pgid));
-  return { browserGroups: [...browserGroups], browserProcesses: inGroups, children, command };
+  // The /process/spawn processes: a shell with two sleeps, and one on a terminal (`script`, and
+  // the shell and sleep of the terminal's own session).
+  const spawnedGroups = new Set(all.filter((p) => p.cmdline.includes('browser-repl-restart-spawned')).map((p) => p.pgid));
+  const spawned = all.filter((p) => spawnedGroups.has(p.pgid));
+  return { browserGroups: [...browserGroups], browserProcesses: inGroups, children, command, spawned };
 }
 
 async function until(what, check, ms = 30_000) {
@@ -89,6 +94,11 @@ t.test('a SIGKILLed server leaves nothing running, and the next one removes what
   const exec = call(first.url, 'POST', '/process/exec', { command: 'sh', args: ['-c', 'sleep 300; : browser-repl-restart-marker'], timeout_sec: 290 })
     .catch((error) => error);
   await until('the /process/exec command and its child start', () => runningFor(pid).command.length === 2 || runningFor(pid).command.map((p) => p.cmdline));
+  const spawnedPlain = await call(first.url, 'POST', '/process/spawn', { command: 'sh', args: ['-c', 'sleep 300 & sleep 300; : browser-repl-restart-spawned'] });
+  t.equal(spawnedPlain.status, 200, spawnedPlain.text);
+  const spawnedTty = await call(first.url, 'POST', `/browsers/${created.json.session_id}/process/spawn`, { command: 'sh', args: ['-c', 'sleep 300; : browser-repl-restart-spawned'], allocate_tty: true });
+  t.equal(spawnedTty.status, 200, spawnedTty.text);
+  await until('the spawned processes start', () => runningFor(pid).spawned.length >= 6 || runningFor(pid).spawned.map((p) => p.cmdline));
 
   const before = runningFor(pid);
   t.ok(before.browserGroups.length >= 2, `two browsers run (${before.browserGroups.length} browser process groups)`);
@@ -109,10 +119,10 @@ t.test('a SIGKILLed server leaves nothing running, and the next one removes what
   // Linux delivers the parent-death signal at once; the zygote and renderers follow their browser.
   await until('every process of the killed server is gone', () => {
     const left = runningFor(pid);
-    const all = [...left.browserProcesses, ...left.command];
+    const all = [...left.browserProcesses, ...left.command, ...left.spawned];
     return all.length === 0 || all.map((p) => `${p.pid} ${p.cmdline.slice(0, 80)}`);
   });
-  t.pass(`left running after the SIGKILL: 0 processes (were ${before.browserProcesses.length} browser processes in ${before.browserGroups.length} groups, and a command with its child)`);
+  t.pass(`left running after the SIGKILL: 0 processes (were ${before.browserProcesses.length} browser processes in ${before.browserGroups.length} groups, a command with its child, and ${before.spawned.length} spawned processes)`);
   let threads = 0;
   try {
     threads = readdirSync(`/proc/${pid}/task`).length;

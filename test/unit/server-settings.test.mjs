@@ -27,6 +27,7 @@ t.test('an empty environment gives the defaults', async (t) => {
     headersTimeoutMs: 30_000,
     requestTimeoutMs: 300_000,
     recordings: { maxActivePerBrowser: 4, maxPerBrowser: 20, maxTotalBytes: 2048 * 1024 * 1024, maxDurationSeconds: 3600, retentionSeconds: 300, directory: undefined },
+    processes: { maxPerBrowser: 32, maxTotal: 128, retentionSeconds: 600 },
   });
 });
 
@@ -128,6 +129,9 @@ t.test('each bad variable throws, naming it', async (t) => {
   t.throws(() => serverSettings({ allowedHosts: ['*'] }, {}), { code: 'REPL_ERR_INVALID_REQUEST', message: /^allowedHosts: / }, 'an option names itself');
   t.throws(() => serverSettings({ recordings: { maxActivePerBrowser: -1 } }, { BROWSER_REPL_RECORDINGS_MAX_ACTIVE: '2' }), { code: 'REPL_ERR_INVALID_ARGUMENT', message: 'recordings.maxActivePerBrowser must be an integer of at least 0' }, 'a recordings option names itself, and wins over its variable');
   t.equal(serverSettings({}, { BROWSER_REPL_RECORDINGS_MAX_ACTIVE: '2' }).recordings.maxActivePerBrowser, 2, 'the variable fills in what the option leaves out');
+  t.throws(() => serverSettings({}, { BROWSER_REPL_PROCESSES_MAX_TOTAL: 'many' }), { code: 'REPL_ERR_INVALID_ARGUMENT', message: 'BROWSER_REPL_PROCESSES_MAX_TOTAL must be an integer of at least 0' }, 'a processes variable names itself');
+  t.equal(serverSettings({ processes: { maxPerBrowser: 3 } }, { BROWSER_REPL_PROCESSES_MAX_PER_BROWSER: '5', BROWSER_REPL_PROCESSES_RETENTION_SECONDS: '7' }).processes.maxPerBrowser, 3, 'a processes option wins over its variable');
+  t.equal(serverSettings({}, { BROWSER_REPL_PROCESSES_RETENTION_SECONDS: '7' }).processes.retentionSeconds, 7, 'a processes variable fills in');
   t.throws(() => serverSettings({ headersTimeoutMs: 0 }, {}), { code: 'REPL_ERR_INVALID_REQUEST', message: 'headersTimeoutMs must be a positive integer of milliseconds, got 0' });
   t.equal(serverSettings({ headersTimeoutMs: 5_000, requestTimeoutMs: 1_000 }, {}).requestTimeoutMs, 5_000, 'the request timeout is at least the headers timeout');
 });

@@ -1,6 +1,8 @@
 /**
  * `POST /process/exec` for one browser host, in the shapes of the Kernel SDK
- * (`client.browsers.process.exec`); docs/process-and-files.md has the rules.
+ * (`client.browsers.process.exec`); docs/process-and-files.md has the rules. The background
+ * processes (`process/spawn` and the routes of one `process_id`) are added here too, from
+ * lib/http/routes/process-spawn-routes.ts.
  */
 import { Router } from 'express';
 import type { Request, Response } from 'express';
@@ -9,6 +11,8 @@ import type { components } from '../../client/openapi-types.js';
 import type { Browser } from '../../browsers/browser.js';
 import { checkIdentity, execProcess } from '../../system/process-exec.js';
 import type { ExecResult } from '../../system/process-exec.js';
+import type { SpawnedProcesses } from '../../system/process-spawn.js';
+import { addProcessSpawnRoutes } from './process-spawn-routes.js';
 import { jsonBody, noRetry, requestSignal, requireBody } from '../middleware.js';
 import type { BrowserOf } from '../middleware.js';
 import { validateBody } from '../schema-validator.js';
@@ -57,7 +61,19 @@ async function runningBrowserEndpoint(host: Browser, signal: AbortSignal): Promi
   }
 }
 
-export function processRoutes(browserOf: BrowserOf): Router {
+/**
+ * A command's complete environment: the server's, then `CDP_ENDPOINT` when the host's browser
+ * already runs, then the request's variables (they win over both).
+ */
+async function commandEnvironment(host: Browser, signal: AbortSignal, extra: Record<string, string>): Promise<Record<string, string | undefined>> {
+  const cdpEndpoint = await runningBrowserEndpoint(host, signal);
+  const env: Record<string, string | undefined> = { ...process.env };
+  if (cdpEndpoint !== undefined) env['CDP_ENDPOINT'] = cdpEndpoint;
+  return Object.assign(env, extra);
+}
+
+/** The process routes of one browser host; `processes` adds the background processes' routes. */
+export function processRoutes(browserOf: BrowserOf, processes?: SpawnedProcesses): Router {
   const router = Router();
 
   router.post('/process/exec', jsonBody(LIMITS.processExecBodyBytes), async (req: Request, res: Response) => {
@@ -69,11 +85,8 @@ export function processRoutes(browserOf: BrowserOf): Router {
     const body = req.body as ProcessExecBody;
     checkIdentity(body.as_user, body.as_root);
     const signal = requestSignal(req, res);
-    const cdpEndpoint = await runningBrowserEndpoint(host, signal);
     // The request's variables win over the server's and over CDP_ENDPOINT.
-    const env: Record<string, string | undefined> = { ...process.env };
-    if (cdpEndpoint !== undefined) env['CDP_ENDPOINT'] = cdpEndpoint;
-    Object.assign(env, body.env ?? {});
+    const env = await commandEnvironment(host, signal, body.env ?? {});
     const result = await execProcess({
       command: body.command,
       args: body.args ?? [],
@@ -86,5 +99,6 @@ export function processRoutes(browserOf: BrowserOf): Router {
     res.json(toWireExecResult(result));
   });
 
+  if (processes !== undefined) addProcessSpawnRoutes(router, browserOf, processes, commandEnvironment);
   return router;
 }
