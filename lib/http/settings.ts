@@ -26,6 +26,8 @@ import { checkPeerOptions, peerOptionsFromEnv } from './peers.js';
 import type { PeerOptions } from './peers.js';
 import { recordingSettings } from '../recordings/replays.js';
 import type { RecordingOptions, RecordingSettings } from '../recordings/replays.js';
+import { fileSettings } from '../system/file-upload.js';
+import type { FileOptions, FileSettings } from '../system/file-upload.js';
 
 export interface AppOptions {
   /**
@@ -101,6 +103,12 @@ export interface AppOptions {
    * field defaults to its `BROWSER_REPL_RECORDINGS_*` variable, else its default.
    */
   recordings?: RecordingOptions | undefined;
+  /**
+   * Limits of the file transfers and watches (`/fs/upload`, `/fs/upload_zip`,
+   * `/fs/download_dir_zip`, `/fs/watch`; docs/process-and-files.md#limits). Each field defaults to
+   * its `BROWSER_REPL_*` variable, else its default.
+   */
+  files?: FileOptions | undefined;
 }
 
 export interface ServerOptions extends AppOptions {
@@ -143,6 +151,8 @@ export interface ServerSettings {
   readonly peers: Readonly<PeerOptions> | undefined;
   /** The recordings' limits, checked. */
   readonly recordings: RecordingSettings;
+  /** The file transfers' and watches' limits, checked. */
+  readonly files: FileSettings;
   /** Where `startServer` listens. */
   readonly host: string;
   readonly port: number;
@@ -217,6 +227,7 @@ export function serverSettings(options: ServerOptions = {}, env: NodeJS.ProcessE
     maxBrowsers,
     peers,
     recordings: recordingSettings(options.recordings, env),
+    files: fileSettings(options.files, env),
     host: options.host ?? env['HOST'] ?? '127.0.0.1',
     // Not checked here, as before: listen() refuses a port that is not one.
     port: options.port ?? (env['PORT'] === undefined ? 10001 : Number(env['PORT'])),

@@ -27,6 +27,10 @@ t.test('an empty environment gives the defaults', async (t) => {
     headersTimeoutMs: 30_000,
     requestTimeoutMs: 300_000,
     recordings: { maxActivePerBrowser: 4, maxPerBrowser: 20, maxTotalBytes: 2048 * 1024 * 1024, maxDurationSeconds: 3600, retentionSeconds: 300, directory: undefined },
+    files: {
+      uploadMaxBytes: 256 * 1024 * 1024, uploadMaxFiles: 100, zipMaxBytes: 1024 * 1024 * 1024, zipMaxEntries: 10_000, zipMaxRatio: 1000,
+      maxWatches: 32, maxWatchDirectories: 4096, maxQueuedEvents: 1000,
+    },
   });
 });
 
@@ -128,6 +132,8 @@ t.test('each bad variable throws, naming it', async (t) => {
   t.throws(() => serverSettings({ allowedHosts: ['*'] }, {}), { code: 'REPL_ERR_INVALID_REQUEST', message: /^allowedHosts: / }, 'an option names itself');
   t.throws(() => serverSettings({ recordings: { maxActivePerBrowser: -1 } }, { BROWSER_REPL_RECORDINGS_MAX_ACTIVE: '2' }), { code: 'REPL_ERR_INVALID_ARGUMENT', message: 'recordings.maxActivePerBrowser must be an integer of at least 0' }, 'a recordings option names itself, and wins over its variable');
   t.equal(serverSettings({}, { BROWSER_REPL_RECORDINGS_MAX_ACTIVE: '2' }).recordings.maxActivePerBrowser, 2, 'the variable fills in what the option leaves out');
+  t.throws(() => serverSettings({ files: { zipMaxMb: 0 } }, { BROWSER_REPL_ZIP_MAX_MB: '2' }), { code: 'REPL_ERR_INVALID_ARGUMENT', message: 'files.zipMaxMb must be an integer of at least 1' }, 'a files option names itself, and wins over its variable');
+  t.equal(serverSettings({}, { BROWSER_REPL_MAX_WATCHES: '3' }).files.maxWatches, 3, 'a files variable fills in what the option leaves out');
   t.throws(() => serverSettings({ headersTimeoutMs: 0 }, {}), { code: 'REPL_ERR_INVALID_REQUEST', message: 'headersTimeoutMs must be a positive integer of milliseconds, got 0' });
   t.equal(serverSettings({ headersTimeoutMs: 5_000, requestTimeoutMs: 1_000 }, {}).requestTimeoutMs, 5_000, 'the request timeout is at least the headers timeout');
 });
