@@ -18,6 +18,7 @@ import type { FSWatcher, Stats } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { ReplError } from '../../common/errors.js';
+import { fsFailure } from './file-system.js';
 
 /** One event of `GET /fs/watch/{watch_id}/events`: the SDK's `WatchEventsResponse`. */
 export interface FileWatchEvent {
@@ -384,7 +385,8 @@ export class FileWatches {
     } catch (error) {
       this.#watches.delete(watch.id);
       watch.close();
-      throw error;
+      // A directory the server's user may not read is a 403, not a failure of the server.
+      throw fsFailure(error, path);
     }
     return watch;
   }

@@ -243,6 +243,9 @@ export async function extractZip(zipPath: string, dest: string, limits: ZipLimit
     await moveInto(staging, root, '', false);
     await moveInto(staging, root, '', true);
     done = true;
+  } catch (error) {
+    // The folder could not be made or read, a rename was refused: the registry's error for it.
+    throw fsFailure(error, dest);
   } finally {
     zip.close();
     if (staging !== undefined) await rm(staging, { recursive: true, force: true }).catch(() => {});
