@@ -1111,6 +1111,146 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/fs/upload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload one or more files, each to its own path
+         * @description multipart/form-data with `files[<i>][file]` (a file part) and `files[<i>][dest_path]` (an absolute path) for each file, in any order (`files[<i>].file`, `files.<i>.file`, and `file` with `dest_path` for one file are accepted too). Every file is received and checked before the first is written; each is then written as `write_file` writes (parents created, a temporary file renamed over the target, the replaced file's mode kept), in the order of its index. At most 100 files and 256 MiB of them together by default (413 `REPL_ERR_BODY_TOO_LARGE`; `files.uploadMaxFiles`, `files.uploadMaxMb`).
+         */
+        post: operations["fsUpload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fs/upload_zip": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a zip and extract it into a directory
+         * @description multipart/form-data with `zip_file` (a file part) and `dest_path` (an absolute directory, created with its parents when missing). All or nothing: every entry is checked first (names inside `dest_path`, only files and directories, the limits), the entries are inflated into a private folder in `dest_path` while the real bytes are counted, and moved into place only once all passed. Refusals: 400 `REPL_ERR_ZIP_UNSAFE_ENTRY` (absolute or `..` names, symbolic links, special files, a link on the way), 413 `REPL_ERR_ZIP_TOO_LARGE` (entries, inflated bytes, compression ratio), 400 `REPL_ERR_INVALID_REQUEST` (not a zip, encrypted, unsupported compression), 413 `REPL_ERR_BODY_TOO_LARGE` (the zip itself over 256 MiB).
+         */
+        post: operations["fsUploadZip"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fs/download_dir_zip": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a directory as a zip
+         * @description The directory and everything in it, streamed as a zip (chunked, no Content-Length): directories as directory entries (empty ones too), symbolic links as link entries (not followed), files with their mode and mtime; FIFOs, sockets and devices are left out. The tree is read before the first byte, so an unreadable directory answers 403 rather than a cut zip. At most 10 000 entries by default (413 `REPL_ERR_ZIP_TOO_LARGE`, `files.zipMaxEntries`).
+         */
+        get: operations["fsDownloadDirZip"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fs/set_file_permissions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set a file's or directory's mode, and optionally its owner and group
+         * @description `chown` first when `owner` or `group` is given (names from /etc/passwd and /etc/group, or numeric ids), then `chmod` to `mode` exactly. Symbolic links are followed. A chown the system refuses answers 403 (the hosted API skips it silently).
+         */
+        put: operations["fsSetFilePermissions"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fs/watch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Watch a directory for changes
+         * @description Starts watching the directory `path` (and, with `recursive`, every directory below it, new ones included; symbolic links are not followed). Read its events from `GET /fs/watch/{watch_id}/events`; stop it with `DELETE /fs/watch/{watch_id}`. A watch belongs to the browser it was started on and stops when that browser ends. At most 32 watches on a server and 4096 directories in one by default (409 `REPL_ERR_WATCH_LIMIT`).
+         */
+        post: operations["fsWatchStart"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fs/watch/{watch_id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stream a watch's events (SSE)
+         * @description Server-sent events, the hosted API's framing: unnamed events whose `data:` is an FsWatchEvent as JSON, and a `: keepalive` comment every 15 s. Events that happened while nobody read come first (at most 1000 are kept; `files.maxQueuedEvents`); with several readers each gets every event. The stream ends when the watch stops.
+         */
+        get: operations["fsWatchEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fs/watch/{watch_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Stop a watch
+         * @description Stops the watch; its event streams end.
+         */
+        delete: operations["fsWatchStop"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/browsers/{id_or_name}/repl": {
         parameters: {
             query?: never;
@@ -1796,6 +1936,146 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/browsers/{id_or_name}/fs/upload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload one or more files, each to its own path
+         * @description multipart/form-data with `files[<i>][file]` (a file part) and `files[<i>][dest_path]` (an absolute path) for each file, in any order (`files[<i>].file`, `files.<i>.file`, and `file` with `dest_path` for one file are accepted too). Every file is received and checked before the first is written; each is then written as `write_file` writes (parents created, a temporary file renamed over the target, the replaced file's mode kept), in the order of its index. At most 100 files and 256 MiB of them together by default (413 `REPL_ERR_BODY_TOO_LARGE`; `files.uploadMaxFiles`, `files.uploadMaxMb`).
+         */
+        post: operations["fsUploadOfBrowser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/browsers/{id_or_name}/fs/upload_zip": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a zip and extract it into a directory
+         * @description multipart/form-data with `zip_file` (a file part) and `dest_path` (an absolute directory, created with its parents when missing). All or nothing: every entry is checked first (names inside `dest_path`, only files and directories, the limits), the entries are inflated into a private folder in `dest_path` while the real bytes are counted, and moved into place only once all passed. Refusals: 400 `REPL_ERR_ZIP_UNSAFE_ENTRY` (absolute or `..` names, symbolic links, special files, a link on the way), 413 `REPL_ERR_ZIP_TOO_LARGE` (entries, inflated bytes, compression ratio), 400 `REPL_ERR_INVALID_REQUEST` (not a zip, encrypted, unsupported compression), 413 `REPL_ERR_BODY_TOO_LARGE` (the zip itself over 256 MiB).
+         */
+        post: operations["fsUploadZipOfBrowser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/browsers/{id_or_name}/fs/download_dir_zip": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a directory as a zip
+         * @description The directory and everything in it, streamed as a zip (chunked, no Content-Length): directories as directory entries (empty ones too), symbolic links as link entries (not followed), files with their mode and mtime; FIFOs, sockets and devices are left out. The tree is read before the first byte, so an unreadable directory answers 403 rather than a cut zip. At most 10 000 entries by default (413 `REPL_ERR_ZIP_TOO_LARGE`, `files.zipMaxEntries`).
+         */
+        get: operations["fsDownloadDirZipOfBrowser"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/browsers/{id_or_name}/fs/set_file_permissions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set a file's or directory's mode, and optionally its owner and group
+         * @description `chown` first when `owner` or `group` is given (names from /etc/passwd and /etc/group, or numeric ids), then `chmod` to `mode` exactly. Symbolic links are followed. A chown the system refuses answers 403 (the hosted API skips it silently).
+         */
+        put: operations["fsSetFilePermissionsOfBrowser"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/browsers/{id_or_name}/fs/watch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Watch a directory for changes
+         * @description Starts watching the directory `path` (and, with `recursive`, every directory below it, new ones included; symbolic links are not followed). Read its events from `GET /fs/watch/{watch_id}/events`; stop it with `DELETE /fs/watch/{watch_id}`. A watch belongs to the browser it was started on and stops when that browser ends. At most 32 watches on a server and 4096 directories in one by default (409 `REPL_ERR_WATCH_LIMIT`).
+         */
+        post: operations["fsWatchStartOfBrowser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/browsers/{id_or_name}/fs/watch/{watch_id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stream a watch's events (SSE)
+         * @description Server-sent events, the hosted API's framing: unnamed events whose `data:` is an FsWatchEvent as JSON, and a `: keepalive` comment every 15 s. Events that happened while nobody read come first (at most 1000 are kept; `files.maxQueuedEvents`); with several readers each gets every event. The stream ends when the watch stops.
+         */
+        get: operations["fsWatchEventsOfBrowser"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/browsers/{id_or_name}/fs/watch/{watch_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Stop a watch
+         * @description Stops the watch; its event streams end.
+         */
+        delete: operations["fsWatchStopOfBrowser"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1819,7 +2099,7 @@ export interface components {
          * @description Stable error codes; see docs/errors.md.
          * @enum {string}
          */
-        ErrorCode: "REPL_ERR_INVALID_REQUEST" | "REPL_ERR_BODY_TOO_LARGE" | "REPL_ERR_CODE_TOO_LARGE" | "REPL_ERR_UNAUTHORIZED" | "REPL_ERR_PERMISSION_DENIED" | "REPL_ERR_NOT_FOUND" | "REPL_ERR_BROWSER_LIMIT" | "REPL_ERR_HOST_NOT_ALLOWED" | "REPL_ERR_ORIGIN_NOT_ALLOWED" | "REPL_ERR_HEADERS_TOO_LARGE" | "REPL_ERR_REQUEST_TIMEOUT" | "REPL_ERR_CONFLICT" | "REPL_ERR_INTERNAL" | "REPL_ERR_START_FAILED" | "REPL_ERR_PEER_UNAVAILABLE" | "REPL_ERR_DRAINING" | "REPL_ERR_CLOSED" | "REPL_ERR_ABORTED" | "REPL_ERR_CELL_TIMEOUT" | "REPL_ERR_WORKER_CRASHED" | "REPL_ERR_OUT_OF_MEMORY" | "REPL_ERR_PROTOCOL" | "REPL_ERR_CELL_SYNTAX" | "REPL_ERR_BINDING" | "REPL_ERR_OUTPUT_LIMIT" | "REPL_ERR_INVALID_ARGUMENT" | "REPL_ERR_CELL_INTERRUPTED" | "REPL_ERR_BROWSER_NOT_FOUND" | "REPL_ERR_BROWSER_LAUNCH_FAILED" | "REPL_ERR_CDP_CONNECT_FAILED" | "REPL_ERR_CDP_COMMAND_FAILED" | "REPL_ERR_CDP_TIMEOUT" | "REPL_ERR_CDP_DEADLINE_REACHED" | "REPL_ERR_CDP_DISCONNECTED" | "REPL_ERR_CDP_OUTCOME_UNKNOWN" | "REPL_ERR_TARGET_NOT_FOUND" | "REPL_ERR_PAGE_EVALUATION" | "REPL_ERR_ACTION_FAILED" | "REPL_ERR_LOAD_TIMEOUT" | "REPL_ERR_DIALOG_OPEN" | "REPL_ERR_NO_DIALOG" | "REPL_ERR_DOWNLOAD_FAILED" | "REPL_ERR_HTTP_GET_FAILED" | "REPL_ERR_STALE_REF" | "REPL_ERR_URL_NOT_ALLOWED" | "REPL_ERR_OPEN_NOT_APPROVED" | "REPL_ERR_PATH_OUTSIDE_WORKSPACE" | "REPL_ERR_WEBMCP_NO_TABS" | "REPL_ERR_WEBMCP_TOOL_NOT_FOUND" | "REPL_ERR_WEBMCP_OUTCOME_UNKNOWN" | "REPL_ERR_HUMAN_TIMEOUT" | "REPL_ERR_EXECUTOR_START_FAILED" | "REPL_ERR_EXECUTOR_TAB_CLOSE_FAILED" | "REPL_ERR_PROCESS_NOT_FOUND" | "REPL_ERR_PROCESS_LIMIT" | "REPL_ERR_PROCESS_EXITED" | "REPL_ERR_REPLAY_NOT_FOUND" | "REPL_ERR_REPLAY_LIMIT" | "REPL_ERR_REPLAY_STORAGE_FULL" | "REPL_ERR_REPLAY_NOT_READY" | "REPL_ERR_REPLAY_FAILED" | "REPL_ERR_FFMPEG_NOT_FOUND";
+        ErrorCode: "REPL_ERR_INVALID_REQUEST" | "REPL_ERR_BODY_TOO_LARGE" | "REPL_ERR_CODE_TOO_LARGE" | "REPL_ERR_UNAUTHORIZED" | "REPL_ERR_PERMISSION_DENIED" | "REPL_ERR_NOT_FOUND" | "REPL_ERR_BROWSER_LIMIT" | "REPL_ERR_HOST_NOT_ALLOWED" | "REPL_ERR_ORIGIN_NOT_ALLOWED" | "REPL_ERR_HEADERS_TOO_LARGE" | "REPL_ERR_REQUEST_TIMEOUT" | "REPL_ERR_CONFLICT" | "REPL_ERR_INTERNAL" | "REPL_ERR_START_FAILED" | "REPL_ERR_PEER_UNAVAILABLE" | "REPL_ERR_DRAINING" | "REPL_ERR_CLOSED" | "REPL_ERR_ABORTED" | "REPL_ERR_CELL_TIMEOUT" | "REPL_ERR_WORKER_CRASHED" | "REPL_ERR_OUT_OF_MEMORY" | "REPL_ERR_PROTOCOL" | "REPL_ERR_CELL_SYNTAX" | "REPL_ERR_BINDING" | "REPL_ERR_OUTPUT_LIMIT" | "REPL_ERR_INVALID_ARGUMENT" | "REPL_ERR_CELL_INTERRUPTED" | "REPL_ERR_BROWSER_NOT_FOUND" | "REPL_ERR_BROWSER_LAUNCH_FAILED" | "REPL_ERR_CDP_CONNECT_FAILED" | "REPL_ERR_CDP_COMMAND_FAILED" | "REPL_ERR_CDP_TIMEOUT" | "REPL_ERR_CDP_DEADLINE_REACHED" | "REPL_ERR_CDP_DISCONNECTED" | "REPL_ERR_CDP_OUTCOME_UNKNOWN" | "REPL_ERR_TARGET_NOT_FOUND" | "REPL_ERR_PAGE_EVALUATION" | "REPL_ERR_ACTION_FAILED" | "REPL_ERR_LOAD_TIMEOUT" | "REPL_ERR_DIALOG_OPEN" | "REPL_ERR_NO_DIALOG" | "REPL_ERR_DOWNLOAD_FAILED" | "REPL_ERR_HTTP_GET_FAILED" | "REPL_ERR_STALE_REF" | "REPL_ERR_URL_NOT_ALLOWED" | "REPL_ERR_OPEN_NOT_APPROVED" | "REPL_ERR_PATH_OUTSIDE_WORKSPACE" | "REPL_ERR_WEBMCP_NO_TABS" | "REPL_ERR_WEBMCP_TOOL_NOT_FOUND" | "REPL_ERR_WEBMCP_OUTCOME_UNKNOWN" | "REPL_ERR_HUMAN_TIMEOUT" | "REPL_ERR_EXECUTOR_START_FAILED" | "REPL_ERR_EXECUTOR_TAB_CLOSE_FAILED" | "REPL_ERR_PROCESS_NOT_FOUND" | "REPL_ERR_PROCESS_LIMIT" | "REPL_ERR_PROCESS_EXITED" | "REPL_ERR_ZIP_UNSAFE_ENTRY" | "REPL_ERR_ZIP_TOO_LARGE" | "REPL_ERR_WATCH_LIMIT" | "REPL_ERR_REPLAY_NOT_FOUND" | "REPL_ERR_REPLAY_LIMIT" | "REPL_ERR_REPLAY_STORAGE_FULL" | "REPL_ERR_REPLAY_NOT_READY" | "REPL_ERR_REPLAY_FAILED" | "REPL_ERR_FFMPEG_NOT_FOUND";
         BrowserReplRequest: {
             /** @description JavaScript cell. Required; may be empty only when reset is true. */
             code?: string;
@@ -2493,6 +2773,58 @@ export interface components {
             message: string;
             /** Format: date-time */
             timestamp: string;
+        };
+        /** @description The SDK's form: `files[<i>][file]` and `files[<i>][dest_path]` for each file i (0, 1, …). */
+        FsUploadRequest: {
+            /**
+             * Format: binary
+             * @description The bytes of file 0.
+             */
+            "files[0][file]"?: string;
+            /** @description Absolute destination path of file 0. */
+            "files[0][dest_path]"?: string;
+        } & {
+            [key: string]: string;
+        };
+        FsUploadZipRequest: {
+            /**
+             * Format: binary
+             * @description The zip.
+             */
+            zip_file: string;
+            /** @description Absolute directory to extract into; created with its parents when missing. */
+            dest_path: string;
+        };
+        FsSetFilePermissionsRequest: {
+            /** @description Absolute path whose permissions change. */
+            path: string;
+            /** @description Octal mode, applied exactly (setuid, setgid and sticky bits kept). */
+            mode: string;
+            /** @description New owner: a user name or a numeric uid. */
+            owner?: string;
+            /** @description New group: a group name or a numeric gid. */
+            group?: string;
+        };
+        FsWatchStartRequest: {
+            /** @description Absolute path of the directory to watch. */
+            path: string;
+            /** @description Watch every directory below it too. Default false. */
+            recursive?: boolean;
+        };
+        FsWatchStartResponse: {
+            /** @description The watch's id. */
+            watch_id: string;
+        };
+        /** @description One change (the SDK's `WatchEventsResponse`). A move is a RENAME of the old path, then a CREATE of the new one. */
+        FsWatchEvent: {
+            /** @enum {string} */
+            type: "CREATE" | "WRITE" | "DELETE" | "RENAME";
+            /** @description Absolute path of the entry. */
+            path: string;
+            /** @description Its base name. */
+            name: string;
+            /** @description Whether it is (or, once gone, was) a directory. */
+            is_dir: boolean;
         };
     };
     responses: {
@@ -4933,6 +5265,302 @@ export interface operations {
             };
         };
     };
+    fsUpload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["FsUploadRequest"];
+            };
+        };
+        responses: {
+            /** @description Written (empty body). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The operating system refused the operation for the server's user (`REPL_ERR_PERMISSION_DENIED`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The path does not exist (`REPL_ERR_NOT_FOUND`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    fsUploadZip: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["FsUploadZipRequest"];
+            };
+        };
+        responses: {
+            /** @description Extracted (empty body). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The operating system refused the operation for the server's user (`REPL_ERR_PERMISSION_DENIED`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The upload, or what the zip inflates to, exceeds a limit (`REPL_ERR_BODY_TOO_LARGE`, `REPL_ERR_ZIP_TOO_LARGE`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    fsDownloadDirZip: {
+        parameters: {
+            query: {
+                /** @description Absolute directory path to archive. */
+                path: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The zip. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The operating system refused the operation for the server's user (`REPL_ERR_PERMISSION_DENIED`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The path does not exist (`REPL_ERR_NOT_FOUND`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The directory has more entries than `files.zipMaxEntries` (`REPL_ERR_ZIP_TOO_LARGE`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    fsSetFilePermissions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FsSetFilePermissionsRequest"];
+            };
+        };
+        responses: {
+            /** @description Changed (empty body). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The operating system refused the operation for the server's user (`REPL_ERR_PERMISSION_DENIED`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The path does not exist (`REPL_ERR_NOT_FOUND`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    fsWatchStart: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FsWatchStartRequest"];
+            };
+        };
+        responses: {
+            /** @description Watching. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FsWatchStartResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The operating system refused the operation for the server's user (`REPL_ERR_PERMISSION_DENIED`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The path does not exist (`REPL_ERR_NOT_FOUND`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many watches or directories (`REPL_ERR_WATCH_LIMIT`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    fsWatchEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `watch_id` that `POST /fs/watch` answered. */
+                watch_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event stream. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description No watch with that id on this browser (`REPL_ERR_NOT_FOUND`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    fsWatchStop: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `watch_id` that `POST /fs/watch` answered. */
+                watch_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Stopped (empty body). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description No watch with that id on this browser (`REPL_ERR_NOT_FOUND`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     runReplCellOfBrowser: {
         parameters: {
             query?: never;
@@ -6284,6 +6912,321 @@ export interface operations {
                 };
             };
             /** @description No such browser, file or supervisor_process (`REPL_ERR_NOT_FOUND`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    fsUploadOfBrowser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A browser id, its name, or `default` for the server's own browser (docs/browsers.md). */
+                id_or_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["FsUploadRequest"];
+            };
+        };
+        responses: {
+            /** @description Written (empty body). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The operating system refused the operation for the server's user (`REPL_ERR_PERMISSION_DENIED`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The path does not exist (`REPL_ERR_NOT_FOUND`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    fsUploadZipOfBrowser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A browser id, its name, or `default` for the server's own browser (docs/browsers.md). */
+                id_or_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["FsUploadZipRequest"];
+            };
+        };
+        responses: {
+            /** @description Extracted (empty body). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The operating system refused the operation for the server's user (`REPL_ERR_PERMISSION_DENIED`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The upload, or what the zip inflates to, exceeds a limit (`REPL_ERR_BODY_TOO_LARGE`, `REPL_ERR_ZIP_TOO_LARGE`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    fsDownloadDirZipOfBrowser: {
+        parameters: {
+            query: {
+                /** @description Absolute directory path to archive. */
+                path: string;
+            };
+            header?: never;
+            path: {
+                /** @description A browser id, its name, or `default` for the server's own browser (docs/browsers.md). */
+                id_or_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The zip. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The operating system refused the operation for the server's user (`REPL_ERR_PERMISSION_DENIED`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The path does not exist (`REPL_ERR_NOT_FOUND`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The directory has more entries than `files.zipMaxEntries` (`REPL_ERR_ZIP_TOO_LARGE`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    fsSetFilePermissionsOfBrowser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A browser id, its name, or `default` for the server's own browser (docs/browsers.md). */
+                id_or_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FsSetFilePermissionsRequest"];
+            };
+        };
+        responses: {
+            /** @description Changed (empty body). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The operating system refused the operation for the server's user (`REPL_ERR_PERMISSION_DENIED`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The path does not exist (`REPL_ERR_NOT_FOUND`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    fsWatchStartOfBrowser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A browser id, its name, or `default` for the server's own browser (docs/browsers.md). */
+                id_or_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FsWatchStartRequest"];
+            };
+        };
+        responses: {
+            /** @description Watching. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FsWatchStartResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The operating system refused the operation for the server's user (`REPL_ERR_PERMISSION_DENIED`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The path does not exist (`REPL_ERR_NOT_FOUND`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many watches or directories (`REPL_ERR_WATCH_LIMIT`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    fsWatchEventsOfBrowser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A browser id, its name, or `default` for the server's own browser (docs/browsers.md). */
+                id_or_name: string;
+                /** @description The `watch_id` that `POST /fs/watch` answered. */
+                watch_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event stream. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description No watch with that id on this browser (`REPL_ERR_NOT_FOUND`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    fsWatchStopOfBrowser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A browser id, its name, or `default` for the server's own browser (docs/browsers.md). */
+                id_or_name: string;
+                /** @description The `watch_id` that `POST /fs/watch` answered. */
+                watch_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Stopped (empty body). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description No watch with that id on this browser (`REPL_ERR_NOT_FOUND`). */
             404: {
                 headers: {
                     [name: string]: unknown;

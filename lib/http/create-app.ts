@@ -73,8 +73,8 @@ export interface BrowserReplApp extends Express {
 }
 
 /** The routes of one browser (the one the resolver left in `res.locals`). */
-function browserRoutes(browserOf: BrowserOf, serverLog: ServerLog, processes: SpawnedProcesses): Router[] {
-  return [replRoutes(browserOf), playwrightRoutes(browserOf), webmcpRoutes(browserOf), processRoutes(browserOf, processes), fsRoutes(browserOf),
+function browserRoutes(browserOf: BrowserOf, serverLog: ServerLog, processes: SpawnedProcesses, settings: ServerSettings): Router[] {
+  return [replRoutes(browserOf), playwrightRoutes(browserOf), webmcpRoutes(browserOf), processRoutes(browserOf, processes), fsRoutes(browserOf, settings.files),
     telemetryRoutes(browserOf), logsRoutes(browserOf, { serverLog })];
 }
 
@@ -222,7 +222,7 @@ export function appOf(settings: ServerSettings): BrowserReplApp {
   // optional (mergeParams: the id is the mount's): without an id in the path, the resolver picks
   // the registry's own browser.
   const perBrowser = Router({ mergeParams: true });
-  perBrowser.use(resolveBrowser(browsers), ...browserRoutes(browserFromLocals, serverLog, processes));
+  perBrowser.use(resolveBrowser(browsers), ...browserRoutes(browserFromLocals, serverLog, processes, settings));
   app.use('{/browsers/:id_or_name}', perBrowser);
   app.use(notFound);
   app.use(errorHandler);

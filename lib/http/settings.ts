@@ -28,6 +28,8 @@ import { recordingSettings } from '../recordings/replays.js';
 import type { RecordingOptions, RecordingSettings } from '../recordings/replays.js';
 import { processSettings } from '../system/process-spawn.js';
 import type { ProcessOptions, ProcessSettings } from '../system/process-spawn.js';
+import { fileSettings } from '../system/file-upload.js';
+import type { FileOptions, FileSettings } from '../system/file-upload.js';
 
 export interface AppOptions {
   /**
@@ -109,6 +111,12 @@ export interface AppOptions {
    * `BROWSER_REPL_PROCESSES_*` variable, else its default.
    */
   processes?: ProcessOptions | undefined;
+  /**
+   * Limits of the file transfers and watches (`/fs/upload`, `/fs/upload_zip`,
+   * `/fs/download_dir_zip`, `/fs/watch`; docs/process-and-files.md#limits). Each field defaults to
+   * its `BROWSER_REPL_*` variable, else its default.
+   */
+  files?: FileOptions | undefined;
 }
 
 export interface ServerOptions extends AppOptions {
@@ -153,6 +161,8 @@ export interface ServerSettings {
   readonly recordings: RecordingSettings;
   /** The background processes' limits, checked. */
   readonly processes: ProcessSettings;
+  /** The file transfers' and watches' limits, checked. */
+  readonly files: FileSettings;
   /** Where `startServer` listens. */
   readonly host: string;
   readonly port: number;
@@ -228,6 +238,7 @@ export function serverSettings(options: ServerOptions = {}, env: NodeJS.ProcessE
     peers,
     recordings: recordingSettings(options.recordings, env),
     processes: processSettings(options.processes, env),
+    files: fileSettings(options.files, env),
     host: options.host ?? env['HOST'] ?? '127.0.0.1',
     // Not checked here, as before: listen() refuses a port that is not one.
     port: options.port ?? (env['PORT'] === undefined ? 10001 : Number(env['PORT'])),

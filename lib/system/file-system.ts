@@ -8,7 +8,7 @@
  */
 import { constants } from 'node:fs';
 import type { ReadStream, Stats } from 'node:fs';
-import { chmod, cp, lstat, mkdir, open, readdir, realpath, rename, rm, stat, unlink } from 'node:fs/promises';
+import { chmod, chown, cp, lstat, mkdir, open, readdir, readFile, realpath, rename, rm, stat, unlink } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
@@ -329,4 +329,48 @@ export async function movePath(source: string, dest: string): Promise<void> {
     await attempt(dest, () => cp(source, dest, { recursive: true, preserveTimestamps: true, verbatimSymlinks: true, force: true }));
     await attempt(source, () => rm(source, { recursive: true, force: true }));
   }
+}
+
+/**
+ * A user's or group's id: digits as they are, else the name looked up in /etc/passwd or
+ * /etc/group (the files Go's `os/user` reads without cgo). An unknown name answers 400 naming `field`.
+ */
+async function accountId(value: unknown, field: 'owner' | 'group'): Promise<number | undefined> {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string' || value === '' || value.includes('\u0000') || value.includes(':') || value.includes('\n')) {
+    throw new ReplError('REPL_ERR_INVALID_REQUEST', `${field} must be a ${field === 'owner' ? 'user' : 'group'} name or a numeric id, got ${JSON.stringify(value)}`);
+  }
+  if (/^\d{1,10}$/.test(value)) {
+    const id = Number(value);
+    if (id > 0xfffffffe) throw new ReplError('REPL_ERR_INVALID_REQUEST', `${field} ${value} is not a valid id`);
+    return id;
+  }
+  const file = field === 'owner' ? '/etc/passwd' : '/etc/group';
+  let text = '';
+  try {
+    text = await readFile(file, 'utf8');
+  } catch {
+    // No such file: every name is unknown.
+  }
+  for (const line of text.split('\n')) {
+    const [name, , id] = line.split(':');
+    if (name === value && id !== undefined && /^\d+$/.test(id)) return Number(id);
+  }
+  throw new ReplError('REPL_ERR_INVALID_REQUEST', `${field} ${JSON.stringify(value)} is not a ${field === 'owner' ? 'user' : 'group'} of ${file}; give a name listed there or a numeric id`);
+}
+
+/**
+ * `set_file_permissions`: `chown` when `owner` or `group` is given (first, because a chown may
+ * clear set-user-ID bits), then `chmod` to `mode` exactly. Symbolic links are followed, as Go's
+ * `os.Chmod` and `os.Chown` do. Unlike the hosted API, a refused chown is an error (403), not
+ * silently skipped: the answer says whether the ownership changed.
+ */
+export async function setFilePermissions(path: string, mode: number, owner: unknown, group: unknown): Promise<void> {
+  const uid = await accountId(owner, 'owner');
+  const gid = await accountId(group, 'group');
+  await attempt(path, () => stat(path));
+  if (uid !== undefined || gid !== undefined) {
+    await attempt(path, () => chown(path, uid ?? -1, gid ?? -1));
+  }
+  await attempt(path, () => chmod(path, mode));
 }

@@ -195,6 +195,10 @@ const BASE_BODIES = {
   FsPathRequest: { path: `${root}/nope` },
   FsCreateDirectoryRequest: { path: `${root}/made`, mode: '755' },
   FsMoveRequest: { src_path: `${root}/nope`, dest_path: `${root}/nope2` },
+  // No owner or group: a chown the fuzzer makes up could hand its folder to someone else.
+  FsSetFilePermissionsRequest: { path: `${root}/file`, mode: '644' },
+  // Each valid start is a watch until the server closes; past files.maxWatches they answer 409.
+  FsWatchStartRequest: { path: `${root}/dir`, recursive: false },
   LiveViewRequest: { ttl_seconds: 60, read_only: true },
   ReplayStartRequest: { framerate: 5, max_duration_in_seconds: 2 },
 };
@@ -327,7 +331,7 @@ function operationArbitrary(operation) {
       : fc.oneof(fc.constant({ body: undefined, mayBeValid: true }), garbageBody.map((bytes) => ({ body: bytes, mayBeValid: true })));
   const streams = /\/(repl|playwright\/execute)$/.test(operation.template);
   // The telemetry and log streams follow until the client goes: read briefly, then hang up.
-  const endless = /\/(telemetry|logs)\/stream$/.test(operation.template);
+  const endless = /\/(telemetry|logs)\/stream$|\/fs\/watch\/\{watch_id\}\/events$/.test(operation.template);
   // A spawned process's output stream names no events either (the SDK's framing), and it ends at the exit.
   const unnamed = endless || /\/process\/\{process_id\}\/stdout\/stream$/.test(operation.template);
   return fc.record({
@@ -354,7 +358,7 @@ function operationArbitrary(operation) {
       field: odd || query !== '' ? undefined : generated.field,
       mayBeValid: true,
       // A file's bytes, and the Prometheus exposition (text/plain), are not JSON by design.
-      rawAnswer: operation.template.endsWith('/fs/read_file') || operation.template === '/metrics',
+      rawAnswer: operation.template.endsWith('/fs/read_file') || operation.template.endsWith('/fs/download_dir_zip') || operation.template === '/metrics',
       readiness: operation.template === '/readyz',
       unnamedEvents: unnamed,
       streamMs: endless ? 300 : 20_000,

@@ -28,6 +28,10 @@ t.test('an empty environment gives the defaults', async (t) => {
     requestTimeoutMs: 300_000,
     recordings: { maxActivePerBrowser: 4, maxPerBrowser: 20, maxTotalBytes: 2048 * 1024 * 1024, maxDurationSeconds: 3600, retentionSeconds: 300, directory: undefined },
     processes: { maxPerBrowser: 32, maxTotal: 128, retentionSeconds: 600 },
+    files: {
+      uploadMaxBytes: 256 * 1024 * 1024, uploadMaxFiles: 100, zipMaxBytes: 1024 * 1024 * 1024, zipMaxEntries: 10_000, zipMaxRatio: 1000,
+      maxWatches: 32, maxWatchDirectories: 4096, maxQueuedEvents: 1000,
+    },
   });
 });
 
@@ -132,6 +136,8 @@ t.test('each bad variable throws, naming it', async (t) => {
   t.throws(() => serverSettings({}, { BROWSER_REPL_PROCESSES_MAX_TOTAL: 'many' }), { code: 'REPL_ERR_INVALID_ARGUMENT', message: 'BROWSER_REPL_PROCESSES_MAX_TOTAL must be an integer of at least 0' }, 'a processes variable names itself');
   t.equal(serverSettings({ processes: { maxPerBrowser: 3 } }, { BROWSER_REPL_PROCESSES_MAX_PER_BROWSER: '5', BROWSER_REPL_PROCESSES_RETENTION_SECONDS: '7' }).processes.maxPerBrowser, 3, 'a processes option wins over its variable');
   t.equal(serverSettings({}, { BROWSER_REPL_PROCESSES_RETENTION_SECONDS: '7' }).processes.retentionSeconds, 7, 'a processes variable fills in');
+  t.throws(() => serverSettings({ files: { zipMaxMb: 0 } }, { BROWSER_REPL_ZIP_MAX_MB: '2' }), { code: 'REPL_ERR_INVALID_ARGUMENT', message: 'files.zipMaxMb must be an integer of at least 1' }, 'a files option names itself, and wins over its variable');
+  t.equal(serverSettings({}, { BROWSER_REPL_MAX_WATCHES: '3' }).files.maxWatches, 3, 'a files variable fills in what the option leaves out');
   t.throws(() => serverSettings({ headersTimeoutMs: 0 }, {}), { code: 'REPL_ERR_INVALID_REQUEST', message: 'headersTimeoutMs must be a positive integer of milliseconds, got 0' });
   t.equal(serverSettings({ headersTimeoutMs: 5_000, requestTimeoutMs: 1_000 }, {}).requestTimeoutMs, 5_000, 'the request timeout is at least the headers timeout');
 });
