@@ -22,6 +22,7 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcessByStdio } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { debuglog } from 'node:util';
 
 import { BrowserLink } from '../../common/cdp/browser-link.js';
@@ -46,6 +47,10 @@ const DETACH_BUDGET_MS = 2_000;
 const FINISH_BUDGET_MS = 60_000;
 /** Frames waiting in ffmpeg's stdin beyond this are dropped (ffmpeg fell behind): memory stays bounded. */
 const MAX_QUEUED_BYTES = 32 * 1024 * 1024;
+/** A white 16×16 JPEG (ffmpeg scales it to the video's size): the frame of a tab that had not painted yet. */
+const BLANK_FRAME = Buffer.from('/9j/4AAQSkZJRgABAgAAAQABAAD//gAQTGF2YzU5LjM3LjEwMAD/2wBDAAgEBAQEBAUFBQUFBQYGBgYGBgYGBgYGBgYHBwcICAgHBwcGBgcHCAgICAkJCQgICAgJCQoKCgwMCwsODg4RERT/xABLAAEBAAAAAAAAAAAAAAAAAAAABwEBAAAAAAAAAAAAAAAAAAAAABABAAAAAAAAAAAAAAAAAAAAABEBAAAAAAAAAAAAAAAAAAAAAP/AABEIABAAEAMBIgACEQADEQD/2gAMAwEAAhEDEQA/AL+AD//Z', 'base64');
+/** Pause between tries of the stop's screenshot when a recording has no frame yet. */
+const RETRY_FRAME_MS = 50;
 /** Last bytes of ffmpeg's stderr kept for the error message. */
 const STDERR_TAIL = 2_000;
 
@@ -171,12 +176,13 @@ export class Recorder extends Resource {
   }
 
   /** Writes the last frame as many times as the time since the start asks for. */
-  #pump(until = performance.now()): void {
+  #pump(until = performance.now(), atLeastOne = false): void {
     const child = this.#child;
     const frame = this.#lastFrame;
     if (child === undefined || frame === undefined || !child.stdin.writable) return;
     const elapsed = Math.min(until - this.#startedAt, this.#options.maxDurationMs);
-    const due = Math.floor((elapsed * this.#options.framerate) / 1000);
+    // The last pump of a recording shorter than one frame's time still writes that one frame.
+    const due = Math.max(atLeastOne ? 1 : 0, Math.floor((elapsed * this.#options.framerate) / 1000));
     while (this.#written < due) {
       this.#written++;
       if (child.stdin.writableLength > MAX_QUEUED_BYTES) {
@@ -203,13 +209,52 @@ export class Recorder extends Resource {
   }
 
   async #look(): Promise<void> {
-    const { targetInfos } = await this.#link.send('Target.getTargets');
+    const want = await this.#wantedTab();
     if (this.closed) return;
+    if (want !== undefined && (want !== this.#targetId || this.#session === undefined || this.#session.closed)) await this.#show(want);
+  }
+
+  /** The tab to show: the one the default REPL uses (the live view's rule). */
+  async #wantedTab(): Promise<string | undefined> {
+    const { targetInfos } = await this.#link.send('Target.getTargets');
     const owners = this.#options.browser.tabs?.ownersExcept() ?? {};
     const tabs: LiveViewTab[] = targetInfos.filter((info) => info.type === 'page')
       .map((page) => ({ targetId: page.targetId, url: page.url, title: page.title, owner: owners[page.targetId] ?? 'repl:default' }));
-    const want = defaultTab(tabs, this.#targetId);
-    if (want !== undefined && (want !== this.#targetId || this.#session === undefined || this.#session.closed)) await this.#show(want);
+    return defaultTab(tabs, this.#targetId);
+  }
+
+  /**
+   * A recording stopped before its first frame arrived (a short one, a busy machine, a tab that
+   * was still being attached) still shows the tab as it was at the stop: one screenshot, through
+   * the screencast's session or a session of its own. Without it the video would have no frame.
+   * A tab in the middle of its first navigation answers "Not attached to an active page" for a
+   * moment (its renderer is being swapped): that is tried again, until the caller's budget ends.
+   */
+  async #captureIfNoFrame(signal: AbortSignal): Promise<void> {
+    while (this.#lastFrame === undefined && !signal.aborted) {
+      try {
+        await this.#screenshotNow(signal);
+      } catch (error) {
+        debug('%s: no frame at the stop yet: %s', this.#options.file, error instanceof Error ? error.message : String(error));
+        await sleep(RETRY_FRAME_MS, undefined, { signal }).catch(() => undefined);
+      }
+    }
+  }
+
+  async #screenshotNow(signal: AbortSignal): Promise<void> {
+    let session = this.#session !== undefined && !this.#session.closed ? this.#session : undefined;
+    const own = session === undefined;
+    if (session === undefined) {
+      const targetId = await this.#wantedTab();
+      if (targetId === undefined) throw new Error('the browser has no tab');
+      session = await (await this.#link.connection({ method: 'Target.attachToTarget' })).attachToTarget(targetId, { signal });
+    }
+    try {
+      const shot = await session.send('Page.captureScreenshot', { format: 'jpeg', quality: JPEG_QUALITY }, { signal });
+      this.#lastFrame ??= Buffer.from(shot.data, 'base64');
+    } finally {
+      if (own) await session.detach().catch(() => undefined);
+    }
   }
 
   async #show(targetId: string): Promise<void> {
@@ -265,9 +310,17 @@ export class Recorder extends Resource {
     clearTimeout(this.#maxTimer);
     await this.started.catch(() => undefined);
     await waitAtMost(this.#ticking ?? Promise.resolve(), DETACH_BUDGET_MS);
+    const budget = AbortSignal.timeout(DETACH_BUDGET_MS);
+    await waitAtMost(this.#captureIfNoFrame(budget), DETACH_BUDGET_MS);
+    if (this.#lastFrame === undefined) {
+      // The tab never painted in the recording's time (a screenshot waits for a frame that is not
+      // there yet): the video shows what a viewer saw, an empty white page, rather than failing.
+      debug('%s: the tab had not painted by the stop: a blank frame', this.#options.file);
+      this.#lastFrame = BLANK_FRAME;
+    }
     await waitAtMost(this.#detach(), DETACH_BUDGET_MS);
     await this.#link.close();
-    this.#pump(stoppedAt);
+    this.#pump(stoppedAt, true);
     const child = this.#child;
     if (child === undefined) {
       this.#outcome = { ok: false, error: new ReplError('REPL_ERR_REPLAY_FAILED', 'ffmpeg did not start') };

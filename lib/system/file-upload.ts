@@ -12,7 +12,7 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Transform } from 'node:stream';
+import { finished, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { IncomingMessage } from 'node:http';
 import busboy from 'busboy';
@@ -186,7 +186,12 @@ export async function receiveParts(req: IncomingMessage, limits: { maxFiles: num
           if (failure === undefined) resolve();
         });
       });
-      req.on('aborted', () => fail(new ReplError('REPL_ERR_ABORTED', 'the client went away during the upload')));
+      // finished() also reports a request that ended before this listener existed (the client went
+      // away while the folder was being made): an 'aborted' listener added now would never fire,
+      // the parser would wait for a body that never comes, and the folder would stay.
+      finished(req, { writable: false }, (error) => {
+        if (error !== undefined && error !== null) fail(new ReplError('REPL_ERR_ABORTED', 'the client went away during the upload', { cause: error }));
+      });
       req.pipe(parser);
     });
   } catch (error) {

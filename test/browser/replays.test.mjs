@@ -161,6 +161,19 @@ t.test('record a session, two at once, and play it back', async (t) => {
   t.same(recordingFolders(), [], 'closing the server removed the recordings folder');
 });
 
+t.test('a recording stopped at once, before the screencast sent a frame, still holds the tab', async (t) => {
+  const quick = await apiServer(t, { token: TOKEN, primaryBrowser: { browser: { cdpEndpoint: null } }, maxBrowsers: 1 });
+  const kernel = new Kernel({ apiKey: TOKEN, baseURL: quick.url, maxRetries: 0 });
+  const { session_id: id } = await kernel.browsers.create({ start_url: fixtures.url('recording.html'), viewport: { width: 320, height: 240 } });
+  const { replay_id: replayId } = await kernel.browsers.replays.start(id, { framerate: 5 });
+  // No wait: the stop races the first screencast frame; the recorder then takes one screenshot.
+  await kernel.browsers.replays.stop(replayId, { id });
+  const video = Buffer.from(await (await kernel.browsers.replays.download(replayId, { id })).arrayBuffer());
+  t.equal(video.subarray(4, 8).toString('latin1'), 'ftyp', 'an MP4, not an encoding error');
+  await kernel.browsers.deleteByID(id);
+  await quick.server.close();
+});
+
 t.test('recordings stay for the retention time after their browser ended, then go', async (t) => {
   const kept = await apiServer(t, { token: TOKEN, primaryBrowser: { browser: { cdpEndpoint: null } }, maxBrowsers: 1, recordings: { retentionSeconds: 2 } });
   const client = new Kernel({ apiKey: TOKEN, baseURL: kept.url, maxRetries: 0 });
