@@ -175,17 +175,22 @@ export class BrowserLink extends Resource {
   }
 
   async #open(): Promise<CdpConnection> {
-    const started = Date.now();
+    // The connect budget counts from the first endpoint: waiting for it (a browser being
+    // launched, or restarted after a crash) is the provider's time, not the handshake's. Counted
+    // from the call, a slow launch on a busy machine left the handshake a sliver of its budget
+    // ("Opening handshake has timed out" in CI).
+    let started: number | undefined;
     let lastError: unknown;
     for (const delay of CONNECT_RETRY_DELAYS_MS) {
       if (delay > 0) {
         // A browser that just died may still be reported by the provider; give it a moment.
-        const remaining = this.#connectTimeoutMs - (Date.now() - started);
+        const remaining = this.#connectTimeoutMs - (Date.now() - (started ?? Date.now()));
         if (remaining <= delay) break;
         await sleep(delay);
       }
       if (this.closed) throw new ReplError('REPL_ERR_CLOSED', 'The CDP client is closed');
       const endpoint = await this.#endpointProvider(this.#deadEndpoint === undefined ? {} : { previous: this.#deadEndpoint });
+      started ??= Date.now();
       let transport: Transport;
       try {
         transport = await this.#connect(endpoint, { timeoutMs: Math.max(1, this.#connectTimeoutMs - (Date.now() - started)) });

@@ -116,6 +116,23 @@ t.test('BrowserLink', async (t) => {
     t.equal(link.connectionCount, 1, 'the connect went on for later callers');
   });
 
+  t.test('the connect budget counts from the endpoint, not from the wait for it', async (t) => {
+    const browser = new FakeBrowser();
+    const budgets = [];
+    const { link } = setup(t, {
+      browser,
+      connectTimeoutMs: 1_000,
+      // A browser that takes most of the budget to launch.
+      endpointProvider: () => new Promise((resolve) => setTimeout(() => resolve('ws://launched'), 600)),
+      connect: (endpoint, options) => {
+        budgets.push(options.timeoutMs);
+        return browser.connect(endpoint, options);
+      },
+    });
+    await link.connection();
+    t.ok(budgets[0] > 900, `the handshake gets (nearly) the whole budget (${budgets[0]} ms of 1000), not what the launch left`);
+  });
+
   t.test('onEvent receives the events of the current connection', async (t) => {
     const { browser, link, events } = setup(t);
     await link.connection();
