@@ -198,6 +198,24 @@ t.test('fs.setFilePermissions sets the mode (and the owner), stat shows it', asy
   t.equal(missing.status, 404, 'a missing path answers 404');
 });
 
+t.test('fs.createDirectory, writeFile, move, deleteFile and deleteDirectory, each seen on disk', async (t) => {
+  const folder = join(root, 'made', 'deep');
+  await kernel.browsers.fs.createDirectory(id, { path: folder, mode: '750' });
+  t.ok(statSync(folder).isDirectory(), 'the directory and its parent were created');
+  t.equal(statSync(folder).mode & 0o777, 0o750, 'with the mode asked for');
+  const first = join(folder, 'a.txt');
+  await kernel.browsers.fs.writeFile(id, 'written through the SDK', { path: first });
+  t.equal(readFileSync(first, 'utf8'), 'written through the SDK', 'writeFile wrote it');
+  const moved = join(root, 'made', 'b.txt');
+  await kernel.browsers.fs.move(id, { src_path: first, dest_path: moved });
+  t.notOk(existsSync(first), 'move took it away');
+  t.equal(readFileSync(moved, 'utf8'), 'written through the SDK', 'and put it at its destination');
+  await kernel.browsers.fs.deleteFile(id, { path: moved });
+  t.notOk(existsSync(moved), 'deleteFile removed it');
+  await kernel.browsers.fs.deleteDirectory(id, { path: join(root, 'made') });
+  t.notOk(existsSync(join(root, 'made')), 'deleteDirectory removed the tree');
+});
+
 t.test('fs.watch sees a file created, written, renamed and deleted, then stops', async (t) => {
   const dir = folder('watched');
   const { watch_id: watchId } = await kernel.browsers.fs.watch.start(id, { path: dir });
