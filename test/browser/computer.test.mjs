@@ -75,10 +75,20 @@ t.test('click_mouse at a button clicks it, where it was asked', async (t) => {
   const at = await centreOf('#order-button');
   await computer.clickMouse(id, { x: at.x, y: at.y });
   t.equal(await page('document.getElementById("status").textContent'), 'Order placed (1).');
-  t.same(await page('window.lastClick'), { x: at.x, y: at.y, detail: 1 });
+  t.same(await page('window.lastClick'), { x: at.x, y: at.y, detail: 1, shiftKey: false, trusted: true });
   // A double click: two clicks, the second with detail 2.
   await computer.clickMouse(id, { x: at.x, y: at.y, num_clicks: 2 });
   t.same(await page('[window.orders, window.lastClick.detail]'), [3, 2]);
+  // Held keys reach the click as modifiers, and are released after it.
+  await computer.clickMouse(id, { x: at.x, y: at.y, hold_keys: ['shift'] });
+  t.same(await page('[window.orders, window.lastClick.shiftKey]'), [4, true]);
+  await computer.clickMouse(id, { x: at.x, y: at.y });
+  t.same(await page('[window.orders, window.lastClick.shiftKey]'), [5, false], 'shift was released');
+  // Down and up apart: the click happens on the release.
+  await computer.clickMouse(id, { x: at.x, y: at.y, click_type: 'down' });
+  t.equal(await page('window.orders'), 5, 'a press alone is no click');
+  await computer.clickMouse(id, { x: at.x, y: at.y, click_type: 'up' });
+  t.equal(await page('window.orders'), 6, 'the release completes it');
   t.same(await computer.getMousePosition(id), at, 'a click leaves the mouse where it clicked');
 });
 
