@@ -84,6 +84,8 @@ export class BrowserComputer extends Resource {
   #clipboard = '';
   /** Mouse buttons down right now (a `click_type: down` without its `up`), as `buttons` bits. */
   #buttons = 0;
+  /** The tab a running batch resolved once for all of its actions. */
+  #pinned: CdpSession | undefined;
   /** The input lock: each call runs after the previous one ended. */
   #lock: Promise<unknown> = Promise.resolve();
 
@@ -127,6 +129,7 @@ export class BrowserComputer extends Resource {
 
   /** The session of the default REPL's tab, attached again when that tab changed or closed. */
   async #page(): Promise<CdpSession> {
+    if (this.#pinned !== undefined && !this.#pinned.closed) return this.#pinned;
     const { targetInfos } = await this.#link.send('Target.getTargets');
     const owners = this.#browser.tabs?.ownersExcept() ?? {};
     const tabs: LiveViewTab[] = targetInfos.filter((info) => info.type === 'page')
@@ -399,6 +402,16 @@ export class BrowserComputer extends Resource {
 
   /** Runs a batch's actions in order (the caller holds the lock); the first failure names its action. */
   async batch(actions: BatchAction[], signal?: AbortSignal): Promise<void> {
+    // One tab lookup (a Target.getTargets) for the whole batch, not one per action.
+    this.#pinned = await this.#page();
+    try {
+      await this.#actions(actions, signal);
+    } finally {
+      this.#pinned = undefined;
+    }
+  }
+
+  async #actions(actions: BatchAction[], signal?: AbortSignal): Promise<void> {
     for (const [index, action] of actions.entries()) {
       try {
         const body = action[action.type];
