@@ -192,6 +192,22 @@ t.test('batch runs in order and stops at its first failure', async (t) => {
   t.match(missing.message, /actions\[0\].*click_mouse/);
 });
 
+t.test('the input lock: a call sent during a batch waits for the whole batch', async (t) => {
+  await freshPage();
+  const at = await centreOf('#note');
+  const batch = computer.batch(id, { actions: [
+    { type: 'click_mouse', click_mouse: { x: at.x, y: at.y } },
+    { type: 'type_text', type_text: { text: 'one' } },
+    { type: 'sleep', sleep: { duration_ms: 2000 } },
+    { type: 'type_text', type_text: { text: 'two' } },
+  ] });
+  // The batch is in its sleep once the first text is there: a call now must not land in between.
+  t.ok(await until(async () => (await page('document.getElementById("note").value')) === 'one'));
+  await computer.typeText(id, { text: 'Z' });
+  await batch;
+  t.equal(await page('document.getElementById("note").value'), 'onetwoZ', 'not interleaved');
+});
+
 t.test('bad input: 400 naming the field, and the server lives on', async (t) => {
   await computer.moveMouse(id, { x: 820, y: 560 });
   const cases = [
