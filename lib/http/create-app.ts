@@ -19,6 +19,7 @@ import { replRoutes } from './routes/repl-routes.js';
 import { playwrightRoutes } from './routes/playwright-routes.js';
 import { processRoutes } from './routes/process-routes.js';
 import { SpawnedProcesses } from '../system/process-spawn.js';
+import { computerRoutes } from './routes/computer-routes.js';
 import { fsRoutes } from './routes/fs-routes.js';
 import { telemetryRoutes } from './routes/telemetry-routes.js';
 import { logsRoutes } from './routes/logs-routes.js';
@@ -75,7 +76,7 @@ export interface BrowserReplApp extends Express {
 /** The routes of one browser (the one the resolver left in `res.locals`). */
 function browserRoutes(browserOf: BrowserOf, serverLog: ServerLog, processes: SpawnedProcesses, settings: ServerSettings): Router[] {
   return [replRoutes(browserOf), playwrightRoutes(browserOf), webmcpRoutes(browserOf), processRoutes(browserOf, processes), fsRoutes(browserOf, settings.files),
-    telemetryRoutes(browserOf), logsRoutes(browserOf, { serverLog })];
+    telemetryRoutes(browserOf), logsRoutes(browserOf, { serverLog }), computerRoutes(browserOf)];
 }
 
 export function createApp(options: AppOptions = {}): BrowserReplApp {

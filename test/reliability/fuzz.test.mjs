@@ -201,6 +201,17 @@ const BASE_BODIES = {
   FsWatchStartRequest: { path: `${root}/dir`, recursive: false },
   LiveViewRequest: { ttl_seconds: 60, read_only: true },
   ReplayStartRequest: { framerate: 5, max_duration_in_seconds: 2 },
+  // Input to the fuzz browser's blank tab: a corner click, a Shift tap, one letter; nothing that waits long.
+  ComputerClickMouseRequest: { x: 5, y: 5, button: 'left', click_type: 'click', num_clicks: 1, hold_keys: ['shift'] },
+  ComputerMoveMouseRequest: { x: 10, y: 10, smooth: false, duration_ms: 10, hold_keys: [] },
+  ComputerDragMouseRequest: { path: [[1, 1], [3, 3]], button: 'left', delay: 0, smooth: false, steps_per_segment: 2, step_delay_ms: 0, duration_ms: 10, hold_keys: [] },
+  ComputerScrollRequest: { x: 5, y: 5, delta_x: 0, delta_y: 1, hold_keys: [] },
+  ComputerTypeTextRequest: { text: 'a', delay: 0 },
+  ComputerPressKeyRequest: { keys: ['Shift'], duration: 0, hold_keys: [] },
+  ComputerScreenshotRequest: { region: { x: 0, y: 0, width: 10, height: 10 } },
+  ComputerClipboardWriteRequest: { text: 'fuzz' },
+  ComputerCursorRequest: { hidden: true },
+  ComputerBatchRequest: { actions: [{ type: 'sleep', sleep: { duration_ms: 1 } }, { type: 'move_mouse', move_mouse: { x: 2, y: 2 } }] },
 };
 
 /**
