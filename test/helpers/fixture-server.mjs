@@ -21,6 +21,20 @@ export async function startFixtureServer({ root = new URL('../fixtures/', import
   const server = createServer(async (request, response) => {
     const { pathname } = new URL(request.url ?? '/', 'http://fixture.invalid');
     requests.push(pathname);
+    // Routes for curl tests (test/browser/curl.test.mjs): the request reflected as JSON, fixed
+    // bytes, and an answer that never comes.
+    if (pathname === '/__echo') {
+      const chunks = [];
+      for await (const chunk of request) chunks.push(chunk);
+      response.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store', 'x-echo': 'yes' })
+        .end(JSON.stringify({ method: request.method, headers: request.headers, body: Buffer.concat(chunks).toString('utf8') }));
+      return;
+    }
+    if (pathname === '/__bytes') {
+      response.writeHead(200, { 'content-type': 'application/octet-stream', 'cache-control': 'no-store' }).end(Buffer.from(Array.from({ length: 256 }, (_, i) => i)));
+      return;
+    }
+    if (pathname === '/__hang') return;
     const name = decodeURIComponent(pathname.slice(1));
     if (!/^[\w.-]+$/.test(name) || name.startsWith('.')) {
       response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
