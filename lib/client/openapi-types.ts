@@ -5861,7 +5861,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "*/*": string;
+                "application/octet-stream": string;
             };
         };
         responses: {
@@ -5922,7 +5922,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "*/*": string;
+                "application/octet-stream": string;
             };
         };
         responses: {
@@ -6039,7 +6039,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "*/*": string;
+                "application/octet-stream": string;
             };
         };
         responses: {
@@ -7898,7 +7898,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "*/*": string;
+                "application/octet-stream": string;
             };
         };
         responses: {
@@ -7962,7 +7962,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "*/*": string;
+                "application/octet-stream": string;
             };
         };
         responses: {
@@ -8085,7 +8085,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "*/*": string;
+                "application/octet-stream": string;
             };
         };
         responses: {

@@ -201,6 +201,8 @@ const BASE_BODIES = {
   FsWatchStartRequest: { path: `${root}/dir`, recursive: false },
   LiveViewRequest: { ttl_seconds: 60, read_only: true },
   ReplayStartRequest: { framerate: 5, max_duration_in_seconds: 2 },
+  // The server's own probe: the browser's request reaches a target that answers at once.
+  BrowserCurlRequest: { url: `${api.url}/healthz`, method: 'GET', headers: { 'x-fuzz': '1' }, response_encoding: 'utf8', timeout_ms: 20_000 },
 };
 
 /**
@@ -358,7 +360,7 @@ function operationArbitrary(operation) {
       field: odd || query !== '' ? undefined : generated.field,
       mayBeValid: true,
       // A file's bytes, and the Prometheus exposition (text/plain), are not JSON by design.
-      rawAnswer: operation.template.endsWith('/fs/read_file') || operation.template.endsWith('/fs/download_dir_zip') || operation.template === '/metrics',
+      rawAnswer: operation.template.endsWith('/fs/read_file') || operation.template.endsWith('/curl/raw') || operation.template.endsWith('/fs/download_dir_zip') || operation.template === '/metrics',
       readiness: operation.template === '/readyz',
       unnamedEvents: unnamed,
       streamMs: endless ? 300 : 20_000,

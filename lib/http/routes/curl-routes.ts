@@ -43,6 +43,8 @@ export function curlRoutes(browserOf: BrowserOf): Router {
     const body = req.body as CurlBody;
     const url = checkedUrl(body.url, 'url');
     const method = body.method ?? 'GET';
+    checkHeaders(body.headers ?? {});
+    if (body.body !== undefined && (method === 'GET' || method === 'HEAD')) throw new ReplError('REPL_ERR_INVALID_REQUEST', `body: a ${method} request carries none; use POST, PUT or PATCH`);
     const started = Date.now();
     const answer = await run(req, res, browserOf, {
       url, method, headers: body.headers ?? {},
@@ -138,6 +140,17 @@ async function run<T>(req: Request, res: Response, browserOf: BrowserOf, request
     throw timedOut() ?? error;
   } finally {
     await response.close();
+  }
+}
+
+/** A header name is an RFC 9110 token; a value has no line break or NUL (the browser would refuse it later, as a 502). */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const HEADER_VALUE = /^[^\r\n\0]*$/;
+
+function checkHeaders(headers: Record<string, string>): void {
+  for (const [name, value] of Object.entries(headers)) {
+    if (!HEADER_NAME.test(name)) throw new ReplError('REPL_ERR_INVALID_REQUEST', `headers: ${JSON.stringify(name.slice(0, 100))} is not a header name`);
+    if (!HEADER_VALUE.test(value)) throw new ReplError('REPL_ERR_INVALID_REQUEST', `headers.${name}: a value must not contain CR, LF or NUL`);
   }
 }
 
