@@ -19,6 +19,8 @@ import type { BrowserManager } from './browser-manager.js';
 export const CURL_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 export type CurlMethod = (typeof CURL_METHODS)[number];
 
+/** Statuses whose `Location` the browser follows. */
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 /** Bytes read from the body's stream per `IO.read`. */
 const READ_CHUNK_BYTES = 256 * 1024;
 
@@ -113,6 +115,12 @@ async function navigateAndPause(session: CdpSession, request: CurlRequest): Prom
         if (paused.responseErrorReason !== undefined) {
           done(new ReplError('REPL_ERR_CURL_FAILED', `the browser could not load ${request.url}: ${paused.responseErrorReason}`));
           void session.send('Fetch.failRequest', { requestId: paused.requestId, errorReason: 'Aborted' }).catch(() => undefined);
+          return;
+        }
+        const location = paused.responseHeaders?.some(({ name }) => name.toLowerCase() === 'location') === true;
+        if (REDIRECTS.has(paused.responseStatusCode ?? 0) && location) {
+          // Followed as the browser follows a navigation's redirect (the next request is paused again).
+          void session.send('Fetch.continueRequest', { requestId: paused.requestId }).catch((error: unknown) => done(curlFailed(request.url, error)));
           return;
         }
         done(undefined, paused);

@@ -70,6 +70,14 @@ t.test('base64 carries binary bytes; a 404 passes through', async (t) => {
   const answer = await kernel.browsers.curl(browser.session_id, { url: fixtures.url('__bytes'), response_encoding: 'base64' });
   t.equal(answer.status, 200);
   t.same([...Buffer.from(answer.body, 'base64')], Array.from({ length: 256 }, (_, i) => i), 'every byte value, in order');
+  // A redirect is followed as the browser follows it: the answer is the final one.
+  const moved = await kernel.browsers.curl(browser.session_id, { url: fixtures.url('__redirect') });
+  t.equal(moved.status, 200);
+  t.equal(JSON.parse(moved.body).method, 'GET', 'the answer of the redirect\'s target');
+  // A 307 keeps the method and the body (the browser's rule).
+  const kept = JSON.parse((await kernel.browsers.curl(browser.session_id, { url: fixtures.url('__redirect?status=307'), method: 'POST', body: 'kept' })).body);
+  t.equal(kept.method, 'POST');
+  t.equal(kept.body, 'kept');
   const missing = await kernel.browsers.curl(browser.session_id, { url: fixtures.url('no-such-page.html') });
   t.equal(missing.status, 404);
   t.equal(missing.body, 'not found');

@@ -35,6 +35,11 @@ export async function startFixtureServer({ root = new URL('../fixtures/', import
       return;
     }
     if (pathname === '/__hang') return;
+    if (pathname === '/__redirect') {
+      const status = new URL(request.url ?? '/', 'http://fixture.invalid').searchParams.get('status') === '307' ? 307 : 302;
+      response.writeHead(status, { location: '/__echo', 'cache-control': 'no-store' }).end();
+      return;
+    }
     const name = decodeURIComponent(pathname.slice(1));
     if (!/^[\w.-]+$/.test(name) || name.startsWith('.')) {
       response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
