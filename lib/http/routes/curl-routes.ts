@@ -74,13 +74,14 @@ export function curlRoutes(browserOf: BrowserOf): Router {
   });
 
   const rawBody = express.raw({ type: () => true, limit: REQUEST_BODY_BYTES });
-  router.all('/curl/raw', (req: Request, res: Response, next: NextFunction) => {
+  const readRaw = (req: Request, res: Response, next: NextFunction) => {
     rawBody(req, res, (error?: unknown) => {
       if (error === undefined || error === null) { next(); return; }
       if ((error as { type?: unknown }).type === 'entity.too.large') next(new ReplError('REPL_ERR_BODY_TOO_LARGE', `request body exceeds ${REQUEST_BODY_BYTES} bytes`));
       else next(new ReplError('REPL_ERR_INVALID_REQUEST', `invalid request body: ${error instanceof Error ? error.message : String(error)}`));
     });
-  }, async (req: Request, res: Response) => {
+  };
+  const raw = async (req: Request, res: Response) => {
     const url = checkedUrl(req.query['url'], 'url');
     const method = req.method.toUpperCase();
     if (!(CURL_METHODS as readonly string[]).includes(method)) throw new ReplError('REPL_ERR_INVALID_REQUEST', `method: ${method} is not one of ${CURL_METHODS.join(', ')}`);
@@ -111,7 +112,9 @@ export function curlRoutes(browserOf: BrowserOf): Router {
       if (res.headersSent) { res.destroy(); return; }
       throw error;
     });
-  });
+  };
+  // The methods of the SDK's `browsers.fetch` (a HEAD is Express's GET without the body).
+  router.route('/curl/raw').get(readRaw, raw).post(readRaw, raw).put(readRaw, raw).patch(readRaw, raw).delete(readRaw, raw);
 
   return router;
 }
