@@ -64,6 +64,10 @@ t.test('POST with a body and headers', async (t) => {
   t.equal(echo.headers['content-type'], 'text/plain', 'a given header replaces the browser\'s');
   const put = JSON.parse((await kernel.browsers.curl(browser.session_id, { url: fixtures.url('__echo'), method: 'PUT', body: '{}' })).body);
   t.equal(put.method, 'PUT');
+  const head = await kernel.browsers.curl(browser.session_id, { url: fixtures.url('__echo'), method: 'HEAD' });
+  t.equal(head.status, 200);
+  t.equal(head.body, '', 'a HEAD answer has no body');
+  t.same(head.headers['x-echo'], ['yes'], 'but its headers');
 });
 
 t.test('base64 carries binary bytes; a 404 passes through', async (t) => {
@@ -98,6 +102,9 @@ t.test('bad input is a 400 naming the field; a silent target a 504', async (t) =
     t.equal(answer.status, 400, JSON.stringify(body));
     t.match(answer.json?.message, field, `names ${field}`);
   }
+  const big = await curl({ url: fixtures.url('__big') });
+  t.equal(big.status, 502);
+  t.equal(big.json?.code, 'REPL_ERR_CURL_TOO_LARGE', 'a body past 10 MiB does not fit the JSON answer');
   const slow = await curl({ url: fixtures.url('__hang'), timeout_ms: 500 });
   t.equal(slow.status, 504);
   t.equal(slow.json?.code, 'REPL_ERR_CURL_TIMEOUT');
@@ -123,6 +130,9 @@ t.test('client.browsers.fetch reads a page through base_url/curl/raw', async (t)
   t.equal(echo.headers['x-raw'], '1');
   t.match(echo.headers.cookie, /curl_session=from-the-page/, 'with the browser\'s cookie');
   t.notOk(echo.headers.authorization, 'no credential of this server reaches the target');
+  const big = Buffer.from(await (await kernel.browsers.fetch(browser.session_id, fixtures.url('__big'))).arrayBuffer());
+  t.equal(big.length, 10 * 1024 * 1024 + 1, 'curl/raw streams a body past the JSON answer\'s limit');
+  t.equal(big.at(-1), 0x62, 'to its last byte');
   // The target's 404 is the answer's status: the SDK turns any non-2xx answer into its APIError.
   await t.rejects(kernel.browsers.fetch(browser.session_id, fixtures.url('no-such-page.html')), { status: 404 }, 'a 404 passes through');
 });

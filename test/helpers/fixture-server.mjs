@@ -35,6 +35,14 @@ export async function startFixtureServer({ root = new URL('../fixtures/', import
       return;
     }
     if (pathname === '/__hang') return;
+    if (pathname === '/__big') {
+      // One byte more than the JSON answer of curl carries (10 MiB), in chunks.
+      response.writeHead(200, { 'content-type': 'application/octet-stream', 'cache-control': 'no-store' });
+      const chunk = Buffer.alloc(1024 * 1024, 0x61);
+      for (let i = 0; i < 10; i++) if (!response.write(chunk)) await new Promise((resolve) => response.once('drain', resolve));
+      response.end('b');
+      return;
+    }
     if (pathname === '/__redirect') {
       const status = new URL(request.url ?? '/', 'http://fixture.invalid').searchParams.get('status') === '307' ? 307 : 302;
       response.writeHead(status, { location: '/__echo', 'cache-control': 'no-store' }).end();
