@@ -1491,6 +1491,69 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/curl": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An HTTP request made by the browser, with its cookies
+         * @description Sends `method` to `url` through the browser's own network stack (a navigation of a temporary background tab, paused by CDP's Fetch domain): the browser's cookies for the target site, its proxy, TLS settings and certificates apply, and `headers` are merged over the browser's own. Answers the target's status, headers (multi-value) and body, as UTF-8 or, with `response_encoding: "base64"`, base64 of the bytes. Redirects are followed as the browser follows them. The body is limited to 10 MiB (`REPL_ERR_CURL_TOO_LARGE`; stream larger ones with `GET /curl/raw`), the whole request to `timeout_ms` (default 30000). The Kernel SDK's `client.browsers.curl`; with a server token it may come with the browser's capability as `?jwt=` instead (docs/curl.md).
+         */
+        post: operations["browserCurl"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/curl/raw": {
+        parameters: {
+            query: {
+                /** @description The target, an absolute http or https URL. */
+                url: string;
+                /** @description Time for the whole request, body included (default 30000). */
+                timeout_ms?: number;
+                /** @description The browser's capability (the `?jwt=` of `cdp_ws_url`), instead of the bearer token; only below /browsers/{id}/ (docs/curl.md#the-capability). */
+                jwt?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The target's raw response, fetched by the browser
+         * @description What `client.browsers.fetch(id, url, init)` calls: the request's method, its headers (except this server's credential, the connection's own, Cookie, User-Agent and the SDK's `x-stainless-*`: the browser sends its own) and its body (at most 10 MiB) go to `url` through the browser, as for `POST /curl`; the answer is the target's status and headers (less Content-Encoding and Content-Length: the body comes decoded), with `Content-Security-Policy: sandbox` so that a page answered from this origin runs nothing, and its body streamed without a size limit. Errors before the target answered are this server's JSON errors; one after cuts the body short. docs/curl.md.
+         */
+        get: operations["browserCurlRawGet"];
+        /**
+         * The target's raw response, fetched by the browser
+         * @description What `client.browsers.fetch(id, url, init)` calls: the request's method, its headers (except this server's credential, the connection's own, Cookie, User-Agent and the SDK's `x-stainless-*`: the browser sends its own) and its body (at most 10 MiB) go to `url` through the browser, as for `POST /curl`; the answer is the target's status and headers (less Content-Encoding and Content-Length: the body comes decoded), with `Content-Security-Policy: sandbox` so that a page answered from this origin runs nothing, and its body streamed without a size limit. Errors before the target answered are this server's JSON errors; one after cuts the body short. docs/curl.md.
+         */
+        put: operations["browserCurlRawPut"];
+        /**
+         * The target's raw response, fetched by the browser
+         * @description What `client.browsers.fetch(id, url, init)` calls: the request's method, its headers (except this server's credential, the connection's own, Cookie, User-Agent and the SDK's `x-stainless-*`: the browser sends its own) and its body (at most 10 MiB) go to `url` through the browser, as for `POST /curl`; the answer is the target's status and headers (less Content-Encoding and Content-Length: the body comes decoded), with `Content-Security-Policy: sandbox` so that a page answered from this origin runs nothing, and its body streamed without a size limit. Errors before the target answered are this server's JSON errors; one after cuts the body short. docs/curl.md.
+         */
+        post: operations["browserCurlRawPost"];
+        /**
+         * The target's raw response, fetched by the browser
+         * @description What `client.browsers.fetch(id, url, init)` calls: the request's method, its headers (except this server's credential, the connection's own, Cookie, User-Agent and the SDK's `x-stainless-*`: the browser sends its own) and its body (at most 10 MiB) go to `url` through the browser, as for `POST /curl`; the answer is the target's status and headers (less Content-Encoding and Content-Length: the body comes decoded), with `Content-Security-Policy: sandbox` so that a page answered from this origin runs nothing, and its body streamed without a size limit. Errors before the target answered are this server's JSON errors; one after cuts the body short. docs/curl.md.
+         */
+        delete: operations["browserCurlRawDelete"];
+        options?: never;
+        head?: never;
+        /**
+         * The target's raw response, fetched by the browser
+         * @description What `client.browsers.fetch(id, url, init)` calls: the request's method, its headers (except this server's credential, the connection's own, Cookie, User-Agent and the SDK's `x-stainless-*`: the browser sends its own) and its body (at most 10 MiB) go to `url` through the browser, as for `POST /curl`; the answer is the target's status and headers (less Content-Encoding and Content-Length: the body comes decoded), with `Content-Security-Policy: sandbox` so that a page answered from this origin runs nothing, and its body streamed without a size limit. Errors before the target answered are this server's JSON errors; one after cuts the body short. docs/curl.md.
+         */
+        patch: operations["browserCurlRawPatch"];
+        trace?: never;
+    };
     "/browsers/{id_or_name}/repl": {
         parameters: {
             query?: never;
@@ -2556,6 +2619,69 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/browsers/{id_or_name}/curl": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An HTTP request made by the browser, with its cookies
+         * @description Sends `method` to `url` through the browser's own network stack (a navigation of a temporary background tab, paused by CDP's Fetch domain): the browser's cookies for the target site, its proxy, TLS settings and certificates apply, and `headers` are merged over the browser's own. Answers the target's status, headers (multi-value) and body, as UTF-8 or, with `response_encoding: "base64"`, base64 of the bytes. Redirects are followed as the browser follows them. The body is limited to 10 MiB (`REPL_ERR_CURL_TOO_LARGE`; stream larger ones with `GET /curl/raw`), the whole request to `timeout_ms` (default 30000). The Kernel SDK's `client.browsers.curl`; with a server token it may come with the browser's capability as `?jwt=` instead (docs/curl.md).
+         */
+        post: operations["browserCurlOfBrowser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/browsers/{id_or_name}/curl/raw": {
+        parameters: {
+            query: {
+                /** @description The target, an absolute http or https URL. */
+                url: string;
+                /** @description Time for the whole request, body included (default 30000). */
+                timeout_ms?: number;
+                /** @description The browser's capability (the `?jwt=` of `cdp_ws_url`), instead of the bearer token; only below /browsers/{id}/ (docs/curl.md#the-capability). */
+                jwt?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The target's raw response, fetched by the browser
+         * @description What `client.browsers.fetch(id, url, init)` calls: the request's method, its headers (except this server's credential, the connection's own, Cookie, User-Agent and the SDK's `x-stainless-*`: the browser sends its own) and its body (at most 10 MiB) go to `url` through the browser, as for `POST /curl`; the answer is the target's status and headers (less Content-Encoding and Content-Length: the body comes decoded), with `Content-Security-Policy: sandbox` so that a page answered from this origin runs nothing, and its body streamed without a size limit. Errors before the target answered are this server's JSON errors; one after cuts the body short. docs/curl.md.
+         */
+        get: operations["browserCurlRawGetOfBrowser"];
+        /**
+         * The target's raw response, fetched by the browser
+         * @description What `client.browsers.fetch(id, url, init)` calls: the request's method, its headers (except this server's credential, the connection's own, Cookie, User-Agent and the SDK's `x-stainless-*`: the browser sends its own) and its body (at most 10 MiB) go to `url` through the browser, as for `POST /curl`; the answer is the target's status and headers (less Content-Encoding and Content-Length: the body comes decoded), with `Content-Security-Policy: sandbox` so that a page answered from this origin runs nothing, and its body streamed without a size limit. Errors before the target answered are this server's JSON errors; one after cuts the body short. docs/curl.md.
+         */
+        put: operations["browserCurlRawPutOfBrowser"];
+        /**
+         * The target's raw response, fetched by the browser
+         * @description What `client.browsers.fetch(id, url, init)` calls: the request's method, its headers (except this server's credential, the connection's own, Cookie, User-Agent and the SDK's `x-stainless-*`: the browser sends its own) and its body (at most 10 MiB) go to `url` through the browser, as for `POST /curl`; the answer is the target's status and headers (less Content-Encoding and Content-Length: the body comes decoded), with `Content-Security-Policy: sandbox` so that a page answered from this origin runs nothing, and its body streamed without a size limit. Errors before the target answered are this server's JSON errors; one after cuts the body short. docs/curl.md.
+         */
+        post: operations["browserCurlRawPostOfBrowser"];
+        /**
+         * The target's raw response, fetched by the browser
+         * @description What `client.browsers.fetch(id, url, init)` calls: the request's method, its headers (except this server's credential, the connection's own, Cookie, User-Agent and the SDK's `x-stainless-*`: the browser sends its own) and its body (at most 10 MiB) go to `url` through the browser, as for `POST /curl`; the answer is the target's status and headers (less Content-Encoding and Content-Length: the body comes decoded), with `Content-Security-Policy: sandbox` so that a page answered from this origin runs nothing, and its body streamed without a size limit. Errors before the target answered are this server's JSON errors; one after cuts the body short. docs/curl.md.
+         */
+        delete: operations["browserCurlRawDeleteOfBrowser"];
+        options?: never;
+        head?: never;
+        /**
+         * The target's raw response, fetched by the browser
+         * @description What `client.browsers.fetch(id, url, init)` calls: the request's method, its headers (except this server's credential, the connection's own, Cookie, User-Agent and the SDK's `x-stainless-*`: the browser sends its own) and its body (at most 10 MiB) go to `url` through the browser, as for `POST /curl`; the answer is the target's status and headers (less Content-Encoding and Content-Length: the body comes decoded), with `Content-Security-Policy: sandbox` so that a page answered from this origin runs nothing, and its body streamed without a size limit. Errors before the target answered are this server's JSON errors; one after cuts the body short. docs/curl.md.
+         */
+        patch: operations["browserCurlRawPatchOfBrowser"];
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2579,7 +2705,7 @@ export interface components {
          * @description Stable error codes; see docs/errors.md.
          * @enum {string}
          */
-        ErrorCode: "REPL_ERR_INVALID_REQUEST" | "REPL_ERR_BODY_TOO_LARGE" | "REPL_ERR_CODE_TOO_LARGE" | "REPL_ERR_UNAUTHORIZED" | "REPL_ERR_PERMISSION_DENIED" | "REPL_ERR_NOT_FOUND" | "REPL_ERR_BROWSER_LIMIT" | "REPL_ERR_HOST_NOT_ALLOWED" | "REPL_ERR_ORIGIN_NOT_ALLOWED" | "REPL_ERR_HEADERS_TOO_LARGE" | "REPL_ERR_REQUEST_TIMEOUT" | "REPL_ERR_CONFLICT" | "REPL_ERR_INTERNAL" | "REPL_ERR_START_FAILED" | "REPL_ERR_PEER_UNAVAILABLE" | "REPL_ERR_DRAINING" | "REPL_ERR_CLOSED" | "REPL_ERR_ABORTED" | "REPL_ERR_CELL_TIMEOUT" | "REPL_ERR_WORKER_CRASHED" | "REPL_ERR_OUT_OF_MEMORY" | "REPL_ERR_PROTOCOL" | "REPL_ERR_CELL_SYNTAX" | "REPL_ERR_BINDING" | "REPL_ERR_OUTPUT_LIMIT" | "REPL_ERR_INVALID_ARGUMENT" | "REPL_ERR_CELL_INTERRUPTED" | "REPL_ERR_BROWSER_NOT_FOUND" | "REPL_ERR_BROWSER_LAUNCH_FAILED" | "REPL_ERR_CDP_CONNECT_FAILED" | "REPL_ERR_CDP_COMMAND_FAILED" | "REPL_ERR_CDP_TIMEOUT" | "REPL_ERR_CDP_DEADLINE_REACHED" | "REPL_ERR_CDP_DISCONNECTED" | "REPL_ERR_CDP_OUTCOME_UNKNOWN" | "REPL_ERR_TARGET_NOT_FOUND" | "REPL_ERR_PAGE_EVALUATION" | "REPL_ERR_ACTION_FAILED" | "REPL_ERR_LOAD_TIMEOUT" | "REPL_ERR_DIALOG_OPEN" | "REPL_ERR_NO_DIALOG" | "REPL_ERR_DOWNLOAD_FAILED" | "REPL_ERR_HTTP_GET_FAILED" | "REPL_ERR_STALE_REF" | "REPL_ERR_URL_NOT_ALLOWED" | "REPL_ERR_OPEN_NOT_APPROVED" | "REPL_ERR_PATH_OUTSIDE_WORKSPACE" | "REPL_ERR_WEBMCP_NO_TABS" | "REPL_ERR_WEBMCP_TOOL_NOT_FOUND" | "REPL_ERR_WEBMCP_OUTCOME_UNKNOWN" | "REPL_ERR_HUMAN_TIMEOUT" | "REPL_ERR_EXECUTOR_START_FAILED" | "REPL_ERR_EXECUTOR_TAB_CLOSE_FAILED" | "REPL_ERR_PROCESS_NOT_FOUND" | "REPL_ERR_PROCESS_LIMIT" | "REPL_ERR_PROCESS_EXITED" | "REPL_ERR_ZIP_UNSAFE_ENTRY" | "REPL_ERR_ZIP_TOO_LARGE" | "REPL_ERR_WATCH_LIMIT" | "REPL_ERR_REPLAY_NOT_FOUND" | "REPL_ERR_REPLAY_LIMIT" | "REPL_ERR_REPLAY_STORAGE_FULL" | "REPL_ERR_REPLAY_NOT_READY" | "REPL_ERR_REPLAY_FAILED" | "REPL_ERR_FFMPEG_NOT_FOUND";
+        ErrorCode: "REPL_ERR_INVALID_REQUEST" | "REPL_ERR_BODY_TOO_LARGE" | "REPL_ERR_CODE_TOO_LARGE" | "REPL_ERR_UNAUTHORIZED" | "REPL_ERR_PERMISSION_DENIED" | "REPL_ERR_NOT_FOUND" | "REPL_ERR_BROWSER_LIMIT" | "REPL_ERR_HOST_NOT_ALLOWED" | "REPL_ERR_ORIGIN_NOT_ALLOWED" | "REPL_ERR_HEADERS_TOO_LARGE" | "REPL_ERR_REQUEST_TIMEOUT" | "REPL_ERR_CONFLICT" | "REPL_ERR_INTERNAL" | "REPL_ERR_START_FAILED" | "REPL_ERR_PEER_UNAVAILABLE" | "REPL_ERR_DRAINING" | "REPL_ERR_CLOSED" | "REPL_ERR_ABORTED" | "REPL_ERR_CELL_TIMEOUT" | "REPL_ERR_WORKER_CRASHED" | "REPL_ERR_OUT_OF_MEMORY" | "REPL_ERR_PROTOCOL" | "REPL_ERR_CELL_SYNTAX" | "REPL_ERR_BINDING" | "REPL_ERR_OUTPUT_LIMIT" | "REPL_ERR_INVALID_ARGUMENT" | "REPL_ERR_CELL_INTERRUPTED" | "REPL_ERR_BROWSER_NOT_FOUND" | "REPL_ERR_BROWSER_LAUNCH_FAILED" | "REPL_ERR_CDP_CONNECT_FAILED" | "REPL_ERR_CDP_COMMAND_FAILED" | "REPL_ERR_CDP_TIMEOUT" | "REPL_ERR_CDP_DEADLINE_REACHED" | "REPL_ERR_CDP_DISCONNECTED" | "REPL_ERR_CDP_OUTCOME_UNKNOWN" | "REPL_ERR_TARGET_NOT_FOUND" | "REPL_ERR_PAGE_EVALUATION" | "REPL_ERR_ACTION_FAILED" | "REPL_ERR_LOAD_TIMEOUT" | "REPL_ERR_DIALOG_OPEN" | "REPL_ERR_NO_DIALOG" | "REPL_ERR_DOWNLOAD_FAILED" | "REPL_ERR_HTTP_GET_FAILED" | "REPL_ERR_STALE_REF" | "REPL_ERR_URL_NOT_ALLOWED" | "REPL_ERR_OPEN_NOT_APPROVED" | "REPL_ERR_PATH_OUTSIDE_WORKSPACE" | "REPL_ERR_WEBMCP_NO_TABS" | "REPL_ERR_WEBMCP_TOOL_NOT_FOUND" | "REPL_ERR_WEBMCP_OUTCOME_UNKNOWN" | "REPL_ERR_HUMAN_TIMEOUT" | "REPL_ERR_EXECUTOR_START_FAILED" | "REPL_ERR_EXECUTOR_TAB_CLOSE_FAILED" | "REPL_ERR_PROCESS_NOT_FOUND" | "REPL_ERR_PROCESS_LIMIT" | "REPL_ERR_PROCESS_EXITED" | "REPL_ERR_CURL_FAILED" | "REPL_ERR_CURL_TIMEOUT" | "REPL_ERR_CURL_TOO_LARGE" | "REPL_ERR_ZIP_UNSAFE_ENTRY" | "REPL_ERR_ZIP_TOO_LARGE" | "REPL_ERR_WATCH_LIMIT" | "REPL_ERR_REPLAY_NOT_FOUND" | "REPL_ERR_REPLAY_LIMIT" | "REPL_ERR_REPLAY_STORAGE_FULL" | "REPL_ERR_REPLAY_NOT_READY" | "REPL_ERR_REPLAY_FAILED" | "REPL_ERR_FFMPEG_NOT_FOUND";
         BrowserReplRequest: {
             /** @description JavaScript cell. Required; may be empty only when reset is true. */
             code?: string;
@@ -2869,12 +2995,17 @@ export interface components {
             tags?: components["schemas"]["BrowserTags"] | null;
             telemetry?: components["schemas"]["BrowserTelemetryRequest"] | null;
         };
-        /** @description A browser, in the shape of the Kernel SDK's BrowserCreateResponse / BrowserRetrieveResponse / BrowserListResponse. There is deliberately no `base_url`. */
+        /** @description A browser, in the shape of the Kernel SDK's BrowserCreateResponse / BrowserRetrieveResponse / BrowserListResponse. */
         BrowserSession: {
             /** @description Id (`default` for the server's own browser). */
             session_id: string;
-            /** @description WebSocket for Chrome DevTools Protocol clients (Playwright connectOverCDP, Puppeteer connect), on this server's port. With a server token it carries `?jwt=`, a capability for this browser's CDP only (docs/security.md). */
+            /** @description WebSocket for Chrome DevTools Protocol clients (Playwright connectOverCDP, Puppeteer connect), on this server's port. It carries `?jwt=`, a capability for this browser's CDP and its `base_url` routes only (docs/security.md); a server without a token checks none. */
             cdp_ws_url: string;
+            /**
+             * Format: uri
+             * @description This server's prefix of the browser's routes (`…/browsers/{session_id}`, with the mount path and forwarded prefix as `cdp_ws_url`; with peers, the owning server's). The Kernel SDK sends `curl`, `curl/raw` (`client.browsers.fetch`) and `telemetry/stream` there with the `?jwt=` of `cdp_ws_url` instead of the token (docs/curl.md).
+             */
+            base_url: string;
             /**
              * Format: uri
              * @description A page of this server that shows the browser's current tab live and forwards a person's mouse, wheel and keyboard to it (docs/live-view.md). It carries `?jwt=`, an interactive capability for this browser alone, valid for the browser's life; mint read-only or expiring ones with POST /browsers/{id_or_name}/live_view.
@@ -3428,6 +3559,46 @@ export interface components {
         };
         ComputerOk: {
             ok: boolean;
+        };
+        /** @description The Kernel SDK's BrowserCurlParams. */
+        BrowserCurlRequest: {
+            /** @description Target URL (http or https). */
+            url: string;
+            /**
+             * @default GET
+             * @enum {string}
+             */
+            method?: "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";
+            /** @description Merged over the browser's own request headers (a name given here replaces the browser's). */
+            headers?: {
+                [key: string]: string;
+            };
+            /** @description Request body, sent as UTF-8 bytes. */
+            body?: string;
+            /**
+             * @description How `body` of the answer carries the bytes: base64 for binary content.
+             * @default utf8
+             * @enum {string}
+             */
+            response_encoding?: "utf8" | "base64";
+            /**
+             * @description Time for the whole request, body included.
+             * @default 30000
+             */
+            timeout_ms?: number;
+        };
+        /** @description The Kernel SDK's BrowserCurlResponse. */
+        BrowserCurlResponse: {
+            /** @description HTTP status code from the target. */
+            status: number;
+            /** @description Response headers, multi-value, names as the target sent them. */
+            headers: {
+                [key: string]: string[];
+            };
+            /** @description Response body, UTF-8 or base64 as `response_encoding` asked. */
+            body: string;
+            /** @description Total request duration in milliseconds. */
+            duration_ms: number;
         };
     };
     responses: {
@@ -6572,6 +6743,358 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
         };
     };
+    browserCurl: {
+        parameters: {
+            query?: {
+                /** @description The browser's capability (the `?jwt=` of `cdp_ws_url`), instead of the bearer token; only below /browsers/{id}/ (docs/curl.md#the-capability). */
+                jwt?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BrowserCurlRequest"];
+            };
+        };
+        responses: {
+            /** @description The target's answer, whatever its status. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BrowserCurlResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description No browser with that id or name. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description The browser could not load the URL (`REPL_ERR_CURL_FAILED`), or, for the JSON answer, its body exceeds 10 MiB (`REPL_ERR_CURL_TOO_LARGE`). */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No complete answer within `timeout_ms` (`REPL_ERR_CURL_TIMEOUT`). */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    browserCurlRawGet: {
+        parameters: {
+            query: {
+                /** @description The target, an absolute http or https URL. */
+                url: string;
+                /** @description Time for the whole request, body included (default 30000). */
+                timeout_ms?: number;
+                /** @description The browser's capability (the `?jwt=` of `cdp_ws_url`), instead of the bearer token; only below /browsers/{id}/ (docs/curl.md#the-capability). */
+                jwt?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The target's status (any), headers and body. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description No browser with that id or name. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The browser could not load the URL (`REPL_ERR_CURL_FAILED`), or, for the JSON answer, its body exceeds 10 MiB (`REPL_ERR_CURL_TOO_LARGE`). */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No complete answer within `timeout_ms` (`REPL_ERR_CURL_TIMEOUT`). */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    browserCurlRawPut: {
+        parameters: {
+            query: {
+                /** @description The target, an absolute http or https URL. */
+                url: string;
+                /** @description Time for the whole request, body included (default 30000). */
+                timeout_ms?: number;
+                /** @description The browser's capability (the `?jwt=` of `cdp_ws_url`), instead of the bearer token; only below /browsers/{id}/ (docs/curl.md#the-capability). */
+                jwt?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/octet-stream": string;
+            };
+        };
+        responses: {
+            /** @description The target's status (any), headers and body. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description No browser with that id or name. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description The browser could not load the URL (`REPL_ERR_CURL_FAILED`), or, for the JSON answer, its body exceeds 10 MiB (`REPL_ERR_CURL_TOO_LARGE`). */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No complete answer within `timeout_ms` (`REPL_ERR_CURL_TIMEOUT`). */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    browserCurlRawPost: {
+        parameters: {
+            query: {
+                /** @description The target, an absolute http or https URL. */
+                url: string;
+                /** @description Time for the whole request, body included (default 30000). */
+                timeout_ms?: number;
+                /** @description The browser's capability (the `?jwt=` of `cdp_ws_url`), instead of the bearer token; only below /browsers/{id}/ (docs/curl.md#the-capability). */
+                jwt?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/octet-stream": string;
+            };
+        };
+        responses: {
+            /** @description The target's status (any), headers and body. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description No browser with that id or name. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description The browser could not load the URL (`REPL_ERR_CURL_FAILED`), or, for the JSON answer, its body exceeds 10 MiB (`REPL_ERR_CURL_TOO_LARGE`). */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No complete answer within `timeout_ms` (`REPL_ERR_CURL_TIMEOUT`). */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    browserCurlRawDelete: {
+        parameters: {
+            query: {
+                /** @description The target, an absolute http or https URL. */
+                url: string;
+                /** @description Time for the whole request, body included (default 30000). */
+                timeout_ms?: number;
+                /** @description The browser's capability (the `?jwt=` of `cdp_ws_url`), instead of the bearer token; only below /browsers/{id}/ (docs/curl.md#the-capability). */
+                jwt?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The target's status (any), headers and body. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description No browser with that id or name. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The browser could not load the URL (`REPL_ERR_CURL_FAILED`), or, for the JSON answer, its body exceeds 10 MiB (`REPL_ERR_CURL_TOO_LARGE`). */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No complete answer within `timeout_ms` (`REPL_ERR_CURL_TIMEOUT`). */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    browserCurlRawPatch: {
+        parameters: {
+            query: {
+                /** @description The target, an absolute http or https URL. */
+                url: string;
+                /** @description Time for the whole request, body included (default 30000). */
+                timeout_ms?: number;
+                /** @description The browser's capability (the `?jwt=` of `cdp_ws_url`), instead of the bearer token; only below /browsers/{id}/ (docs/curl.md#the-capability). */
+                jwt?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/octet-stream": string;
+            };
+        };
+        responses: {
+            /** @description The target's status (any), headers and body. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description No browser with that id or name. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description The browser could not load the URL (`REPL_ERR_CURL_FAILED`), or, for the JSON answer, its body exceeds 10 MiB (`REPL_ERR_CURL_TOO_LARGE`). */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No complete answer within `timeout_ms` (`REPL_ERR_CURL_TIMEOUT`). */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     runReplCellOfBrowser: {
         parameters: {
             query?: never;
@@ -8690,6 +9213,376 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    browserCurlOfBrowser: {
+        parameters: {
+            query?: {
+                /** @description The browser's capability (the `?jwt=` of `cdp_ws_url`), instead of the bearer token; only below /browsers/{id}/ (docs/curl.md#the-capability). */
+                jwt?: string;
+            };
+            header?: never;
+            path: {
+                /** @description A browser id, its name, or `default` for the server's own browser (docs/browsers.md). */
+                id_or_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BrowserCurlRequest"];
+            };
+        };
+        responses: {
+            /** @description The target's answer, whatever its status. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BrowserCurlResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description No browser with that id or name. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description The browser could not load the URL (`REPL_ERR_CURL_FAILED`), or, for the JSON answer, its body exceeds 10 MiB (`REPL_ERR_CURL_TOO_LARGE`). */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No complete answer within `timeout_ms` (`REPL_ERR_CURL_TIMEOUT`). */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    browserCurlRawGetOfBrowser: {
+        parameters: {
+            query: {
+                /** @description The target, an absolute http or https URL. */
+                url: string;
+                /** @description Time for the whole request, body included (default 30000). */
+                timeout_ms?: number;
+                /** @description The browser's capability (the `?jwt=` of `cdp_ws_url`), instead of the bearer token; only below /browsers/{id}/ (docs/curl.md#the-capability). */
+                jwt?: string;
+            };
+            header?: never;
+            path: {
+                /** @description A browser id, its name, or `default` for the server's own browser (docs/browsers.md). */
+                id_or_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The target's status (any), headers and body. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description No browser with that id or name. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The browser could not load the URL (`REPL_ERR_CURL_FAILED`), or, for the JSON answer, its body exceeds 10 MiB (`REPL_ERR_CURL_TOO_LARGE`). */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No complete answer within `timeout_ms` (`REPL_ERR_CURL_TIMEOUT`). */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    browserCurlRawPutOfBrowser: {
+        parameters: {
+            query: {
+                /** @description The target, an absolute http or https URL. */
+                url: string;
+                /** @description Time for the whole request, body included (default 30000). */
+                timeout_ms?: number;
+                /** @description The browser's capability (the `?jwt=` of `cdp_ws_url`), instead of the bearer token; only below /browsers/{id}/ (docs/curl.md#the-capability). */
+                jwt?: string;
+            };
+            header?: never;
+            path: {
+                /** @description A browser id, its name, or `default` for the server's own browser (docs/browsers.md). */
+                id_or_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/octet-stream": string;
+            };
+        };
+        responses: {
+            /** @description The target's status (any), headers and body. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description No browser with that id or name. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description The browser could not load the URL (`REPL_ERR_CURL_FAILED`), or, for the JSON answer, its body exceeds 10 MiB (`REPL_ERR_CURL_TOO_LARGE`). */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No complete answer within `timeout_ms` (`REPL_ERR_CURL_TIMEOUT`). */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    browserCurlRawPostOfBrowser: {
+        parameters: {
+            query: {
+                /** @description The target, an absolute http or https URL. */
+                url: string;
+                /** @description Time for the whole request, body included (default 30000). */
+                timeout_ms?: number;
+                /** @description The browser's capability (the `?jwt=` of `cdp_ws_url`), instead of the bearer token; only below /browsers/{id}/ (docs/curl.md#the-capability). */
+                jwt?: string;
+            };
+            header?: never;
+            path: {
+                /** @description A browser id, its name, or `default` for the server's own browser (docs/browsers.md). */
+                id_or_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/octet-stream": string;
+            };
+        };
+        responses: {
+            /** @description The target's status (any), headers and body. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description No browser with that id or name. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description The browser could not load the URL (`REPL_ERR_CURL_FAILED`), or, for the JSON answer, its body exceeds 10 MiB (`REPL_ERR_CURL_TOO_LARGE`). */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No complete answer within `timeout_ms` (`REPL_ERR_CURL_TIMEOUT`). */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    browserCurlRawDeleteOfBrowser: {
+        parameters: {
+            query: {
+                /** @description The target, an absolute http or https URL. */
+                url: string;
+                /** @description Time for the whole request, body included (default 30000). */
+                timeout_ms?: number;
+                /** @description The browser's capability (the `?jwt=` of `cdp_ws_url`), instead of the bearer token; only below /browsers/{id}/ (docs/curl.md#the-capability). */
+                jwt?: string;
+            };
+            header?: never;
+            path: {
+                /** @description A browser id, its name, or `default` for the server's own browser (docs/browsers.md). */
+                id_or_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The target's status (any), headers and body. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description No browser with that id or name. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The browser could not load the URL (`REPL_ERR_CURL_FAILED`), or, for the JSON answer, its body exceeds 10 MiB (`REPL_ERR_CURL_TOO_LARGE`). */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No complete answer within `timeout_ms` (`REPL_ERR_CURL_TIMEOUT`). */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    browserCurlRawPatchOfBrowser: {
+        parameters: {
+            query: {
+                /** @description The target, an absolute http or https URL. */
+                url: string;
+                /** @description Time for the whole request, body included (default 30000). */
+                timeout_ms?: number;
+                /** @description The browser's capability (the `?jwt=` of `cdp_ws_url`), instead of the bearer token; only below /browsers/{id}/ (docs/curl.md#the-capability). */
+                jwt?: string;
+            };
+            header?: never;
+            path: {
+                /** @description A browser id, its name, or `default` for the server's own browser (docs/browsers.md). */
+                id_or_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/octet-stream": string;
+            };
+        };
+        responses: {
+            /** @description The target's status (any), headers and body. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description No browser with that id or name. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description The browser could not load the URL (`REPL_ERR_CURL_FAILED`), or, for the JSON answer, its body exceeds 10 MiB (`REPL_ERR_CURL_TOO_LARGE`). */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No complete answer within `timeout_ms` (`REPL_ERR_CURL_TIMEOUT`). */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
 }

@@ -11,7 +11,10 @@ import type { Duplex } from 'node:stream';
 import express, { Router } from 'express';
 import type { Express, Request, Response } from 'express';
 import { Browsers } from '../browsers/browsers.js';
+import { randomBytes } from 'node:crypto';
 import { CdpProxy } from './cdp-proxy.js';
+import { browserCapabilityAuth } from './browser-capability.js';
+import { curlRoutes } from './routes/curl-routes.js';
 import { browsersRoutes, resolveBrowser } from './routes/browsers-routes.js';
 import { accessGuard, bearerAuth, errorHandler, browserFromLocals, notFound } from './middleware.js';
 import type { BrowserOf } from './middleware.js';
@@ -76,7 +79,7 @@ export interface BrowserReplApp extends Express {
 /** The routes of one browser (the one the resolver left in `res.locals`). */
 function browserRoutes(browserOf: BrowserOf, serverLog: ServerLog, processes: SpawnedProcesses, settings: ServerSettings): Router[] {
   return [replRoutes(browserOf), playwrightRoutes(browserOf), webmcpRoutes(browserOf), processRoutes(browserOf, processes), fsRoutes(browserOf, settings.files),
-    telemetryRoutes(browserOf), logsRoutes(browserOf, { serverLog }), computerRoutes(browserOf)];
+    telemetryRoutes(browserOf), logsRoutes(browserOf, { serverLog }), computerRoutes(browserOf), curlRoutes(browserOf)];
 }
 
 export function createApp(options: AppOptions = {}): BrowserReplApp {
@@ -211,13 +214,20 @@ export function appOf(settings: ServerSettings): BrowserReplApp {
     }, next);
   };
   if (metricsPublic) app.get('/metrics', serveMetrics);
-  if (token !== undefined && token !== '') app.use(bearerAuth(token));
+  if (token !== undefined && token !== '') {
+    // The capability of cdp_ws_url admits the routes the SDK sends to base_url (docs/curl.md).
+    app.use(browserCapabilityAuth(token));
+    app.use(bearerAuth(token));
+  }
   if (!metricsPublic) app.get('/metrics', serveMetrics);
   app.use(inFlight.middleware());
   // Before any route reads a body: a forwarded request's body streams on as it arrives.
   if (peers !== undefined) app.use(peers.forwardHttp());
   app.use(mcpRoutes({ sessions: mcp, token, access }));
-  app.use(browsersRoutes({ browsers, token, liveViewKeys }));
+  // cdp_ws_url always carries a capability, as the SDK reads base_url's from it: the token's HMAC,
+  // or, without a token (nothing is checked then), one of a secret of this process.
+  const capabilityKey = token !== undefined && token !== '' ? token : randomBytes(32).toString('base64url');
+  app.use(browsersRoutes({ browsers, capabilityKey, liveViewKeys }));
   app.use(replaysRoutes({ browsers, replays, keys: liveViewKeys }));
   // One router for one browser, mounted once at a path whose /browsers/{id_or_name} part is
   // optional (mergeParams: the id is the mount's): without an id in the path, the resolver picks

@@ -267,8 +267,18 @@ export function bearerToken(headers: IncomingHttpHeaders): string | undefined {
   return /^Bearer\s+(.+)$/i.exec(headers.authorization ?? '')?.[1]?.trim();
 }
 
+/**
+ * Key of `res.locals` set when the request was admitted by a browser's capability
+ * (lib/http/browser-capability.ts) instead of the token: the bearer check then lets it pass.
+ */
+export const CAPABILITY_LOCAL = 'admittedByCapability';
+
 export function bearerAuth(token: string): RequestHandler {
-  return (req: Request, _res: Response, next: NextFunction) => {
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (res.locals[CAPABILITY_LOCAL] === true) {
+      next();
+      return;
+    }
     const given = bearerToken(req.headers);
     if (given === undefined || !tokenMatches(given, token)) {
       debug('unauthorized %s %s', req.method, redactUrl(req.originalUrl));

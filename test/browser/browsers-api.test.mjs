@@ -71,7 +71,7 @@ t.test('the SDK drives create → list (paged) → retrieve → execute → repl
     session_id: /^[a-z0-9]{24}$/, headless: true, stealth: false, timeout_seconds: 120, name: 'sdk-first',
     viewport: { width: 900, height: 700 }, tags: { team: 'search' }, webdriver_ws_url: '',
   }, 'the browser object has the SDK\'s fields');
-  t.notOk('base_url' in first, 'no base_url: the SDK would send calls there without the token');
+  t.equal(first.base_url, `${api.url}/browsers/${first.session_id}`, 'base_url is this server\'s prefix of the browser (docs/curl.md)');
   t.match(first.cdp_ws_url, new RegExp(`^ws://127\\.0\\.0\\.1:\\d+/browsers/${first.session_id}/cdp\\?jwt=`), 'cdp_ws_url is on our port and carries the capability');
   t.equal(second.timeout_seconds, 60, 'timeout_seconds defaults to 60');
 

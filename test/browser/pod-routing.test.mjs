@@ -72,6 +72,12 @@ t.test('a browser created through one pod is driven through the others', async (
   t.equal(got.status, 200);
   t.equal(got.json.session_id, id, 'GET /browsers/{id} through another pod');
   t.match(got.json.cdp_ws_url, new RegExp(`^ws://127\\.0\\.0\\.1:${nodes[2].port}/browsers/`), 'cdp_ws_url names the host the client used: the Service, in a cluster');
+  t.equal(got.json.base_url, `${nodes[2].url}/browsers/${id}`, 'so does base_url, answered by the owner (docs/curl.md#base_url)');
+  // The SDK's fetch through base_url, as it sends it: the capability, no token, through a pod that is not the owner.
+  const jwt = new URL(got.json.cdp_ws_url).searchParams.get('jwt');
+  const fetched = await request(`${got.json.base_url}/curl/raw?url=${encodeURIComponent(fixtures.url('basic.html'))}&jwt=${jwt}`);
+  t.equal(fetched.statusCode, 200, 'curl/raw with the capability through another pod');
+  t.match(await fetched.body.text(), /Hello from the fixture server/, 'the owner\'s browser fetched the page');
 
   const listed = await call(0, 'GET', '/browsers');
   t.ok(listed.json.some((row) => row.session_id === id), 'the owner lists it');

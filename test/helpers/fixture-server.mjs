@@ -21,6 +21,33 @@ export async function startFixtureServer({ root = new URL('../fixtures/', import
   const server = createServer(async (request, response) => {
     const { pathname } = new URL(request.url ?? '/', 'http://fixture.invalid');
     requests.push(pathname);
+    // Routes for curl tests (test/browser/curl.test.mjs): the request reflected as JSON, fixed
+    // bytes, and an answer that never comes.
+    if (pathname === '/__echo') {
+      const chunks = [];
+      for await (const chunk of request) chunks.push(chunk);
+      response.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store', 'x-echo': 'yes' })
+        .end(JSON.stringify({ method: request.method, headers: request.headers, body: Buffer.concat(chunks).toString('utf8') }));
+      return;
+    }
+    if (pathname === '/__bytes') {
+      response.writeHead(200, { 'content-type': 'application/octet-stream', 'cache-control': 'no-store' }).end(Buffer.from(Array.from({ length: 256 }, (_, i) => i)));
+      return;
+    }
+    if (pathname === '/__hang') return;
+    if (pathname === '/__big') {
+      // One byte more than the JSON answer of curl carries (10 MiB), in chunks.
+      response.writeHead(200, { 'content-type': 'application/octet-stream', 'cache-control': 'no-store' });
+      const chunk = Buffer.alloc(1024 * 1024, 0x61);
+      for (let i = 0; i < 10; i++) if (!response.write(chunk)) await new Promise((resolve) => response.once('drain', resolve));
+      response.end('b');
+      return;
+    }
+    if (pathname === '/__redirect') {
+      const status = new URL(request.url ?? '/', 'http://fixture.invalid').searchParams.get('status') === '307' ? 307 : 302;
+      response.writeHead(status, { location: '/__echo', 'cache-control': 'no-store' }).end();
+      return;
+    }
     const name = decodeURIComponent(pathname.slice(1));
     if (!/^[\w.-]+$/.test(name) || name.startsWith('.')) {
       response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');

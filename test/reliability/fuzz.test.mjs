@@ -212,6 +212,8 @@ const BASE_BODIES = {
   ComputerClipboardWriteRequest: { text: 'fuzz' },
   ComputerCursorRequest: { hidden: true },
   ComputerBatchRequest: { actions: [{ type: 'sleep', sleep: { duration_ms: 1 } }, { type: 'move_mouse', move_mouse: { x: 2, y: 2 } }] },
+  // The server's own probe: the browser's request reaches a target that answers at once.
+  BrowserCurlRequest: { url: `${api.url}/healthz`, method: 'GET', headers: { 'x-fuzz': '1' }, response_encoding: 'utf8', timeout_ms: 20_000 },
 };
 
 /**
@@ -369,7 +371,7 @@ function operationArbitrary(operation) {
       field: odd || query !== '' ? undefined : generated.field,
       mayBeValid: true,
       // A file's bytes, and the Prometheus exposition (text/plain), are not JSON by design.
-      rawAnswer: operation.template.endsWith('/fs/read_file') || operation.template.endsWith('/fs/download_dir_zip') || operation.template === '/metrics',
+      rawAnswer: operation.template.endsWith('/fs/read_file') || operation.template.endsWith('/curl/raw') || operation.template.endsWith('/fs/download_dir_zip') || operation.template === '/metrics',
       readiness: operation.template === '/readyz',
       unnamedEvents: unnamed,
       streamMs: endless ? 300 : 20_000,

@@ -5,8 +5,10 @@
  * registry like the others: what sets it apart (never listed, never reaped, neither renamed nor
  * deleted) is the registry's business (lib/browsers/browsers.ts).
  *
- * Two deliberate differences from the hosted answers: no `base_url` (the SDK would then send some
- * calls straight to it, without the token), and `webdriver_ws_url` is empty (no WebDriver BiDi).
+ * `base_url` is this server's prefix of the browser (`…/browsers/{id}`): the SDK sends `curl`,
+ * `curl/raw` (`browsers.fetch`) and `telemetry/stream` there with the `?jwt=` of `cdp_ws_url`
+ * instead of the token (docs/curl.md). One deliberate difference from the hosted answers:
+ * `webdriver_ws_url` is empty (no WebDriver BiDi).
  */
 import { Router } from 'express';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
@@ -35,8 +37,8 @@ export type WireBrowser = components['schemas']['BrowserSession'];
 
 export interface BrowsersRoutesOptions {
   browsers: Browsers;
-  /** The server's token, to give `cdp_ws_url` its capability. */
-  token?: string | undefined;
+  /** The key of `cdp_ws_url`'s capability: the server's token, or a secret of this process without one. */
+  capabilityKey: string;
   /** The key of the live views' capabilities (`browser_live_view_url`, `POST /browsers/{id}/live_view`). */
   liveViewKeys: LiveViewKeys;
 }
@@ -70,7 +72,10 @@ export function browsersRoutes(options: BrowsersRoutesOptions): Router {
   const wire = (req: Request, res: Response, session: Browser): WireBrowser => {
     const browser: WireBrowser = {
       session_id: session.id,
-      cdp_ws_url: cdpUrl(req, res, session.id, options.token),
+      cdp_ws_url: cdpUrl(req, res, session.id, options.capabilityKey),
+      // With the mount path and, behind a trusted proxy, the forwarded origin, as cdp_ws_url; a
+      // peer's browser is answered by its owner (lib/http/peers.ts forwards with the Host kept).
+      base_url: publicUrl(req, res, `/browsers/${encodeURIComponent(session.id)}`).href,
       // Interactive, for the browser's life (the capability names its id, which is never reused).
       browser_live_view_url: liveViewUrl(req, res, session.id, options.liveViewKeys.mint(session.id)),
       webdriver_ws_url: '',
@@ -200,7 +205,7 @@ function holdFor(browser: Browser, res: Response): void {
   res.once('close', release);
 }
 
-/** `ws://<the Host the client used>/browsers/<id>/cdp`, with the browser's capability when a token is set. */
+/** `ws://<the Host the client used>/browsers/<id>/cdp`, with the browser's capability (`?jwt=`). */
 export function cdpUrl(req: Request, res: Response, sessionId: string, token: string | undefined): string {
   // With the app's mount path (and, behind a trusted proxy, the forwarded origin and prefix).
   const url = publicUrl(req, res, `/browsers/${encodeURIComponent(sessionId)}/cdp`, { websocket: true });
