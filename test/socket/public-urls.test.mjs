@@ -33,12 +33,16 @@ const get = async (url, headers = {}) => {
   return { status: response.status, json: await response.json() };
 };
 
+/** A URL without its query: `cdp_ws_url` always carries `?jwt=` (docs/security.md), the path is what these checks are about. */
+const withoutQuery = (url) => url.split('?')[0];
+
 t.test('mounted at /browser: cdp_ws_url, result_url and the running answer keep the mount path', async (t) => {
   const { origin } = await mounted(t, '/browser');
   const host = new URL(origin).host;
   const browser = await get(`${origin}/browser/browsers/default`);
   t.equal(browser.status, 200);
-  t.equal(browser.json.cdp_ws_url, `ws://${host}/browser/browsers/default/cdp`);
+  t.equal(withoutQuery(browser.json.cdp_ws_url), `ws://${host}/browser/browsers/default/cdp`);
+  t.match(browser.json.cdp_ws_url, /\?jwt=[\w-]+$/, 'cdp_ws_url carries its capability (docs/curl.md: the SDK reads base_url\'s from it)');
   t.ok(browser.json.browser_live_view_url.startsWith(`http://${host}/browser/browsers/default/live?jwt=lv1.0.w.`), 'browser_live_view_url keeps the mount path');
   const livePage = await fetch(browser.json.browser_live_view_url);
   t.equal(livePage.status, 200, 'and the mounted page opens');
@@ -63,23 +67,23 @@ t.test('mounted at /browser: cdp_ws_url, result_url and the running answer keep 
 t.test('mounted at a pattern (/:tenant/api): the path the request came through', async (t) => {
   const { origin } = await mounted(t, '/:tenant/api');
   const browser = await get(`${origin}/acme/api/browsers/default`);
-  t.equal(browser.json.cdp_ws_url, `ws://${new URL(origin).host}/acme/api/browsers/default/cdp`);
+  t.equal(withoutQuery(browser.json.cdp_ws_url), `ws://${new URL(origin).host}/acme/api/browsers/default/cdp`);
 });
 
 t.test('X-Forwarded-* are ignored unless trustProxy trusts the sender', async (t) => {
   const forwarded = { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'repl.example.com', 'x-forwarded-prefix': '/edge' };
   const plain = await mounted(t, '/browser');
-  t.equal((await get(`${plain.origin}/browser/browsers/default`, forwarded)).json.cdp_ws_url,
+  t.equal(withoutQuery((await get(`${plain.origin}/browser/browsers/default`, forwarded)).json.cdp_ws_url),
     `ws://${new URL(plain.origin).host}/browser/browsers/default/cdp`, 'untrusted: the request as it arrived');
 
   const trusted = await mounted(t, '/browser', { trustProxy: 'loopback' });
-  t.equal((await get(`${trusted.origin}/browser/browsers/default`, forwarded)).json.cdp_ws_url,
+  t.equal(withoutQuery((await get(`${trusted.origin}/browser/browsers/default`, forwarded)).json.cdp_ws_url),
     'wss://repl.example.com/edge/browser/browsers/default/cdp', 'a trusted proxy: its scheme, host and prefix');
-  t.equal((await get(`${trusted.origin}/browser/browsers/default`, { 'x-forwarded-prefix': '//evil.example/x', 'x-forwarded-host': 'a b' })).json.cdp_ws_url,
+  t.equal(withoutQuery((await get(`${trusted.origin}/browser/browsers/default`, { 'x-forwarded-prefix': '//evil.example/x', 'x-forwarded-host': 'a b' })).json.cdp_ws_url),
     `ws://${new URL(trusted.origin).host}/browser/browsers/default/cdp`, 'a prefix or host that is no plain path or host is not used');
 
   const elsewhere = await mounted(t, '/browser', { trustProxy: '10.0.0.0/8' });
-  t.equal((await get(`${elsewhere.origin}/browser/browsers/default`, forwarded)).json.cdp_ws_url,
+  t.equal(withoutQuery((await get(`${elsewhere.origin}/browser/browsers/default`, forwarded)).json.cdp_ws_url),
     `ws://${new URL(elsewhere.origin).host}/browser/browsers/default/cdp`, 'a proxy of another subnet is not trusted');
 });
 
@@ -104,6 +108,6 @@ t.test('without trustProxy a mounted app follows its parent\'s trust proxy setti
     await app.destroy();
   });
   const origin = `http://127.0.0.1:${server.address().port}`;
-  t.equal((await get(`${origin}/browser/browsers/default`, { 'x-forwarded-host': 'front.example:8443', 'x-forwarded-proto': 'https' })).json.cdp_ws_url,
+  t.equal(withoutQuery((await get(`${origin}/browser/browsers/default`, { 'x-forwarded-host': 'front.example:8443', 'x-forwarded-proto': 'https' })).json.cdp_ws_url),
     'wss://front.example:8443/browser/browsers/default/cdp');
 });
