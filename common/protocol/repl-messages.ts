@@ -237,6 +237,16 @@ export interface EndpointRequestMessage {
   reapplyDownloads?: boolean;
 }
 
+/**
+ * The worker's attached tab changed (switchTab, newTab, a replacement after a close): the host's
+ * live view, recordings and computer controls follow the default REPL's tab (docs/live-view.md).
+ * A notice, never answered.
+ */
+export interface AttachedMessage {
+  type: 'attached';
+  targetId: string;
+}
+
 export type WorkerToMainMessage =
   | ReadyMessage
   | OutputMessage
@@ -245,6 +255,7 @@ export type WorkerToMainMessage =
   | WarmedMessage
   | ToolResultMessage
   | EndpointRequestMessage
+  | AttachedMessage
   | WebMcpCallMessage
   | WebMcpAbortMessage
   | HumanRequestMessage

@@ -293,6 +293,7 @@ const REPL_WORKER_MESSAGES: Readonly<Record<WorkerToMainMessage['type'], FieldCh
     (message['outcome'] === undefined) === (message['error'] === undefined) ? 'exactly one of outcome and error must be set' : undefined,
   ),
   'endpoint-request': endpointRequest,
+  'attached': (message) => string(message, 'targetId', MAX_ID_LENGTH),
   'webmcp-call': webMcpCall,
   'webmcp-abort': callId,
   'human-request': humanRequest,

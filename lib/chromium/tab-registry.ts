@@ -71,12 +71,27 @@ export class TabRegistry extends Resource {
   /** The browser context of every tab, as of the last listing (adoptPopups): isolated owners see only their own context's. */
   #pageContexts = new Map<string, string | undefined>();
   #downloads: BrowserDownloads | undefined;
+  #defaultAttached: string | undefined;
 
   constructor(options: TabRegistryOptions) {
     super();
     this.#link = new BrowserLink({ endpointProvider: () => options.endpoint() });
     this.#reachable = options.reachable ?? (() => true);
     this.#viewport = options.viewport === undefined ? { ...DEFAULT_VIEWPORT } : checkViewport(options.viewport);
+  }
+
+  /**
+   * The tab the default REPL's worker attached last (its `switchTab`, `newTab`, or its first
+   * page), as the worker reports it. The live view, recordings and computer controls show this
+   * one while it is there and nobody else's (`defaultTab` in lib/live-view/live-view.ts).
+   */
+  get defaultAttached(): string | undefined {
+    return this.#defaultAttached;
+  }
+
+  /** The default REPL's worker attached `targetId` (common/protocol/repl-messages.ts, `attached`). */
+  noteDefaultAttached(targetId: string): void {
+    this.#defaultAttached = targetId;
   }
 
   /** The tab `owner` has now, without opening one. */

@@ -134,7 +134,7 @@ export class BrowserComputer extends Resource {
     const owners = this.#browser.tabs?.ownersExcept() ?? {};
     const tabs: LiveViewTab[] = targetInfos.filter((info) => info.type === 'page')
       .map((page) => ({ targetId: page.targetId, url: page.url, title: page.title, owner: owners[page.targetId] ?? 'repl:default' }));
-    const want = defaultTab(tabs, this.#targetId);
+    const want = defaultTab(tabs, this.#targetId, this.#browser.tabs?.defaultAttached);
     if (want === undefined) throw new ReplError('REPL_ERR_INVALID_REQUEST', 'the browser has no tab to send input to');
     if (want === this.#targetId && this.#session !== undefined && !this.#session.closed) return this.#session;
     const previous = this.#session;

@@ -175,7 +175,7 @@ export class BrowserLiveView extends Resource {
     if (this.#picked !== undefined && !pages.some((page) => page.targetId === this.#picked)) this.#picked = undefined;
     // While a hand-over request is pending, its asker's tab is shown (an MCP session's, a named REPL's), unless a viewer picked one.
     const asking = this.#browser.humanRequests.pending().map((request) => request.from).find((from) => from !== 'repl:default' && tabs.some((tab) => tab.owner === from));
-    const want = this.#picked ?? tabs.find((tab) => tab.owner === asking)?.targetId ?? defaultTab(tabs, this.#targetId);
+    const want = this.#picked ?? tabs.find((tab) => tab.owner === asking)?.targetId ?? defaultTab(tabs, this.#targetId, this.#browser.tabs?.defaultAttached);
     if (want !== undefined && (want !== this.#targetId || this.#session === undefined || this.#session.closed)) await this.#show(want);
     const message = JSON.stringify({ type: 'tabs', tabs, current: this.#targetId ?? null, picked: this.#picked ?? null });
     if (message !== this.#tabsMessage) {
@@ -339,9 +339,14 @@ export class BrowserLiveView extends Resource {
   }
 }
 
-/** The tab the default REPL uses: the current one while it stays unowned, else the REPL's own pick. */
-export function defaultTab(tabs: readonly LiveViewTab[], current: string | undefined): string | undefined {
+/**
+ * The tab the default REPL uses: the one its worker reported attaching last (`attached`, so a
+ * cell's switchTab moves the view) while that tab is there and unowned; else the current one
+ * while it stays unowned; else the first unowned web page.
+ */
+export function defaultTab(tabs: readonly LiveViewTab[], current: string | undefined, attached?: string): string | undefined {
   const unowned = tabs.filter((tab) => tab.owner === 'repl:default');
+  if (attached !== undefined && unowned.some((tab) => tab.targetId === attached)) return attached;
   if (current !== undefined && unowned.some((tab) => tab.targetId === current)) return current;
   return (unowned.find((tab) => !isInternalUrl(tab.url)) ?? unowned[0] ?? tabs[0])?.targetId;
 }

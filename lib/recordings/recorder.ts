@@ -220,7 +220,7 @@ export class Recorder extends Resource {
     const owners = this.#options.browser.tabs?.ownersExcept() ?? {};
     const tabs: LiveViewTab[] = targetInfos.filter((info) => info.type === 'page')
       .map((page) => ({ targetId: page.targetId, url: page.url, title: page.title, owner: owners[page.targetId] ?? 'repl:default' }));
-    return defaultTab(tabs, this.#targetId);
+    return defaultTab(tabs, this.#targetId, this.#options.browser.tabs?.defaultAttached);
   }
 
   /**

@@ -117,6 +117,8 @@ export interface ReplIdentity {
   onWebMcpCall?: WebMcpCallHandler | undefined;
   /** Answers the worker's `requestHuman` calls (default: "no browser, so no live view"). */
   onHumanRequest?: HumanRequestHandler | undefined;
+  /** Told each tab the worker attaches (default: dropped). */
+  onAttached?: ((targetId: string) => void) | undefined;
 }
 
 /**
@@ -188,7 +190,7 @@ export class ReplWorker extends WorkerHandle<MainToWorkerMessage, WorkerToMainMe
   configure(identity: ReplIdentity): void {
     if (this.#configured) throw new Error('ReplWorker.configure called twice');
     this.#configured = true;
-    this.#calls.answerWith({ onEndpointRequest: identity.onEndpointRequest, onWebMcpCall: identity.onWebMcpCall ?? noPageTools, onHumanRequest: identity.onHumanRequest });
+    this.#calls.answerWith({ onEndpointRequest: identity.onEndpointRequest, onWebMcpCall: identity.onWebMcpCall ?? noPageTools, onHumanRequest: identity.onHumanRequest, onAttached: identity.onAttached });
     this.notify({ type: 'configure', name: identity.name, ownsTab: identity.ownsTab } satisfies ConfigureMessage);
   }
 

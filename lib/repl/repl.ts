@@ -685,6 +685,8 @@ export class Repl {
       onEndpointRequest: browser === null ? undefined : (message) => this.#answerEndpoint(browser, message),
       onWebMcpCall: this.#options.webmcp,
       onHumanRequest: this.#options.human,
+      // The default REPL's tab is the one its browser's live view, recordings and computer controls show.
+      onAttached: this.#tabOwner === undefined && this.#options.tabs !== undefined ? (targetId) => this.#options.tabs?.noteDefaultAttached(targetId) : undefined,
     });
     this.#worker = worker;
     this.#spares.refill();

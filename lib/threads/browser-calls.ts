@@ -12,7 +12,7 @@
  */
 import { httpStatusOf, ReplError, toSerialized } from '../../common/errors.js';
 import type { SerializedError } from '../../common/errors.js';
-import type { EndpointReplyMessage, EndpointRequestMessage } from '../../common/protocol/repl-messages.js';
+import type { AttachedMessage, EndpointReplyMessage, EndpointRequestMessage } from '../../common/protocol/repl-messages.js';
 import type {
   WebMcpAbortMessage, WebMcpCallMessage, WebMcpInvocation, WebMcpReplyMessage, WebMcpTool,
 } from '../../common/protocol/webmcp-messages.js';
@@ -51,7 +51,7 @@ export type HumanRequestHandler = (call: HumanRequestMessage, signal: AbortSigna
 /** Most hand-over requests one worker may have pending; one more is answered `REPL_ERR_CONFLICT`. */
 export const MAX_HUMAN_REQUESTS_IN_FLIGHT = 8;
 
-const CALL_TYPES: ReadonlySet<string> = new Set(['endpoint-request', 'webmcp-call', 'webmcp-abort', 'human-request', 'human-abort']);
+const CALL_TYPES: ReadonlySet<string> = new Set(['endpoint-request', 'attached', 'webmcp-call', 'webmcp-abort', 'human-request', 'human-abort']);
 
 export interface BrowserCallsOptions {
   /** Answers the worker's `endpoint-request`s. */
@@ -60,6 +60,8 @@ export interface BrowserCallsOptions {
   onWebMcpCall?: WebMcpCallHandler | undefined;
   /** Answers the worker's `human-request`s; absent: each is answered `REPL_ERR_BROWSER_NOT_FOUND`. */
   onHumanRequest?: HumanRequestHandler | undefined;
+  /** Told the worker's `attached` notices (the tab it drives now); absent: they are dropped. */
+  onAttached?: ((targetId: string) => void) | undefined;
 }
 
 /** The browser calls of one worker; see the module comment. */
@@ -68,6 +70,7 @@ export class BrowserCalls implements WorkerCalls {
   #onEndpointRequest: EndpointAnswerer;
   #onWebMcpCall: WebMcpCallHandler | undefined;
   #onHumanRequest: HumanRequestHandler | undefined;
+  #onAttached: ((targetId: string) => void) | undefined;
   #channel: WorkerCallChannel | undefined;
   /** The worker's WebMCP calls still being answered, by its `callId`. */
   readonly #webMcpCalls = new Map<number, AbortController>();
@@ -78,16 +81,21 @@ export class BrowserCalls implements WorkerCalls {
     this.#onEndpointRequest = options.onEndpointRequest;
     this.#onWebMcpCall = options.onWebMcpCall;
     this.#onHumanRequest = options.onHumanRequest;
+    this.#onAttached = options.onAttached;
   }
 
   /**
    * Sets who answers from now on: a REPL worker learns it when a REPL takes it (a warm spare has
    * no one to ask yet). Calls already in flight keep the answerer they started with.
    */
-  answerWith(answerers: { onEndpointRequest?: EndpointAnswerer | undefined; onWebMcpCall: WebMcpCallHandler | undefined; onHumanRequest?: HumanRequestHandler | undefined }): void {
+  answerWith(answerers: {
+    onEndpointRequest?: EndpointAnswerer | undefined; onWebMcpCall: WebMcpCallHandler | undefined;
+    onHumanRequest?: HumanRequestHandler | undefined; onAttached?: ((targetId: string) => void) | undefined;
+  }): void {
     if (answerers.onEndpointRequest !== undefined) this.#onEndpointRequest = answerers.onEndpointRequest;
     this.#onWebMcpCall = answerers.onWebMcpCall;
     this.#onHumanRequest = answerers.onHumanRequest;
+    this.#onAttached = answerers.onAttached;
   }
 
   attach(channel: WorkerCallChannel): void {
@@ -96,6 +104,7 @@ export class BrowserCalls implements WorkerCalls {
 
   receive(message: WorkerMessage): void {
     if (message.type === 'endpoint-request') void this.#answerEndpoint(message as EndpointRequestMessage);
+    else if (message.type === 'attached') this.#onAttached?.((message as AttachedMessage).targetId);
     else if (message.type === 'webmcp-call') this.#startWebMcpCall(message as WebMcpCallMessage);
     else if (message.type === 'webmcp-abort') this.#abortWebMcpCall(message as WebMcpAbortMessage);
     else if (message.type === 'human-request') this.#startHumanRequest(message as HumanRequestMessage);

@@ -252,6 +252,29 @@ t.test('the viewer sees the tab live and drives it; readOnly only shows', async 
   t.equal(await until(() => liveScreencasts() === 0), true, 'nobody watches any more: no screencast');
 });
 
+t.test('the view follows the default REPL\'s switchTab, and the computer controls drive that tab', async (t) => {
+  const page = await viewerContext.newPage();
+  t.teardown(() => page.close().catch(() => undefined));
+  await page.goto(target.browser_live_view_url);
+  await page.waitForFunction(() => Number(document.body.dataset.frames) >= 1, null, { timeout: 30_000 });
+  const first = await cell('repl.write(JSON.stringify((await currentTab()).targetId))');
+  t.equal(await until(() => page.evaluate((id) => window.liveView.state.current === id, first)), true, 'the view shows the REPL\'s tab');
+  // The REPL moves to a second tab: the first stays open and unowned, so only the REPL's word can move the view.
+  const second = await cell(`repl.write(JSON.stringify(await newTab(${JSON.stringify(fixtures.url('live-view.html'))})))`);
+  t.not(second, first, 'a second tab');
+  t.equal(await until(() => page.evaluate((id) => window.liveView.state.current === id, second)), true, 'after newTab the view shows the new tab');
+  await cell(`await switchTab(${JSON.stringify(first)}); repl.write("true")`);
+  t.equal(await until(() => page.evaluate((id) => window.liveView.state.current === id, first)), true, 'after switchTab back, the first tab again');
+  await cell(`await switchTab(${JSON.stringify(second)}); repl.write("true")`);
+  t.equal(await until(() => page.evaluate((id) => window.liveView.state.current === id, second)), true, 'and switchTab to the second once more');
+  // Kernel's computer controls act on the same tab: a key typed there reaches the second tab's field only.
+  await cell('await js("document.getElementById(\'email\').focus()"); repl.write("true")');
+  const typed = await api.call('POST', `/browsers/${target.session_id}/computer/type`, { text: 'second@example.com' }, { headers: auth });
+  t.equal(typed.status, 200, 'computer/type answered');
+  t.equal(await cell('repl.write(JSON.stringify(await js("document.getElementById(\'email\').value")))'), 'second@example.com', 'the text landed in the REPL\'s tab');
+  await cell(`await switchTab(${JSON.stringify(first)}); await closeTab(${JSON.stringify(second)}).catch(() => undefined); repl.write("true")`);
+});
+
 t.test('the view ends when its browser is deleted', async (t) => {
   const page = await viewerContext.newPage();
   t.teardown(() => page.close().catch(() => undefined));

@@ -61,3 +61,15 @@ t.test('image fractions map to CSS pixels with the frame metadata', async (t) =>
   t.same(imageToPage(0, 0.5, { deviceWidth: 800, deviceHeight: 600, pageScaleFactor: 1, offsetTop: 50 }), { x: 0, y: 250 }, 'content below offsetTop');
   t.same(imageToPage(0, 0, { deviceWidth: 800, deviceHeight: 600, pageScaleFactor: 1, offsetTop: 50 }), { x: 0, y: 0 }, 'never negative');
 });
+
+t.test('defaultTab: the tab the default REPL reported attaching wins while it is there and unowned', async (t) => {
+  const { defaultTab } = await import('../../dist/lib/live-view/live-view.js');
+  const tab = (targetId, owner = 'repl:default', url = `http://127.0.0.1/${targetId}`) => ({ targetId, url, title: targetId, owner });
+  const tabs = [tab('A'), tab('B'), tab('C', 'repl:search')];
+  t.equal(defaultTab(tabs, undefined), 'A', 'nothing reported, nothing shown: the first unowned web page');
+  t.equal(defaultTab(tabs, 'A'), 'A', 'the current tab is kept');
+  t.equal(defaultTab(tabs, 'A', 'B'), 'B', 'the REPL switched to B: B, though A is still open');
+  t.equal(defaultTab(tabs, 'B', 'C'), 'B', 'a reported tab another owner has is never shown');
+  t.equal(defaultTab(tabs, 'A', 'gone'), 'A', 'a reported tab that closed: the current one');
+  t.equal(defaultTab([tab('X', 'repl:default', 'chrome://newtab/'), tab('Y')], undefined), 'Y', 'a web page before an internal one');
+});

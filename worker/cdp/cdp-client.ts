@@ -62,6 +62,8 @@ export interface CdpClientOptions {
    * automatically: they are never chosen. Absent: every tab may be.
    */
   foreignTabs?: ForeignTabsProvider | undefined;
+  /** Told each time another tab becomes the attached one (switchTab, newTab, a replacement after a close). */
+  onAttached?: ((targetId: string) => void) | undefined;
 }
 
 /** Per-command options. */
@@ -127,6 +129,7 @@ export class CdpClient {
       ownTab: options.ownTab,
       foreignTabs: options.foreignTabs,
       note: (message) => this.onNote?.(message),
+      onAttached: options.onAttached,
     });
   }
 

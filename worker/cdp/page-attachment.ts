@@ -70,6 +70,8 @@ export interface PageAttachmentOptions {
   foreignTabs?: ForeignTabsProvider | undefined;
   /** Receives notes meant for the cell's stderr. */
   note: (message: string) => void;
+  /** Told each time another tab becomes the attached one (the host's live view follows it). */
+  onAttached?: ((targetId: string) => void) | undefined;
 }
 
 /** Options of the attach operations. */
@@ -86,6 +88,7 @@ export class PageAttachment {
   readonly #ownTab: OwnTabProvider | undefined;
   readonly #foreignTabs: ForeignTabsProvider | undefined;
   readonly #note: (message: string) => void;
+  readonly #onAttached: ((targetId: string) => void) | undefined;
   #session: CdpSession | undefined;
   /** Listeners on the attached session, removed when it is replaced or lost. */
   #disposers: (() => void)[] = [];
@@ -105,6 +108,7 @@ export class PageAttachment {
     this.#ownTab = options.ownTab;
     this.#foreignTabs = options.foreignTabs;
     this.#note = options.note;
+    this.#onAttached = options.onAttached;
   }
 
   /** The attached page session, while it is open. */
@@ -272,9 +276,11 @@ export class PageAttachment {
   /** Makes `session` the attached one; returns the one it replaces. */
   #adopt(session: CdpSession): CdpSession | undefined {
     const previous = this.#session;
+    const before = this.#previousTargetId;
     this.#dispose();
     this.#session = session;
     this.#previousTargetId = session.targetId;
+    if (session.targetId !== before) this.#onAttached?.(session.targetId);
     this.#state.attached(session.targetId);
     this.#rendererResponsive = true;
     this.#disposers.push(

@@ -105,6 +105,8 @@ export function createReplRuntime(options: ReplRuntimeOptions, post: PostToHost)
     // The host knows which tabs are whose; it is asked whenever a page is chosen, so a tab another
     // REPL opened a moment ago is never taken for this one's.
     foreignTabs: async () => new Map(Object.entries((await endpoints.request()).tabOwners ?? {})),
+    // The host's live view, recorder and computer controls show the tab the default REPL drives.
+    onAttached: (targetId) => post({ type: 'attached', targetId }),
     ...(identity.ownsTab ? {
       ownTab: async ({ gone }: { gone?: string | undefined }) => {
         const { targetId } = await endpoints.request(undefined, { tabGone: gone });
