@@ -16,6 +16,7 @@ export type { Deadline } from '../common/cdp/deadline.js';
 export type {
   CellContent, CellResult, ImageContent, TextContent, WireCellResult, WireImageContent, WireTextContent,
 } from './repl/cell-result.js';
+export type { NotRestored, RestoreReport } from './repl/declaration-journal.js';
 export { Browser, MAX_NAMED_REPLS } from './browsers/browser.js';
 export type { BrowserListing, BrowserOptions, ReplInfo, Tags } from './browsers/browser.js';
 export { TabRegistry } from './chromium/tab-registry.js';

@@ -2707,7 +2707,7 @@ export interface components {
          */
         ErrorCode: "REPL_ERR_INVALID_REQUEST" | "REPL_ERR_BODY_TOO_LARGE" | "REPL_ERR_CODE_TOO_LARGE" | "REPL_ERR_UNAUTHORIZED" | "REPL_ERR_PERMISSION_DENIED" | "REPL_ERR_NOT_FOUND" | "REPL_ERR_BROWSER_LIMIT" | "REPL_ERR_HOST_NOT_ALLOWED" | "REPL_ERR_ORIGIN_NOT_ALLOWED" | "REPL_ERR_HEADERS_TOO_LARGE" | "REPL_ERR_REQUEST_TIMEOUT" | "REPL_ERR_CONFLICT" | "REPL_ERR_INTERNAL" | "REPL_ERR_START_FAILED" | "REPL_ERR_PEER_UNAVAILABLE" | "REPL_ERR_DRAINING" | "REPL_ERR_CLOSED" | "REPL_ERR_ABORTED" | "REPL_ERR_CELL_TIMEOUT" | "REPL_ERR_WORKER_CRASHED" | "REPL_ERR_OUT_OF_MEMORY" | "REPL_ERR_PROTOCOL" | "REPL_ERR_CELL_SYNTAX" | "REPL_ERR_BINDING" | "REPL_ERR_OUTPUT_LIMIT" | "REPL_ERR_INVALID_ARGUMENT" | "REPL_ERR_CELL_INTERRUPTED" | "REPL_ERR_BROWSER_NOT_FOUND" | "REPL_ERR_BROWSER_LAUNCH_FAILED" | "REPL_ERR_CDP_CONNECT_FAILED" | "REPL_ERR_CDP_COMMAND_FAILED" | "REPL_ERR_CDP_TIMEOUT" | "REPL_ERR_CDP_DEADLINE_REACHED" | "REPL_ERR_CDP_DISCONNECTED" | "REPL_ERR_CDP_OUTCOME_UNKNOWN" | "REPL_ERR_TARGET_NOT_FOUND" | "REPL_ERR_PAGE_EVALUATION" | "REPL_ERR_ACTION_FAILED" | "REPL_ERR_LOAD_TIMEOUT" | "REPL_ERR_DIALOG_OPEN" | "REPL_ERR_NO_DIALOG" | "REPL_ERR_DOWNLOAD_FAILED" | "REPL_ERR_HTTP_GET_FAILED" | "REPL_ERR_STALE_REF" | "REPL_ERR_URL_NOT_ALLOWED" | "REPL_ERR_OPEN_NOT_APPROVED" | "REPL_ERR_PATH_OUTSIDE_WORKSPACE" | "REPL_ERR_WEBMCP_NO_TABS" | "REPL_ERR_WEBMCP_TOOL_NOT_FOUND" | "REPL_ERR_WEBMCP_OUTCOME_UNKNOWN" | "REPL_ERR_HUMAN_TIMEOUT" | "REPL_ERR_EXECUTOR_START_FAILED" | "REPL_ERR_EXECUTOR_TAB_CLOSE_FAILED" | "REPL_ERR_PROCESS_NOT_FOUND" | "REPL_ERR_PROCESS_LIMIT" | "REPL_ERR_PROCESS_EXITED" | "REPL_ERR_CURL_FAILED" | "REPL_ERR_CURL_TIMEOUT" | "REPL_ERR_CURL_TOO_LARGE" | "REPL_ERR_ZIP_UNSAFE_ENTRY" | "REPL_ERR_ZIP_TOO_LARGE" | "REPL_ERR_WATCH_LIMIT" | "REPL_ERR_REPLAY_NOT_FOUND" | "REPL_ERR_REPLAY_LIMIT" | "REPL_ERR_REPLAY_STORAGE_FULL" | "REPL_ERR_REPLAY_NOT_READY" | "REPL_ERR_REPLAY_FAILED" | "REPL_ERR_FFMPEG_NOT_FOUND";
         BrowserReplRequest: {
-            /** @description JavaScript cell. Required; may be empty only when reset is true. */
+            /** @description JavaScript cell. Required; may be empty only when reset or restore is true. */
             code?: string;
             /**
              * @description Execution timeout in seconds. Past it the cell is interrupted and its REPL kept (`interrupted: true`), or, when no interrupt check reaches it in time, the REPL is destroyed (`repl_terminated: true`).
@@ -2720,6 +2720,13 @@ export interface components {
              */
             reset?: boolean;
             repl?: components["schemas"]["ReplName"];
+            /** @description Turn this REPL's declaration journal on (true) or off (false) before the cell runs; it stays so for the REPL's life, until a reset clears it. With it on, the declarations of successful cells that can be made again without running anything (functions; classes and consts without side effects) are declared again in the next worker after this one died, and that call's answer lists them in `restored` (docs/repl.md, "Re-teach after a crash"). */
+            journal?: boolean;
+            /**
+             * @description Declare the journal's bindings again now if the worker they were made in has died since (code may then be empty); the answer always carries `restored`. Without it, the first call after the worker died does the same.
+             * @default false
+             */
+            restore?: boolean;
         };
         BrowserReplResult: {
             success: boolean;
@@ -2740,6 +2747,7 @@ export interface components {
              * @constant
              */
             interrupted?: true;
+            restored?: components["schemas"]["ReplRestoreReport"];
         };
         BrowserReplContent: components["schemas"]["BrowserReplTextContent"] | components["schemas"]["BrowserReplImageContent"];
         BrowserReplTextContent: {
@@ -3599,6 +3607,16 @@ export interface components {
             body: string;
             /** @description Total request duration in milliseconds. */
             duration_ms: number;
+        };
+        /** @description What a call declared again from the REPL's journal after its worker died (docs/repl.md, "Re-teach after a crash"). */
+        ReplRestoreReport: {
+            /** @description Names declared again, in their order. */
+            bindings: string[];
+            /** @description Names of earlier cells that did not come back, each with why (a let or var, an initialiser with side effects, a declaration that failed). */
+            not_restored: {
+                name: string;
+                reason: string;
+            }[];
         };
     };
     responses: {

@@ -1,6 +1,7 @@
 /** The result of one cell, as the library returns it and as it goes over HTTP (docs/repl.md, "Response"). */
 import type { OutputChannel } from '../../common/protocol/repl-messages.js';
 import type { components } from '../client/openapi-types.js';
+import type { RestoreReport } from './declaration-journal.js';
 
 export interface TextContent {
   type: 'text';
@@ -37,6 +38,11 @@ export interface CellResult {
    * initialised still there (docs/lifecycle.md).
    */
   interrupted?: true;
+  /**
+   * The journal's declarations this call made again in a new worker, because the one they were
+   * made in had died (`journal`, docs/repl.md "Re-teach after a crash"), and the names it could not.
+   */
+  restored?: RestoreReport;
 }
 
 // The HTTP shapes are openapi.json's (the generated types): the server cannot answer a field the
@@ -66,5 +72,8 @@ export function toWireResult(result: CellResult): WireCellResult {
   if (result.stack !== undefined) wire.stack = result.stack;
   if (result.replTerminated === true) wire.repl_terminated = true;
   if (result.interrupted === true) wire.interrupted = true;
+  if (result.restored !== undefined) {
+    wire.restored = { bindings: [...result.restored.restored], not_restored: result.restored.notRestored.map(({ name, reason }) => ({ name, reason })) };
+  }
   return wire;
 }

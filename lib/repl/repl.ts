@@ -17,6 +17,8 @@ import { defaultHeapMb } from '../../common/memory-budget.js';
 import type { CellFinishMessage } from '../../common/diagnostics.js';
 import type { EndpointRequestMessage, OutputItem, ResultMessage } from '../../common/protocol/repl-messages.js';
 import type { CellContent, CellResult } from './cell-result.js';
+import { DeclarationJournal } from './declaration-journal.js';
+import type { RestoreReport } from './declaration-journal.js';
 import { ReplWorkerSupply } from './repl-worker-supply.js';
 import type { ReplWorkerSettings } from './repl-worker-supply.js';
 import type { ExecutionOutcome, ReplWorker } from './repl-worker.js';
@@ -93,6 +95,13 @@ export interface ReplOptions {
    * pending hand-over requests. Absent: it fails with `REPL_ERR_BROWSER_NOT_FOUND`.
    */
   human?: HumanRequestHandler;
+  /**
+   * Keep a journal of the declarations of successful cells that can be made again without running
+   * anything (functions; classes and `const`s without side effects), and declare them again in the
+   * next worker after this one died (docs/repl.md, "Re-teach after a crash"). Default false; see
+   * {@link Repl.journaling}.
+   */
+  journal?: boolean;
 }
 
 /** The worker settings of a REPL (or of every REPL of a host) from its options. */
@@ -125,6 +134,12 @@ export interface RunOptions {
   timeoutSec?: number;
   /** Replace the REPL with a fresh one before running `code`. */
   reset?: boolean;
+  /**
+   * Declare the journal's bindings again now if the worker they were made in has died since
+   * (`code` may then be empty); the answer's `restored` says what came back. Without it the next
+   * call does the same on its own (docs/repl.md, "Re-teach after a crash").
+   */
+  restore?: boolean;
   /**
    * Aborting before the cell starts drops it; aborting while it runs interrupts it, as a timeout
    * does (its REPL kept when an interrupt check reaches it). Either way the call rejects with
@@ -223,6 +238,9 @@ const NOT_STARTED = Symbol('not started');
 /** Most a warm-up may take: a connect (10 s) and an attach; a browser slower than that is warmed by its first cell. */
 const WARM_UP_BUDGET_MS = 15_000;
 
+/** How long one cell of a restore may take: a declaration runs nothing, so only a sick worker is slower. */
+const RESTORE_CELL_TIMEOUT_MS = 5_000;
+
 /** What a timed-out cell's error adds to `execution timed out after <ms>ms` (docs/lifecycle.md). */
 const TIMED_OUT_REPL_GONE = "the REPL was destroyed, so the next call starts a fresh REPL and this REPL's bindings are gone";
 /** The same for a cell that was interrupted and its REPL kept. */
@@ -257,6 +275,10 @@ export class Repl {
   readonly #tabOwner: TabOwner | undefined;
   /** Name within its host. */
   readonly name: string;
+  /** The declarations to make again after the worker died; undefined while the journal is off. */
+  #journal: DeclarationJournal | undefined;
+  /** `replId` of the worker the journal's declarations live in. */
+  #journalWorker: string | undefined;
 
   constructor(options: ReplOptions = {}) {
     this.#options = options;
@@ -264,6 +286,7 @@ export class Repl {
     this.name = options.name ?? 'default';
     this.#tabOwner = options.tabs === undefined ? undefined : options.tabOwner ?? (this.name !== 'default' ? `repl:${this.name}` : undefined);
     this.#env = { ...options.env };
+    if (options.journal === true) this.#journal = new DeclarationJournal();
     const browser = options.browser ?? {};
     this.#ownsBrowser = browser !== false && !(browser instanceof BrowserManager);
     this.#browser = browser === false ? null : browser instanceof BrowserManager ? browser : new BrowserManager(browser);
@@ -299,6 +322,20 @@ export class Repl {
     return this.#queue.size > 0;
   }
 
+  /**
+   * Whether the REPL keeps its declaration journal (`ReplOptions.journal`). Turning it off forgets
+   * the journal; turning it on starts an empty one, which learns from the next successful cell.
+   */
+  get journaling(): boolean {
+    return this.#journal !== undefined;
+  }
+
+  set journaling(on: boolean) {
+    if (on === this.journaling) return;
+    this.#journal = on ? new DeclarationJournal() : undefined;
+    this.#journalWorker = undefined;
+  }
+
   /** Target id of the tab this REPL owns, once it has one (named REPLs of a host only). */
   get targetId(): string | undefined {
     return this.#tabOwner === undefined ? undefined : this.#options.tabs?.peek(this.#tabOwner);
@@ -314,8 +351,8 @@ export class Repl {
       return Promise.reject(error);
     }
     if (typeof code !== 'string') return Promise.reject(new ReplError('REPL_ERR_INVALID_REQUEST', 'code must be a string'));
-    if (code === '' && options.reset !== true) {
-      return Promise.reject(new ReplError('REPL_ERR_INVALID_REQUEST', 'code is required (it may be empty only when reset is true)'));
+    if (code === '' && options.reset !== true && options.restore !== true) {
+      return Promise.reject(new ReplError('REPL_ERR_INVALID_REQUEST', 'code is required (it may be empty only when reset or restore is true)'));
     }
     const { cellId } = options;
     // A cell id given twice (a caller's bug) is tracked once: an interrupt naming it stops both.
@@ -512,23 +549,80 @@ export class Repl {
       void this.#discardWorker();
       // A reset REPL starts on a new page: its old tab goes with its bindings.
       await this.#releaseTab();
+      // A fresh REPL was asked for: nothing of the old one comes back.
+      this.#journal?.clear();
+      this.#journalWorker = undefined;
       const worker = await this.#ensureWorker();
       if (code === '') return { success: true, replId: worker.replId };
     }
     operation.throwIfAborted();
     this.#state = 'busy';
     try {
-      let result = await this.#execute(await this.#ensureWorker(), code, operation, options, turn);
+      let worker = await this.#ensureWorker();
+      // Only with the journal (or when asked) is there a step before the cell: without it, the
+      // cell goes to the worker in the same turn, as it always did.
+      let restored = this.#journal !== undefined || options.restore === true ? await this.#restoreIfReplaced(worker, options.restore === true) : undefined;
+      if (restored !== undefined) {
+        if (this.closed) throw new ReplError('REPL_ERR_CLOSED', 'browser REPL is shutting down');
+        worker = await this.#ensureWorker();
+      }
+      if (code === '') return { success: true, replId: worker.replId, ...(restored === undefined ? {} : { restored }) };
+      let result = await this.#execute(worker, code, operation, options, turn);
       // The worker had died before it began the cell (it was dying between cells when we sent
       // it): nothing ran, so running it on a fresh worker is the silent replacement of docs/lifecycle.md, "Outcomes".
-      if (result === NOT_STARTED) result = await this.#execute(await this.#ensureWorker(), code, operation, options, turn);
+      if (result === NOT_STARTED) {
+        worker = await this.#ensureWorker();
+        if (this.#journal !== undefined) restored = await this.#restoreIfReplaced(worker, false) ?? restored;
+        result = await this.#execute(await this.#ensureWorker(), code, operation, options, turn);
+      }
       if (result === NOT_STARTED) {
         throw new ReplError('REPL_ERR_START_FAILED', 'failed to start browser REPL: the worker exited before running the cell');
       }
+      if (result.success && this.#journal !== undefined) {
+        this.#journal.record(code);
+        this.#journalWorker = result.replId;
+      }
+      if (restored !== undefined) result.restored = restored;
       return result;
     } finally {
       if (this.#state === 'busy') this.#state = 'ready';
     }
+  }
+
+  /**
+   * Declares the journal again in `worker` when it is not the worker the journal's declarations
+   * were made in (that one died, or was ended at a timeout): all functions in one cell, each class
+   * and `const` in its own, in their order. Undefined when there was nothing to do and the caller
+   * did not ask (`restore: true` always gets a report).
+   */
+  async #restoreIfReplaced(worker: ReplWorker, asked: boolean): Promise<RestoreReport | undefined> {
+    const journal = this.#journal;
+    if (journal === undefined) return asked ? { restored: [], notRestored: [] } : undefined;
+    const replaced = this.#journalWorker !== undefined && this.#journalWorker !== worker.replId;
+    if (!replaced) return asked ? { restored: [], notRestored: [] } : undefined;
+    // Whatever happens below, the journal now describes this worker: a declaration that cannot be
+    // made again is not tried on every later call.
+    this.#journalWorker = worker.replId;
+    const report: RestoreReport = { restored: [], notRestored: journal.notRestored };
+    const cells = journal.restoreCells();
+    for (let index = 0; index < cells.length; index++) {
+      const cell = cells[index]!;
+      const outcome = await worker.execute(cell.code, RESTORE_CELL_TIMEOUT_MS, () => undefined);
+      if (outcome.kind === 'result' && outcome.result.success) {
+        report.restored.push(...cell.names);
+        continue;
+      }
+      if (outcome.kind !== 'result') {
+        // The new worker did not survive it: nothing more is declared, and the call's own code
+        // goes to the worker after it.
+        void this.#discardWorker();
+        for (const rest of cells.slice(index)) for (const name of rest.names) report.notRestored.push({ name, reason: 'the worker ended while the journal was declared again' });
+        break;
+      }
+      const reason = `declaring it again failed: ${outcome.result.error?.message ?? 'unknown error'}`;
+      for (const name of cell.names) report.notRestored.push({ name, reason });
+    }
+    return report;
   }
 
   /** The answer of a cell an interrupt stopped before it was sent to the worker: it did not run. */

@@ -51,7 +51,7 @@ t.test('POST /repl validation', async (t) => {
     for (const body of [{ code: '' }, {}, { code: '', reset: false }]) {
       const response = await api.call('POST', '/repl', body);
       t.equal(response.status, 400);
-      t.equal(response.json.message, 'code is required (it may be empty only when reset is true)');
+      t.equal(response.json.message, 'code is required (it may be empty only when reset or restore is true)');
     }
   });
 

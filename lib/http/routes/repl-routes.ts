@@ -29,6 +29,8 @@ interface ReplRequestBody {
   timeout_sec?: number;
   reset?: boolean;
   repl?: string;
+  journal?: boolean;
+  restore?: boolean;
 }
 
 interface InterruptRequestBody {
@@ -66,10 +68,11 @@ export function replRoutes(browserOf: BrowserOf): Router {
     const body = req.body as ReplRequestBody;
     const code = body.code ?? '';
     const reset = body.reset ?? false;
+    const restore = body.restore ?? false;
     const streaming = wantsEventStream(req);
     // A streamed cell outlives its client (its result stays fetchable); a plain one is dropped with it.
     const operation = Operation.fromTimeoutSec(body.timeout_sec, CELL_TIMEOUT, { signal: streaming ? undefined : requestSignal(req, res) });
-    if (code === '' && !reset) throw new ReplError('REPL_ERR_INVALID_REQUEST', 'code is required (it may be empty only when reset is true)');
+    if (code === '' && !reset && !restore) throw new ReplError('REPL_ERR_INVALID_REQUEST', 'code is required (it may be empty only when reset or restore is true)');
     const encoded = encodedRequestBytes(code, operation.timeoutMs);
     if (encoded > LIMITS.encodedRequestBytes) {
       throw new ReplError('REPL_ERR_CODE_TOO_LARGE',
@@ -88,18 +91,19 @@ export function replRoutes(browserOf: BrowserOf): Router {
       res.status(409).json({ message: (error as ReplError).message, code: 'REPL_ERR_CONFLICT', repls: (listed as ReplInfo[]).map(toWireRepl) });
       return;
     }
+    if (body.journal !== undefined) repl.journaling = body.journal;
     // Admitted: from here on the cell has an id under which its result can be fetched again.
     const results = cellResults(host);
     const cellId = randomUUID();
     results.start(cellId);
     if (streaming) {
-      await streamCell(res, repl, cellId, resultUrl(req, res, cellId), results, code, { operation, reset, cellId });
+      await streamCell(res, repl, cellId, resultUrl(req, res, cellId), results, code, { operation, reset, restore, cellId });
       return;
     }
     res.setHeader('x-cell-id', cellId);
     let result: CellResult;
     try {
-      result = await repl.run(code, { operation, reset, cellId });
+      result = await repl.run(code, { operation, reset, restore, cellId });
     } catch (error) {
       results.fail(cellId, error);
       throw error;
@@ -207,7 +211,7 @@ function cellResults(host: Browser): CellResults {
  */
 async function streamCell(
   res: Response, repl: Repl, cellId: string, resultUrl: string, results: CellResults, code: string,
-  options: Pick<RunOptions, 'operation' | 'reset' | 'cellId'>,
+  options: Pick<RunOptions, 'operation' | 'reset' | 'restore' | 'cellId'>,
 ): Promise<void> {
   const stream = new EventStream(res, { headers: { 'x-cell-id': cellId } });
   stream.send('cell', { cell_id: cellId, repl: repl.name, result_url: resultUrl });
