@@ -111,6 +111,11 @@ export const ERROR_CODES = {
   REPL_ERR_REPLAY_NOT_READY: { status: 409, meaning: 'The recording is still running or still being encoded: its MP4 exists once it was stopped.', fix: 'Stop it (POST /browsers/{id}/replays/{replay_id}/stop, which answers once the file is written), then download it.' },
   REPL_ERR_REPLAY_FAILED: { status: 500, meaning: 'ffmpeg could not encode the recording (the message quotes its last error lines); there is no video.', fix: 'Read the ffmpeg error; check the disk and the ffmpeg installation, then record again.' },
   REPL_ERR_FFMPEG_NOT_FOUND: { status: 500, meaning: 'Recording needs ffmpeg, and none was found (BROWSER_REPL_FFMPEG, then ffmpeg on PATH, /usr/bin/ffmpeg).', fix: 'Install it (`npm run install-browser -- --ffmpeg`, or `apt-get install -y ffmpeg` on Debian), or point BROWSER_REPL_FFMPEG at an ffmpeg executable.' },
+  // --- extensions (docs/browsers.md#extensions) ---
+  REPL_ERR_EXTENSION_NOT_FOUND: { status: 404, meaning: 'No uploaded extension has that id or name (never uploaded here, or deleted).', fix: 'List the extensions (GET /extensions) and use an id or name from there, or upload it first (POST /extensions).' },
+  REPL_ERR_EXTENSION_INVALID: { status: 400, meaning: 'The zip is not an unpacked Chromium extension: it has no manifest.json (at its top, or in its one top-level folder), or the manifest is not JSON or lacks a valid manifest_version (3 or 2), name or version. The message names the field; nothing was stored.', fix: 'Zip the folder that holds manifest.json (zip -r ext.zip . from inside it) and check the manifest\'s manifest_version, name and version.' },
+  REPL_ERR_EXTENSION_NAME_TAKEN: { status: 409, meaning: 'Another uploaded extension already has that name; names are unique on a server.', fix: 'Pick another name, or delete the other extension first (DELETE /extensions/{id_or_name}).' },
+  REPL_ERR_EXTENSION_STORE_OFFLINE: { status: 400, meaning: 'Downloading from the Chrome Web Store needs the internet, and this server runs offline: it never fetches from the store.', fix: 'Download and unpack the extension on a machine with internet access, zip the unpacked folder, and upload it (POST /extensions).' },
 } as const satisfies Record<string, ErrorDefinition>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
