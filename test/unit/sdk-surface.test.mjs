@@ -12,7 +12,6 @@ const openapi = JSON.parse(readFileSync(new URL('openapi.json', root), 'utf8'));
 
 /** Methods the SDK has that this server does not serve yet, each with the issue that brings it. */
 const NOT_SERVED = new Map([
-  ['browsers.loadExtensions', 'issue 31 (extensions)'],
 ]);
 
 /** openapi.json's operations as [method, regex of the path]. */
