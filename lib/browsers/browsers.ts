@@ -59,9 +59,9 @@ export interface BrowserInit {
   /** The SDK's `telemetry` field, checked here (docs/telemetry.md); default: no capture. */
   telemetry?: unknown;
   /**
-   * Unpacked extension folders Chromium loads at launch (`--load-extension`, and
-   * `--disable-extensions-except` so that no other runs; docs/browsers.md#extensions). Such a
-   * browser is launched for the request, never taken from the pool.
+   * Unpacked extension folders Chromium loads at launch (`--load-extension`;
+   * docs/browsers.md#extensions). Such a browser is launched for the request, never taken from
+   * the pool.
    */
   extensionDirs?: readonly string[] | undefined;
   signal?: AbortSignal | undefined;
@@ -415,8 +415,9 @@ function extensionFlags(dirs: readonly string[] | undefined): string[] {
   for (const dir of dirs) {
     if (typeof dir !== 'string' || dir === '' || dir.includes(',')) throw new ReplError('REPL_ERR_INVALID_ARGUMENT', `extensionDirs: ${JSON.stringify(dir)} is not a folder Chromium can load (empty, or with a comma)`);
   }
-  const list = dirs.join(',');
-  return [`--load-extension=${list}`, `--disable-extensions-except=${list}`];
+  // Without --disable-extensions-except: it would also disable what loadExtensions adds later
+  // through CDP (docs/browsers.md#extensions).
+  return [`--load-extension=${dirs.join(',')}`];
 }
 
 function checkTimeoutSeconds(value: unknown): number {

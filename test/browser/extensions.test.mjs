@@ -133,6 +133,15 @@ t.test('a browser created with the extension: a cell sees the mark', async (t) =
   t.teardown(() => kernel.browsers.deleteByID(browser.session_id).catch(() => undefined));
   t.same(await markSeen(browser.session_id), { mark: 'fixture-extension' }, 'the content script marked the page');
   t.type((await kernel.extensions.get(marker.id)).last_used_at, 'string', 'last_used_at is set');
+
+  // A second extension loaded live into this browser runs beside the first (Chromium's
+  // --disable-extensions-except would disable it: the server does not pass it).
+  const second = await buildZip([
+    { name: 'manifest.json', data: JSON.stringify({ manifest_version: 3, name: 'Second', version: '1.0', content_scripts: [{ matches: ['<all_urls>'], js: ['second.js'], run_at: 'document_start' }] }) },
+    { name: 'second.js', data: "document.documentElement.dataset.second = 'yes';" },
+  ]);
+  await kernel.browsers.loadExtensions(browser.session_id, { extensions: [{ name: 'second', zip_file: await toFile(second, 'second.zip') }] });
+  t.same(await markSeen(browser.session_id, ', second: await js("document.documentElement.dataset.second")'), { mark: 'fixture-extension', second: 'yes' }, 'both extensions ran');
 });
 
 t.test('loadExtensions on a running browser: no restart, then the mark', async (t) => {
