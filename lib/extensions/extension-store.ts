@@ -234,7 +234,8 @@ export class ExtensionStore {
   /**
    * The folders to load for a browser's `extensions` field (each `{id}` or `{name}`), in order,
    * and notes them used now.
-   * @throws ReplError `REPL_ERR_INVALID_REQUEST` (an entry names neither), `REPL_ERR_EXTENSION_NOT_FOUND`
+   * @throws ReplError `REPL_ERR_INVALID_REQUEST` (an entry names neither), `REPL_ERR_EXTENSION_NOT_FOUND`,
+   *   `REPL_ERR_EXTENSION_INVALID` (a Manifest V2 extension)
    */
   resolve(references: ReadonlyArray<{ id?: string | undefined; name?: string | undefined }>, field: string): Promise<string[]> {
     return this.#serial(async () => {
@@ -245,6 +246,11 @@ export class ExtensionStore {
         const record = await this.get(key);
         if (reference.id !== undefined && record.id !== reference.id) {
           throw new ReplError('REPL_ERR_EXTENSION_NOT_FOUND', `${field}[${index}].id: no extension with id ${JSON.stringify(reference.id.slice(0, 300))}`);
+        }
+        // Chromium 138 and later (this server's is 156) refuse Manifest V2 without a word when
+        // launched with it: a browser would start without the extension, so the create is refused.
+        if (record.manifest.manifestVersion !== 3) {
+          throw new ReplError('REPL_ERR_EXTENSION_INVALID', `${field}[${index}]: ${JSON.stringify(key.slice(0, 300))} is a Manifest V${record.manifest.manifestVersion} extension, and Chromium loads only Manifest V3 ones`);
         }
         if (!used.includes(record)) used.push(record);
       }

@@ -197,6 +197,10 @@ t.test('hostile zips and bad input: a clear 4xx, nothing written outside', async
   t.match(await refusal(kernel.browsers.create({ extensions: [{}] })), { status: 400, message: /extensions\[0\]/ }, 'an entry without id or name answers 400 naming it');
   t.match(await refusal(kernel.browsers.create({ extensions: 'marker' })), { status: 400, message: /extensions/ }, 'extensions not an array answers 400 naming it');
   t.match(await refusal(kernel.browsers.create({ extensions: [{ id: marker.id, name: 'other', extra: 1 }] })), { status: 400, message: /extensions/ }, 'an unknown field of an entry answers 400');
+  const mv2 = await kernel.extensions.upload({ file: await toFile(await buildZip([{ name: 'manifest.json', data: manifest({ manifest_version: 2 }) }]), 'mv2.zip'), name: 'mv2' });
+  t.match(await refusal(kernel.browsers.create({ extensions: [{ name: 'mv2' }] })), { status: 400, code: 'REPL_ERR_EXTENSION_INVALID', message: /extensions\[0\].*Manifest V2/ },
+    'a Manifest V2 extension is stored, but a create with it is refused (Chromium 156 would drop it silently)');
+  await kernel.extensions.delete(mv2.id);
   t.equal(api.server.app.browsers.list().length, 0, 'no browser was left behind');
   t.equal((await api.call('GET', '/healthz')).status, 200, 'the server still answers');
 });
