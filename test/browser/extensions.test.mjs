@@ -2,7 +2,8 @@
 // real server and real headless Chromiums: every client.extensions method with its effect checked
 // (on disk and in the answers); a browser created with an uploaded extension whose content script
 // marks every page, the mark read by a cell; browsers.loadExtensions on a running browser (no
-// restart: a binding of its REPL survives), the mark then seen; hostile zips and bad input answer
+// restart: a binding of its REPL survives), the mark then seen, and again after Chromium crashed
+// and was relaunched; hostile zips and bad input answer
 // a 4xx naming what is wrong, and nothing is written outside the data directory's own folders.
 // The fixture extension (test/fixtures/extensions/marker) is zipped here, at run time.
 import t from 'tap';
@@ -152,6 +153,19 @@ t.test('loadExtensions on a running browser: no restart, then the mark', async (
   t.same(await markSeen(browser.session_id), { mark: 'none' }, 'without the extension, no mark');
   await kernel.browsers.loadExtensions(browser.session_id, { extensions: [{ name: 'live-marker', zip_file: await toFile(nestedZip, 'live.zip') }] });
   t.same(await markSeen(browser.session_id, ', kept: kept + 1'), { mark: 'fixture-extension', kept: 42 }, 'the mark, and the REPL binding survived (no restart)');
+  // Chromium killed: the relaunched one gets the extension again before the next cell runs.
+  const chromium = api.server.app.browsers.get(browser.session_id).chromium;
+  const exited = new Promise((resolve) => {
+    const dispose = chromium.onExit(() => {
+      dispose();
+      resolve();
+    });
+  });
+  const pid = chromium.pid;
+  process.kill(pid, 'SIGKILL');
+  await exited;
+  t.same(await markSeen(browser.session_id, ', kept'), { mark: 'fixture-extension', kept: 41 }, 'after a crash and relaunch, the extension is loaded again');
+  t.not(chromium.pid, pid, 'a new Chromium');
   const unpacked = liveFolders().filter((folder) => existsSync(join(folder, 'live-marker', 'marker', 'manifest.json')));
   t.equal(unpacked.length, 1, 'unpacked into a temporary folder of its own');
 
