@@ -58,6 +58,8 @@ export function checkExtensionName(value: unknown, field: string): string {
   if (typeof value !== 'string' || !EXTENSION_NAME_PATTERN.test(value)) {
     throw new ReplError('REPL_ERR_INVALID_REQUEST', `${field} must be 1 to 255 letters, digits, ".", "_" or "-"`);
   }
+  // `.` and `..` cannot be addressed in a URL path (clients resolve them away).
+  if (/^\.+$/.test(value)) throw new ReplError('REPL_ERR_INVALID_REQUEST', `${field} must not be only dots`);
   return value;
 }
 
@@ -225,6 +227,8 @@ export class ExtensionStore {
       const records = await this.#index();
       // Renamed away first, so the extension is gone at once even if removing its files is slow or fails.
       const gone = join(this.root, `.deleted-${record.id}`);
+      // One left by a delete a crash cut short would make the rename fail.
+      await rm(gone, { recursive: true, force: true });
       await rename(join(this.root, record.id), gone);
       records.delete(record.id);
       await rm(gone, { recursive: true, force: true });

@@ -1,12 +1,13 @@
 // The manifest check of an uploaded extension (lib/extensions/manifest.ts), the folder an upload
-// is loaded from (its top, or its one top-level folder), and where the data directory defaults to.
+// is loaded from (its top, or its one top-level folder), names, the store kept across a restart,
+// and where the data directory defaults to.
 import t from 'tap';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import yazl from 'yazl';
 import { checkManifest } from '../../dist/lib/extensions/manifest.js';
-import { unpackExtension } from '../../dist/lib/extensions/extension-store.js';
+import { checkExtensionName, ExtensionStore, unpackExtension } from '../../dist/lib/extensions/extension-store.js';
 import { dataDirOf } from '../../dist/lib/http/settings.js';
 
 const valid = { manifest_version: 3, name: 'Marker', version: '1.0' };
@@ -80,4 +81,28 @@ t.test('the data directory', async (t) => {
   t.equal(dataDirOf(undefined, { XDG_STATE_HOME: '/state', HOME: '/home/u' }), '/state/chromium-repl', 'XDG_STATE_HOME');
   t.equal(dataDirOf(undefined, { HOME: '/home/u' }), '/home/u/.local/state/chromium-repl', 'else ~/.local/state');
   t.throws(() => dataDirOf('', {}), { code: 'REPL_ERR_INVALID_ARGUMENT', message: /dataDir/ });
+});
+
+t.test('names', async (t) => {
+  for (const name of ['marker', 'a', 'My_ext-1.2', 'x'.repeat(255)]) t.equal(checkExtensionName(name, 'name'), name, name);
+  for (const name of ['', 'a b', 'é', 'x'.repeat(256), '.', '..', 'a/b', 5, undefined]) {
+    t.throws(() => checkExtensionName(name, 'name'), { code: 'REPL_ERR_INVALID_REQUEST', message: /^name must/ }, `refused: ${JSON.stringify(name)}`);
+  }
+});
+
+t.test('the store outlives its server: a new one on the same folder finds what the last one kept', async (t) => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'browser-repl-store-test-'));
+  t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
+  const zip = join(dataDir, 'upload.zip');
+  writeFileSync(zip, await zipOf({ 'manifest.json': text({}) }));
+  const limits = { zipMaxBytes: 1024 * 1024, zipMaxEntries: 10, zipMaxRatio: 100 };
+  const first = new ExtensionStore({ dataDir, limits });
+  t.same(await first.list(), [], 'empty, and nothing written before the first upload');
+  t.same(readdirSync(dataDir), ['upload.zip']);
+  const record = await first.upload(zip, 'kept');
+  const second = new ExtensionStore({ dataDir, limits });
+  t.same(await second.get('kept'), record, 'found by name after a restart');
+  t.same(await second.resolve([{ id: record.id }], 'extensions'), [join(dataDir, 'extensions', record.id, 'unpacked')]);
+  await second.delete('kept');
+  t.same(await new ExtensionStore({ dataDir, limits }).list(), [], 'and the delete too');
 });
