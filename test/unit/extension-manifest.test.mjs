@@ -106,3 +106,10 @@ t.test('the store outlives its server: a new one on the same folder finds what t
   await second.delete('kept');
   t.same(await new ExtensionStore({ dataDir, limits }).list(), [], 'and the delete too');
 });
+
+t.test('--data-dir', async (t) => {
+  const { serveOptions } = await import('../../dist/lib/cli/serve.js');
+  t.equal(serveOptions(['--data-dir', '/srv/repl'], {}).dataDir, '/srv/repl', 'the flag becomes the option');
+  t.equal(serveOptions([], {}).dataDir, undefined, 'unset: the settings decide (the variable, then the state folder)');
+  t.throws(() => serveOptions(['--data-dir', ''], {}), { name: 'UsageError', message: /--data-dir must not be empty/ });
+});
