@@ -34,7 +34,8 @@ export const DEPS = {
   'lib/mcp': ['common', 'lib/chromium', 'lib/threads', 'lib/repl', 'lib/executor', 'lib/browsers', 'lib/tools', 'lib/webmcp'],
   'lib/live-view': ['common', 'lib/chromium', 'lib/browsers'],
   'lib/recordings': ['common', 'lib/chromium', 'lib/browsers', 'lib/live-view', 'lib/system'],
-  'lib/http': ['common', 'lib/chromium', 'lib/threads', 'lib/repl', 'lib/executor', 'lib/browsers', 'lib/system', 'lib/tools', 'lib/mcp', 'lib/webmcp', 'lib/live-view', 'lib/recordings', 'lib/telemetry', 'lib/client/openapi-types.ts'],
+  'lib/extensions': ['common', 'lib/system'],
+  'lib/http': ['common', 'lib/extensions', 'lib/chromium', 'lib/threads', 'lib/repl', 'lib/executor', 'lib/browsers', 'lib/system', 'lib/tools', 'lib/mcp', 'lib/webmcp', 'lib/live-view', 'lib/recordings', 'lib/telemetry', 'lib/client/openapi-types.ts'],
   // The HTTP answer types of lib/repl, lib/executor, lib/system and lib/http are the ones generated
   // from openapi.json into lib/client/openapi-types.ts (types only).
   // The typed client is standalone: it may be bundled for any fetch runtime, so it imports nothing of ours.

@@ -58,6 +58,12 @@ export interface BrowserInit {
   tags?: Tags | undefined;
   /** The SDK's `telemetry` field, checked here (docs/telemetry.md); default: no capture. */
   telemetry?: unknown;
+  /**
+   * Unpacked extension folders Chromium loads at launch (`--load-extension`;
+   * docs/browsers.md#extensions). Such a browser is launched for the request, never taken from
+   * the pool.
+   */
+  extensionDirs?: readonly string[] | undefined;
   signal?: AbortSignal | undefined;
 }
 
@@ -211,7 +217,8 @@ export class Browsers extends Resource {
     const telemetry = resolveTelemetry(init.telemetry, undefined, 'create');
 
     // A pool browser fits when the request asks for what the pool launched: headless, default viewport.
-    const fitsPool = headless && (viewport === undefined || sameViewport(viewport, this.#defaultViewport()));
+    const extensionArgs = extensionFlags(init.extensionDirs);
+    const fitsPool = headless && extensionArgs.length === 0 && (viewport === undefined || sameViewport(viewport, this.#defaultViewport()));
     let browser = fitsPool ? this.#pool.shift() : undefined;
     const pooled = browser !== undefined;
     if (browser === undefined) {
@@ -220,7 +227,7 @@ export class Browsers extends Resource {
           `this server already runs ${this.liveBrowsers} of its ${this.maxBrowsers} browsers; delete one (DELETE /browsers/{id}) `
           + 'or wait for an idle one to be reaped (timeout_seconds); the limit is maxBrowsers (BROWSER_REPL_MAX_BROWSERS)');
       }
-      browser = await this.#launch({ headless, viewport }, init.signal);
+      browser = await this.#launch({ headless, viewport, args: extensionArgs }, init.signal);
     }
     this.#fillPool();
     // The name may have been taken while this one launched.
@@ -347,7 +354,7 @@ export class Browsers extends Resource {
   }
 
   /** Launches a browser; `close()` waits for every launch still running. */
-  #launch(launch: { headless: boolean; viewport: Viewport | undefined }, signal: AbortSignal | undefined): Promise<Browser> {
+  #launch(launch: { headless: boolean; viewport: Viewport | undefined; args?: readonly string[] }, signal: AbortSignal | undefined): Promise<Browser> {
     const launching = this.#launchBrowser(launch, signal);
     const settled = launching.then(() => undefined, () => undefined);
     this.#launches.add(settled);
@@ -355,13 +362,16 @@ export class Browsers extends Resource {
     return launching;
   }
 
-  async #launchBrowser(launch: { headless: boolean; viewport: Viewport | undefined }, signal: AbortSignal | undefined): Promise<Browser> {
+  async #launchBrowser(launch: { headless: boolean; viewport: Viewport | undefined; args?: readonly string[] }, signal: AbortSignal | undefined): Promise<Browser> {
     const viewport = launch.viewport ?? this.#viewport;
     const browser = new Browser({
       ...this.#defaults,
       id: `${this.#idPrefix}${createId()}`,
       // A created browser always launches a Chromium of its own, even when the server's own is attached.
-      browser: { ...this.#launchOptions, cdpEndpoint: null, headless: launch.headless },
+      browser: {
+        ...this.#launchOptions, cdpEndpoint: null, headless: launch.headless,
+        ...(launch.args === undefined || launch.args.length === 0 ? {} : { args: [...(this.#launchOptions?.args ?? []), ...launch.args] }),
+      },
       ...(viewport === undefined ? {} : { viewport }),
     });
     try {
@@ -397,6 +407,17 @@ export class Browsers extends Resource {
     if (this.closed) throw new ReplError('REPL_ERR_CLOSED', 'the server is shutting down');
     if (this.#draining) throw new ReplError('REPL_ERR_DRAINING', 'this server is draining (shutting down gracefully) and takes no new browsers: create it on another server');
   }
+}
+
+/** Chromium's flags for loading `dirs` (none for none). A comma would split a path: refused. */
+function extensionFlags(dirs: readonly string[] | undefined): string[] {
+  if (dirs === undefined || dirs.length === 0) return [];
+  for (const dir of dirs) {
+    if (typeof dir !== 'string' || dir === '' || dir.includes(',')) throw new ReplError('REPL_ERR_INVALID_ARGUMENT', `extensionDirs: ${JSON.stringify(dir)} is not a folder Chromium can load (empty, or with a comma)`);
+  }
+  // Without --disable-extensions-except: it would also disable what loadExtensions adds later
+  // through CDP (docs/browsers.md#extensions).
+  return [`--load-extension=${dirs.join(',')}`];
 }
 
 function checkTimeoutSeconds(value: unknown): number {

@@ -1554,6 +1554,111 @@ export interface paths {
         patch: operations["browserCurlRawPatch"];
         trace?: never;
     };
+    "/extensions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List extensions
+         * @description Oldest first, as a bare array, paged with `offset`/`limit` (`X-Has-More`, `X-Next-Offset`) as GET /browsers.
+         */
+        get: operations["listExtensions"];
+        put?: never;
+        /**
+         * Upload an extension (a zip)
+         * @description Stores a zip of an unpacked Chromium extension under the server's data directory (`--data-dir`). The zip is extracted with the rules of `/fs/upload_zip` (no entry outside, no links, the size, entry and ratio limits) and its manifest.json checked (`manifest_version` 3 or 2, `name`, `version`) before anything is kept; a refused upload stores nothing.
+         */
+        post: operations["uploadExtension"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/extensions/from_chrome_store": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download from the Chrome Web Store (refused: offline)
+         * @description This server runs offline and never fetches from the store: a well-formed request answers 400 `REPL_ERR_EXTENSION_STORE_OFFLINE`. Download and unpack the extension elsewhere, zip it and upload it (POST /extensions).
+         */
+        get: operations["downloadExtensionFromChromeStore"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/extensions/{id_or_name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download an extension's zip
+         * @description The archive exactly as uploaded (its SHA-256 is the `checksum`).
+         */
+        get: operations["downloadExtension"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an extension
+         * @description Browsers that loaded it keep it until they end; a Chromium relaunched after a crash no longer finds it.
+         */
+        delete: operations["deleteExtension"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/extensions/{id_or_name}/metadata": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An extension's metadata */
+        get: operations["getExtension"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/browsers/{id_or_name}/extensions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Load extensions into a running browser
+         * @description Each zip is extracted (the rules of `/fs/upload_zip`) and checked as an upload is, then loaded into the running Chromium with CDP `Extensions.loadUnpacked`: no restart (the hosted product restarts Chromium), tabs, cookies and REPLs stay; content scripts apply from each page's next load. A refused zip loads none. The extensions go with the browser (not stored under /extensions).
+         */
+        post: operations["loadBrowserExtensions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/browsers/{id_or_name}/repl": {
         parameters: {
             query?: never;
@@ -2705,7 +2810,7 @@ export interface components {
          * @description Stable error codes; see docs/errors.md.
          * @enum {string}
          */
-        ErrorCode: "REPL_ERR_INVALID_REQUEST" | "REPL_ERR_BODY_TOO_LARGE" | "REPL_ERR_CODE_TOO_LARGE" | "REPL_ERR_UNAUTHORIZED" | "REPL_ERR_PERMISSION_DENIED" | "REPL_ERR_NOT_FOUND" | "REPL_ERR_BROWSER_LIMIT" | "REPL_ERR_HOST_NOT_ALLOWED" | "REPL_ERR_ORIGIN_NOT_ALLOWED" | "REPL_ERR_HEADERS_TOO_LARGE" | "REPL_ERR_REQUEST_TIMEOUT" | "REPL_ERR_CONFLICT" | "REPL_ERR_INTERNAL" | "REPL_ERR_START_FAILED" | "REPL_ERR_PEER_UNAVAILABLE" | "REPL_ERR_DRAINING" | "REPL_ERR_CLOSED" | "REPL_ERR_ABORTED" | "REPL_ERR_CELL_TIMEOUT" | "REPL_ERR_WORKER_CRASHED" | "REPL_ERR_OUT_OF_MEMORY" | "REPL_ERR_PROTOCOL" | "REPL_ERR_CELL_SYNTAX" | "REPL_ERR_BINDING" | "REPL_ERR_OUTPUT_LIMIT" | "REPL_ERR_INVALID_ARGUMENT" | "REPL_ERR_CELL_INTERRUPTED" | "REPL_ERR_BROWSER_NOT_FOUND" | "REPL_ERR_BROWSER_LAUNCH_FAILED" | "REPL_ERR_CDP_CONNECT_FAILED" | "REPL_ERR_CDP_COMMAND_FAILED" | "REPL_ERR_CDP_TIMEOUT" | "REPL_ERR_CDP_DEADLINE_REACHED" | "REPL_ERR_CDP_DISCONNECTED" | "REPL_ERR_CDP_OUTCOME_UNKNOWN" | "REPL_ERR_TARGET_NOT_FOUND" | "REPL_ERR_PAGE_EVALUATION" | "REPL_ERR_ACTION_FAILED" | "REPL_ERR_LOAD_TIMEOUT" | "REPL_ERR_DIALOG_OPEN" | "REPL_ERR_NO_DIALOG" | "REPL_ERR_DOWNLOAD_FAILED" | "REPL_ERR_HTTP_GET_FAILED" | "REPL_ERR_STALE_REF" | "REPL_ERR_URL_NOT_ALLOWED" | "REPL_ERR_OPEN_NOT_APPROVED" | "REPL_ERR_PATH_OUTSIDE_WORKSPACE" | "REPL_ERR_WEBMCP_NO_TABS" | "REPL_ERR_WEBMCP_TOOL_NOT_FOUND" | "REPL_ERR_WEBMCP_OUTCOME_UNKNOWN" | "REPL_ERR_HUMAN_TIMEOUT" | "REPL_ERR_EXECUTOR_START_FAILED" | "REPL_ERR_EXECUTOR_TAB_CLOSE_FAILED" | "REPL_ERR_PROCESS_NOT_FOUND" | "REPL_ERR_PROCESS_LIMIT" | "REPL_ERR_PROCESS_EXITED" | "REPL_ERR_CURL_FAILED" | "REPL_ERR_CURL_TIMEOUT" | "REPL_ERR_CURL_TOO_LARGE" | "REPL_ERR_ZIP_UNSAFE_ENTRY" | "REPL_ERR_ZIP_TOO_LARGE" | "REPL_ERR_WATCH_LIMIT" | "REPL_ERR_REPLAY_NOT_FOUND" | "REPL_ERR_REPLAY_LIMIT" | "REPL_ERR_REPLAY_STORAGE_FULL" | "REPL_ERR_REPLAY_NOT_READY" | "REPL_ERR_REPLAY_FAILED" | "REPL_ERR_FFMPEG_NOT_FOUND";
+        ErrorCode: "REPL_ERR_INVALID_REQUEST" | "REPL_ERR_BODY_TOO_LARGE" | "REPL_ERR_CODE_TOO_LARGE" | "REPL_ERR_UNAUTHORIZED" | "REPL_ERR_PERMISSION_DENIED" | "REPL_ERR_NOT_FOUND" | "REPL_ERR_BROWSER_LIMIT" | "REPL_ERR_HOST_NOT_ALLOWED" | "REPL_ERR_ORIGIN_NOT_ALLOWED" | "REPL_ERR_HEADERS_TOO_LARGE" | "REPL_ERR_REQUEST_TIMEOUT" | "REPL_ERR_CONFLICT" | "REPL_ERR_INTERNAL" | "REPL_ERR_START_FAILED" | "REPL_ERR_PEER_UNAVAILABLE" | "REPL_ERR_DRAINING" | "REPL_ERR_CLOSED" | "REPL_ERR_ABORTED" | "REPL_ERR_CELL_TIMEOUT" | "REPL_ERR_WORKER_CRASHED" | "REPL_ERR_OUT_OF_MEMORY" | "REPL_ERR_PROTOCOL" | "REPL_ERR_CELL_SYNTAX" | "REPL_ERR_BINDING" | "REPL_ERR_OUTPUT_LIMIT" | "REPL_ERR_INVALID_ARGUMENT" | "REPL_ERR_CELL_INTERRUPTED" | "REPL_ERR_BROWSER_NOT_FOUND" | "REPL_ERR_BROWSER_LAUNCH_FAILED" | "REPL_ERR_CDP_CONNECT_FAILED" | "REPL_ERR_CDP_COMMAND_FAILED" | "REPL_ERR_CDP_TIMEOUT" | "REPL_ERR_CDP_DEADLINE_REACHED" | "REPL_ERR_CDP_DISCONNECTED" | "REPL_ERR_CDP_OUTCOME_UNKNOWN" | "REPL_ERR_TARGET_NOT_FOUND" | "REPL_ERR_PAGE_EVALUATION" | "REPL_ERR_ACTION_FAILED" | "REPL_ERR_LOAD_TIMEOUT" | "REPL_ERR_DIALOG_OPEN" | "REPL_ERR_NO_DIALOG" | "REPL_ERR_DOWNLOAD_FAILED" | "REPL_ERR_HTTP_GET_FAILED" | "REPL_ERR_STALE_REF" | "REPL_ERR_URL_NOT_ALLOWED" | "REPL_ERR_OPEN_NOT_APPROVED" | "REPL_ERR_PATH_OUTSIDE_WORKSPACE" | "REPL_ERR_WEBMCP_NO_TABS" | "REPL_ERR_WEBMCP_TOOL_NOT_FOUND" | "REPL_ERR_WEBMCP_OUTCOME_UNKNOWN" | "REPL_ERR_HUMAN_TIMEOUT" | "REPL_ERR_EXECUTOR_START_FAILED" | "REPL_ERR_EXECUTOR_TAB_CLOSE_FAILED" | "REPL_ERR_PROCESS_NOT_FOUND" | "REPL_ERR_PROCESS_LIMIT" | "REPL_ERR_PROCESS_EXITED" | "REPL_ERR_CURL_FAILED" | "REPL_ERR_CURL_TIMEOUT" | "REPL_ERR_CURL_TOO_LARGE" | "REPL_ERR_ZIP_UNSAFE_ENTRY" | "REPL_ERR_ZIP_TOO_LARGE" | "REPL_ERR_WATCH_LIMIT" | "REPL_ERR_REPLAY_NOT_FOUND" | "REPL_ERR_REPLAY_LIMIT" | "REPL_ERR_REPLAY_STORAGE_FULL" | "REPL_ERR_REPLAY_NOT_READY" | "REPL_ERR_REPLAY_FAILED" | "REPL_ERR_FFMPEG_NOT_FOUND" | "REPL_ERR_EXTENSION_NOT_FOUND" | "REPL_ERR_EXTENSION_INVALID" | "REPL_ERR_EXTENSION_NAME_TAKEN" | "REPL_ERR_EXTENSION_STORE_OFFLINE";
         BrowserReplRequest: {
             /** @description JavaScript cell. Required; may be empty only when reset or restore is true. */
             code?: string;
@@ -2983,7 +3088,7 @@ export interface components {
         BrowserTags: {
             [key: string]: string;
         };
-        /** @description The supported fields of the Kernel SDK's BrowserCreateParams. `proxy_id`, `profile`, `extensions`, `chrome_policy`, `invocation_id` and a true `stealth`, `gpu` or `kiosk_mode` answer 400 naming the field; their "not asked for" values (null, false, empty) are accepted. */
+        /** @description The supported fields of the Kernel SDK's BrowserCreateParams. `proxy_id`, `profile`, `chrome_policy`, `invocation_id` and a true `stealth`, `gpu` or `kiosk_mode` answer 400 naming the field; their "not asked for" values (null, false, empty) are accepted. */
         BrowserCreateRequest: {
             /** @description Default true (a server has no display); false needs DISPLAY. */
             headless?: boolean;
@@ -2996,6 +3101,8 @@ export interface components {
             start_url?: string;
             tags?: components["schemas"]["BrowserTags"];
             telemetry?: components["schemas"]["BrowserTelemetryRequest"] | null;
+            /** @description Uploaded extensions (POST /extensions) Chromium loads at launch (`--load-extension`); a browser with extensions is never taken from the pool. Unknown ones answer 404 `REPL_ERR_EXTENSION_NOT_FOUND`. */
+            extensions?: components["schemas"]["BrowserExtensionRef"][] | null;
         };
         /** @description Rename or retag a browser; null removes. `profile`, `viewport`, a non-null `proxy_id` answer 400; `disable_default_proxy` is accepted and has no effect. `telemetry` turns capture on, changes it or stops it (docs/telemetry.md); it is the one field the default browser accepts. */
         BrowserUpdateRequest: {
@@ -3617,6 +3724,47 @@ export interface components {
                 name: string;
                 reason: string;
             }[];
+        };
+        /** @description An uploaded extension (the Kernel SDK's ExtensionGetResponse, ExtensionListResponse and ExtensionUploadResponse). */
+        Extension: {
+            id: string;
+            /** @description Unique on this server, when given at upload. */
+            name?: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** @description Bytes of the archive as uploaded. */
+            size_bytes: number;
+            /** @description SHA-256 of the archive as uploaded, lowercase hex. */
+            checksum?: string | null;
+            /**
+             * Format: date-time
+             * @description When a browser was last created with it.
+             */
+            last_used_at?: string | null;
+        };
+        ExtensionList: components["schemas"]["Extension"][];
+        /** @description multipart/form-data, as the Kernel SDK's extensions.upload sends it. */
+        ExtensionUploadRequest: {
+            /**
+             * Format: binary
+             * @description A zip of an unpacked extension: manifest.json at its top or in its one top-level folder.
+             */
+            file: string;
+            name?: string;
+        };
+        /** @description multipart/form-data, as the Kernel SDK's browsers.loadExtensions sends it: `extensions[<i>][name]` and `extensions[<i>][zip_file]` for each extension. */
+        BrowserLoadExtensionsRequest: {
+            extensions: {
+                /** @description The extension's folder name in the browser; loading a name again replaces it. */
+                name: string;
+                /** Format: binary */
+                zip_file: string;
+            }[];
+        };
+        /** @description An uploaded extension, by id or by name (the Kernel SDK's BrowserExtension). */
+        BrowserExtensionRef: {
+            id?: string;
+            name?: string;
         };
     };
     responses: {
@@ -7104,6 +7252,235 @@ export interface operations {
             };
             /** @description No complete answer within `timeout_ms` (`REPL_ERR_CURL_TIMEOUT`). */
             504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listExtensions: {
+        parameters: {
+            query?: {
+                offset?: number;
+                limit?: number;
+                /** @description Exact name. */
+                name?: string;
+                /** @description Case-insensitive substring of the name, or an exact id. */
+                query?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page. */
+            200: {
+                headers: {
+                    "X-Has-More"?: "true" | "false";
+                    "X-Next-Offset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExtensionList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    uploadExtension: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["ExtensionUploadRequest"];
+            };
+        };
+        responses: {
+            /** @description The extension. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Extension"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description Another extension has that name (`REPL_ERR_EXTENSION_NAME_TAKEN`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The upload, or what the zip inflates to, exceeds a limit (`REPL_ERR_BODY_TOO_LARGE`, `REPL_ERR_ZIP_TOO_LARGE`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    downloadExtensionFromChromeStore: {
+        parameters: {
+            query: {
+                url: string;
+                os?: "win" | "mac" | "linux";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    downloadExtension: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id_or_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The zip. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description No extension with that id or name (`REPL_ERR_EXTENSION_NOT_FOUND`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteExtension: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id_or_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description No extension with that id or name (`REPL_ERR_EXTENSION_NOT_FOUND`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getExtension: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id_or_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The extension. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Extension"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description No extension with that id or name (`REPL_ERR_EXTENSION_NOT_FOUND`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    loadBrowserExtensions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id_or_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["BrowserLoadExtensionsRequest"];
+            };
+        };
+        responses: {
+            /** @description Loaded. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description No browser with that id or name (`REPL_ERR_NOT_FOUND`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The upload, or what a zip inflates to, exceeds a limit (`REPL_ERR_BODY_TOO_LARGE`, `REPL_ERR_ZIP_TOO_LARGE`). */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -42,6 +42,9 @@ import { Replays } from '../recordings/replays.js';
 import { replayPageRoutes, replaysRoutes } from './routes/replays-routes.js';
 import { waitAtMost } from '../../common/wait.js';
 import { serverSettings } from './settings.js';
+import { ExtensionStore } from '../extensions/extension-store.js';
+import { LiveExtensions } from '../extensions/live-extensions.js';
+import { extensionsRoutes } from './routes/extensions-routes.js';
 import type { AppOptions, ServerSettings } from './settings.js';
 
 export type { AppOptions } from './settings.js';
@@ -227,7 +230,10 @@ export function appOf(settings: ServerSettings): BrowserReplApp {
   // cdp_ws_url always carries a capability, as the SDK reads base_url's from it: the token's HMAC,
   // or, without a token (nothing is checked then), one of a secret of this process.
   const capabilityKey = token !== undefined && token !== '' ? token : randomBytes(32).toString('base64url');
-  app.use(browsersRoutes({ browsers, capabilityKey, liveViewKeys }));
+  // Uploaded extensions (docs/browsers.md#extensions), before the per-browser router takes /browsers/{id}/….
+  const extensionStore = new ExtensionStore({ dataDir: settings.dataDir, limits: settings.files });
+  app.use(extensionsRoutes({ browsers, store: extensionStore, live: new LiveExtensions(settings.files), files: settings.files }));
+  app.use(browsersRoutes({ browsers, capabilityKey, liveViewKeys, resolveExtensions: (references, field) => extensionStore.resolve(references, field) }));
   app.use(replaysRoutes({ browsers, replays, keys: liveViewKeys }));
   // One router for one browser, mounted once at a path whose /browsers/{id_or_name} part is
   // optional (mergeParams: the id is the mount's): without an id in the path, the resolver picks

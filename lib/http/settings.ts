@@ -9,6 +9,8 @@
  * Knobs of one REPL or browser that their own modules read (`BROWSER_REPL_HEAP_MB`,
  * `BROWSER_REPL_CHROME`, `CDP_ENDPOINT`, …) are not server settings, and stay where they are used.
  */
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { derivedMaxBrowsers } from '../../common/memory-budget.js';
 import { ReplError } from '../../common/errors.js';
 import { Browser } from '../browsers/browser.js';
@@ -117,6 +119,12 @@ export interface AppOptions {
    * its `BROWSER_REPL_*` variable, else its default.
    */
   files?: FileOptions | undefined;
+  /**
+   * Where the server keeps what it stores between browsers (uploaded extensions,
+   * docs/browsers.md#extensions). Default `BROWSER_REPL_DATA_DIR`, else
+   * `$XDG_STATE_HOME/chromium-repl`, else `~/.local/state/chromium-repl`; created on first use.
+   */
+  dataDir?: string | undefined;
 }
 
 export interface ServerOptions extends AppOptions {
@@ -163,6 +171,8 @@ export interface ServerSettings {
   readonly processes: ProcessSettings;
   /** The file transfers' and watches' limits, checked. */
   readonly files: FileSettings;
+  /** The data directory (absolute), see {@link AppOptions.dataDir}. */
+  readonly dataDir: string;
   /** Where `startServer` listens. */
   readonly host: string;
   readonly port: number;
@@ -239,6 +249,7 @@ export function serverSettings(options: ServerOptions = {}, env: NodeJS.ProcessE
     recordings: recordingSettings(options.recordings, env),
     processes: processSettings(options.processes, env),
     files: fileSettings(options.files, env),
+    dataDir: dataDirOf(options.dataDir, env),
     host: options.host ?? env['HOST'] ?? '127.0.0.1',
     // Not checked here, as before: listen() refuses a port that is not one.
     port: options.port ?? (env['PORT'] === undefined ? 10001 : Number(env['PORT'])),
@@ -257,6 +268,19 @@ export function parseTrustProxy(text: string): boolean | number | string {
   if (/^(true|yes|on)$/i.test(value)) return true;
   if (/^\d+$/.test(value)) return Number(value);
   return value;
+}
+
+/** `dataDir`, else `BROWSER_REPL_DATA_DIR`, else the OS state folder's `chromium-repl`, made absolute. */
+export function dataDirOf(given: string | undefined, env: NodeJS.ProcessEnv): string {
+  const [value, source] = given !== undefined ? [given, 'dataDir']
+    : (env['BROWSER_REPL_DATA_DIR'] ?? '') !== '' ? [env['BROWSER_REPL_DATA_DIR']!, 'BROWSER_REPL_DATA_DIR']
+      : [join(nonEmpty(env['XDG_STATE_HOME']) ?? join(nonEmpty(env['HOME']) ?? homedir(), '.local', 'state'), 'chromium-repl'), 'dataDir'];
+  if (typeof value !== 'string' || value === '' || value.includes('\u0000')) throw new ReplError('REPL_ERR_INVALID_ARGUMENT', `${source} must be a non-empty path`);
+  return resolve(value);
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value === '' ? undefined : value;
 }
 
 /** The entries of a comma-separated variable; undefined when it is unset or blank. */

@@ -36,7 +36,8 @@ writeFileSync(join(root, 'file'), 'fuzz');
 mkdirSync(join(root, 'dir'));
 
 // One browser beyond the default one: every create the fuzzer sends hits the limit (429), none launches.
-const api = await apiServer(t, { maxBrowsers: 1 });
+// The data directory (uploaded extensions) inside the fuzzer's folder, never the user's own.
+const api = await apiServer(t, { maxBrowsers: 1, dataDir: join(root, 'data') });
 const address = { host: '127.0.0.1', port: api.server.port };
 
 const created = await api.call('POST', '/browsers', { name: 'bystander', timeout_seconds: 3600 });
@@ -184,7 +185,7 @@ const BASE_BODIES = {
   ReplInterruptRequest: { repl: 'fuzz-a', cell_id: knownCellId },
   PlaywrightInterruptRequest: { executor: 'fuzz-a' },
   WebMcpInvokeRequest: { tool_ref: 'no-such-tool', input: {}, timeout_sec: 5 },
-  BrowserCreateRequest: { name: 'fuzz-new', headless: true, timeout_seconds: 60, viewport: { width: 800, height: 600 }, tags: { a: 'b' } },
+  BrowserCreateRequest: { name: 'fuzz-new', headless: true, timeout_seconds: 60, viewport: { width: 800, height: 600 }, tags: { a: 'b' }, extensions: [] },
   BrowserUpdateRequest: { name: 'fuzz-renamed', tags: { a: 'b' } },
   ProcessExecRequest: { command: 'true', args: ['x'], cwd: root, env: { FUZZ_A: '1' }, timeout_sec: 5, as_user: null, as_root: null },
   // An inert command that exits at once; the routes of one process_id only ever find fuzzed ids.

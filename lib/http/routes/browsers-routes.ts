@@ -41,6 +41,8 @@ export interface BrowsersRoutesOptions {
   capabilityKey: string;
   /** The key of the live views' capabilities (`browser_live_view_url`, `POST /browsers/{id}/live_view`). */
   liveViewKeys: LiveViewKeys;
+  /** The folders of a create's `extensions` (`[{id | name}]`, lib/extensions); throws naming the field. */
+  resolveExtensions?: ((references: ReadonlyArray<{ id?: string; name?: string }>, field: string) => Promise<string[]>) | undefined;
 }
 
 /**
@@ -50,7 +52,6 @@ export interface BrowsersRoutesOptions {
 const UNSUPPORTED_CREATE: Record<string, { harmless: (value: unknown) => boolean; why: string }> = {
   proxy_id: { harmless: isNullish, why: 'browsers use the network of the machine the server runs on' },
   profile: { harmless: isNullish, why: 'every browser starts from a fresh temporary profile; persist state with cookies or storage in a cell' },
-  extensions: { harmless: (value) => isNullish(value) || (Array.isArray(value) && value.length === 0), why: 'extensions are not loaded; pass --load-extension through the server\'s Chromium args instead' },
   chrome_policy: { harmless: (value) => isNullish(value) || isEmptyObject(value), why: 'enterprise policies are not applied' },
   stealth: { harmless: (value) => isNullish(value) || value === false, why: 'there is no stealth mode; patchright is available inside cells and executors (docs/playwright.md)' },
   gpu: { harmless: (value) => isNullish(value) || value === false, why: 'GPU acceleration is not offered' },
@@ -99,6 +100,9 @@ export function browsersRoutes(options: BrowsersRoutesOptions): Router {
     if (!isObject(body)) throw new ReplError('REPL_ERR_INVALID_REQUEST', 'invalid request body: body must be object');
     rejectUnsupported(body, UNSUPPORTED_CREATE);
     validateBody('BrowserCreateRequest', body);
+    const references = body['extensions'] as Array<{ id?: string; name?: string }> | null | undefined;
+    const extensionDirs = references === undefined || references === null || references.length === 0 || options.resolveExtensions === undefined
+      ? undefined : await options.resolveExtensions(references, 'extensions');
     const controller = new AbortController();
     // A client that gave up before its browser launched gets none left behind.
     const onClose = () => { if (!res.writableFinished) controller.abort(new Error('client disconnected')); };
@@ -111,6 +115,7 @@ export function browsersRoutes(options: BrowsersRoutesOptions): Router {
       startUrl: body['start_url'] as string | undefined,
       tags: body['tags'] as Tags | undefined,
       telemetry: body['telemetry'],
+      extensionDirs,
       signal: controller.signal,
     });
     if (controller.signal.aborted) {
