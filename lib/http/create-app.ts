@@ -42,6 +42,8 @@ import { Replays } from '../recordings/replays.js';
 import { replayPageRoutes, replaysRoutes } from './routes/replays-routes.js';
 import { waitAtMost } from '../../common/wait.js';
 import { serverSettings } from './settings.js';
+import { ProxyStore } from '../proxies/store.js';
+import { proxiesRoutes } from './routes/proxies-routes.js';
 import type { AppOptions, ServerSettings } from './settings.js';
 
 export type { AppOptions } from './settings.js';
@@ -98,7 +100,10 @@ export function appOf(settings: ServerSettings): BrowserReplApp {
       return false;
     }
   });
+  // The proxies of /proxies (docs/browsers.md#proxies), in the data directory.
+  const proxyStore = new ProxyStore(settings.dataDir);
   const browsers = new Browsers({
+    proxies: proxyStore,
     primary: settings.primaryBrowser,
     idPrefix: peers?.idPrefix,
     pool: settings.browserPool,
@@ -229,6 +234,7 @@ export function appOf(settings: ServerSettings): BrowserReplApp {
   const capabilityKey = token !== undefined && token !== '' ? token : randomBytes(32).toString('base64url');
   app.use(browsersRoutes({ browsers, capabilityKey, liveViewKeys }));
   app.use(replaysRoutes({ browsers, replays, keys: liveViewKeys }));
+  app.use(proxiesRoutes({ proxies: proxyStore, checkUrl: settings.proxyCheckUrl }));
   // One router for one browser, mounted once at a path whose /browsers/{id_or_name} part is
   // optional (mergeParams: the id is the mount's): without an id in the path, the resolver picks
   // the registry's own browser.

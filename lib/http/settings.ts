@@ -9,6 +9,8 @@
  * Knobs of one REPL or browser that their own modules read (`BROWSER_REPL_HEAP_MB`,
  * `BROWSER_REPL_CHROME`, `CDP_ENDPOINT`, …) are not server settings, and stay where they are used.
  */
+import { homedir } from 'node:os';
+import { isAbsolute, join, resolve as resolvePath } from 'node:path';
 import { derivedMaxBrowsers } from '../../common/memory-budget.js';
 import { ReplError } from '../../common/errors.js';
 import { Browser } from '../browsers/browser.js';
@@ -117,6 +119,17 @@ export interface AppOptions {
    * its `BROWSER_REPL_*` variable, else its default.
    */
   files?: FileOptions | undefined;
+  /**
+   * Where the server keeps what it stores (`--data-dir`, `BROWSER_REPL_DATA_DIR`): the proxies of
+   * `/proxies` (`proxies.json`, 0600). Default `$XDG_STATE_HOME/chromium-repl`, else
+   * `~/.local/state/chromium-repl`. Nothing is written there until something is stored.
+   */
+  dataDir?: string | undefined;
+  /**
+   * What `POST /proxies/{id}/check` asks through the proxy when its body names no `url`
+   * (`--proxy-check-url`, `BROWSER_REPL_PROXY_CHECK_URL`). Default `https://example.com/`.
+   */
+  proxyCheckUrl?: string | undefined;
 }
 
 export interface ServerOptions extends AppOptions {
@@ -163,6 +176,10 @@ export interface ServerSettings {
   readonly processes: ProcessSettings;
   /** The file transfers' and watches' limits, checked. */
   readonly files: FileSettings;
+  /** The data directory, absolute. */
+  readonly dataDir: string;
+  /** The default target of a proxy check (an http: or https: URL). */
+  readonly proxyCheckUrl: string;
   /** Where `startServer` listens. */
   readonly host: string;
   readonly port: number;
@@ -239,12 +256,41 @@ export function serverSettings(options: ServerOptions = {}, env: NodeJS.ProcessE
     recordings: recordingSettings(options.recordings, env),
     processes: processSettings(options.processes, env),
     files: fileSettings(options.files, env),
+    dataDir: dataDirOf(options.dataDir, env),
+    proxyCheckUrl: proxyCheckUrlOf(options.proxyCheckUrl ?? nonBlank(env['BROWSER_REPL_PROXY_CHECK_URL']), options.proxyCheckUrl === undefined ? 'BROWSER_REPL_PROXY_CHECK_URL' : 'proxyCheckUrl'),
     host: options.host ?? env['HOST'] ?? '127.0.0.1',
     // Not checked here, as before: listen() refuses a port that is not one.
     port: options.port ?? (env['PORT'] === undefined ? 10001 : Number(env['PORT'])),
     headersTimeoutMs,
     requestTimeoutMs,
   });
+}
+
+/** The data directory: the option, else `BROWSER_REPL_DATA_DIR`, else the OS state directory's `chromium-repl`. */
+function dataDirOf(option: string | undefined, env: NodeJS.ProcessEnv): string {
+  const given = option ?? nonBlank(env['BROWSER_REPL_DATA_DIR']);
+  if (given !== undefined) {
+    if (typeof given !== 'string' || given.trim() === '') throw new ReplError('REPL_ERR_INVALID_ARGUMENT', 'dataDir must be a non-empty path');
+    return resolvePath(given);
+  }
+  const state = nonBlank(env['XDG_STATE_HOME']);
+  return join(state !== undefined && isAbsolute(state) ? state : join(homedir(), '.local', 'state'), 'chromium-repl');
+}
+
+function proxyCheckUrlOf(value: string | undefined, name: string): string {
+  if (value === undefined) return 'https://example.com/';
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ReplError('REPL_ERR_INVALID_ARGUMENT', `${name} must be an absolute http: or https: URL, got ${JSON.stringify(value)}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ReplError('REPL_ERR_INVALID_ARGUMENT', `${name} must be an absolute http: or https: URL, got ${JSON.stringify(value)}`);
+  return url.href;
+}
+
+function nonBlank(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === '' ? undefined : value;
 }
 
 /**
