@@ -27,7 +27,7 @@ const debug = debuglog('browser-repl:proxy-relay');
 
 /** Most time to reach the upstream (or a bypassed target) and get its answer to CONNECT. */
 const CONNECT_TIMEOUT_MS = 30_000;
-/** Headers of one hop only (RFC 9110 §7.6.1), plus the client's own proxy credentials. */
+/** Headers of one hop only (the connection-specific ones of HTTP/1.1), plus the client's own proxy credentials. */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'proxy-authenticate', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
 
 /** The relay's route: an upstream and its bypass rules, or direct for everything. */
