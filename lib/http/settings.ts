@@ -274,7 +274,8 @@ function dataDirOf(option: string | undefined, env: NodeJS.ProcessEnv): string {
     return resolvePath(given);
   }
   const state = nonBlank(env['XDG_STATE_HOME']);
-  return join(state !== undefined && isAbsolute(state) ? state : join(homedir(), '.local', 'state'), 'chromium-repl');
+  const home = nonBlank(env['HOME']) ?? homedir();
+  return join(state !== undefined && isAbsolute(state) ? state : join(home, '.local', 'state'), 'chromium-repl');
 }
 
 function proxyCheckUrlOf(value: string | undefined, name: string): string {

@@ -58,6 +58,9 @@ async function rejection(promise) {
 const counted = (needle) => upstream.requests.filter((line) => line.includes(needle)).length;
 
 t.test('client.proxies: create, retrieve, update, list, check, delete, each with its effect', async (t) => {
+  // Every method of the SDK's resource is called below; a method added to the SDK shows here.
+  t.same(Object.getOwnPropertyNames(Object.getPrototypeOf(kernel.proxies)).filter((name) => name !== 'constructor').sort(),
+    ['check', 'create', 'delete', 'list', 'retrieve', 'update'], 'the methods of client.proxies this test covers');
   const created = await kernel.proxies.create({ type: 'custom', name: 'office', protocol: 'http', config: config(), bypass_hosts: bypass });
   t.match(created, { id: /^[a-z0-9]{20,}$/, type: 'custom', name: 'office', protocol: 'http', bypass_hosts: bypass, config: { host: '127.0.0.1', port: upstream.port, username: 'agent', has_password: true } });
   t.notOk(JSON.stringify(created).includes(PASSWORD), 'the answer never carries the password');
