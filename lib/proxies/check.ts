@@ -60,13 +60,12 @@ async function attempt(upstream: ProxyUpstream, target: URL, sockets: Duplex[]):
   socket.write([`CONNECT ${authority} HTTP/1.1`, `Host: ${authority}`, ...auth, '', ''].join('\r\n'));
   const { status } = await readHead(socket);
   if (status !== 200) return status === 407 || PROXY_FAILURES.has(status) ? verdict(status) : { ok: false, error: `the proxy refused the tunnel (it answered CONNECT with ${status})` };
-  socket.resume();
   const servername = /^[\d.]+$/.test(target.hostname) || target.hostname.includes(':') ? undefined : target.hostname;
   const tls = tlsConnect({ socket, servername });
   sockets.push(tls);
   await new Promise<void>((resolve, reject) => {
     tls.once('secureConnect', () => resolve());
-    tls.once('error', reject);
+    tls.once('error', (error: NodeJS.ErrnoException) => reject(new Error(`the tunnel opened, but TLS with the target failed: ${error.code ?? error.message}`)));
   });
   tls.write([`GET ${target.pathname}${target.search} HTTP/1.1`, `Host: ${target.host}`, 'Connection: close', '', ''].join('\r\n'));
   const answer = await readHead(tls);

@@ -135,6 +135,8 @@ export class ProxyRelay {
       const back: Record<string, string | string[]> = {};
       for (const [key, value] of Object.entries(answer.headers)) if (value !== undefined && !HOP_BY_HOP.has(key)) back[key] = value;
       res.writeHead(answer.statusCode ?? 502, answer.statusMessage, back);
+      // A target or upstream that hangs up mid-answer ends this answer, never the server.
+      answer.on('error', () => res.destroy());
       answer.pipe(res);
     });
     outgoing.on('error', (error: Error) => {
@@ -142,6 +144,8 @@ export class ProxyRelay {
       if (!res.headersSent) refuse(res, 502, `${direct ? 'the target' : 'the upstream proxy'} could not be reached: ${error.message}`);
       else res.destroy();
     });
+    req.on('error', () => outgoing.destroy());
+    res.on('error', () => outgoing.destroy());
     req.pipe(outgoing);
   }
 

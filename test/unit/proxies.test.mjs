@@ -151,3 +151,24 @@ t.test('ProxyRelay against a real authenticating proxy', async (t) => {
   const error = await viaRelay('/closed').then(() => undefined, (failure) => failure);
   t.equal(error?.code, 'ECONNREFUSED', 'closed: nothing listens any more');
 });
+
+t.test('checkProxy: an https target goes through CONNECT with the credentials', async (t) => {
+  const { checkProxy } = await import('../../dist/lib/proxies/check.js');
+  // A plain HTTP server as the "https" target: the tunnel opens, then TLS fails, which says the
+  // CONNECT (with the credentials) was accepted.
+  const target = createServer((_req, res) => res.end('plain'));
+  await new Promise((resolve) => target.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => new Promise((resolve) => target.close(resolve)));
+  const upstream = await startAuthProxy({ username: 'u', password: 'right-pass' });
+  t.teardown(() => upstream.close());
+  const url = new URL(`https://127.0.0.1:${target.address().port}/`);
+  const route = (password) => ({ protocol: 'http', host: '127.0.0.1', port: upstream.port, username: 'u', password, bypassHosts: [] });
+  const accepted = await checkProxy(route('right-pass'), url, { timeoutMs: 5000 });
+  t.equal(accepted.ok, false);
+  t.match(accepted.error, /^the tunnel opened, but TLS with the target failed/, `the tunnel opened, TLS failed: ${accepted.error}`);
+  t.ok(upstream.requests.includes(`CONNECT 127.0.0.1:${target.address().port}`), 'through CONNECT');
+  const refused = await checkProxy(route('wrong-pass'), url, { timeoutMs: 5000 });
+  t.match(refused, { ok: false, error: /407/ }, 'wrong credentials on CONNECT: 407 named');
+  const plain = await checkProxy(route('right-pass'), new URL(`http://127.0.0.1:${target.address().port}/x`), { timeoutMs: 5000 });
+  t.same(plain, { ok: true }, 'an http target: absolute-form GET');
+});
