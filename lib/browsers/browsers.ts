@@ -411,13 +411,19 @@ export class Browsers extends Resource {
     // The relay listens before Chromium starts, which is told its port.
     const relay = launch.proxy === undefined ? undefined : new ProxyRelay(launch.proxy);
     const args = relay === undefined ? {} : { args: [...(this.#launchOptions?.args ?? []), ...relayChromiumArgs(await relay.listen())] };
-    const browser = new Browser({
-      ...this.#defaults,
-      id: `${this.#idPrefix}${createId()}`,
-      // A created browser always launches a Chromium of its own, even when the server's own is attached.
-      browser: { ...this.#launchOptions, cdpEndpoint: null, headless: launch.headless, ...args },
-      ...(viewport === undefined ? {} : { viewport }),
-    });
+    let browser: Browser;
+    try {
+      browser = new Browser({
+        ...this.#defaults,
+        id: `${this.#idPrefix}${createId()}`,
+        // A created browser always launches a Chromium of its own, even when the server's own is attached.
+        browser: { ...this.#launchOptions, cdpEndpoint: null, headless: launch.headless, ...args },
+        ...(viewport === undefined ? {} : { viewport }),
+      });
+    } catch (error) {
+      await relay?.close();
+      throw error;
+    }
     if (relay !== undefined) {
       // Its lifetime is the browser's: closed (no socket left) when the browser ends, however it ends.
       browser.onEnd(() => relay.close());

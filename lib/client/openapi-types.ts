@@ -4359,7 +4359,7 @@ export interface operations {
                 limit?: number;
                 /** @description Ended browsers are not kept: `deleted` lists none. */
                 status?: "active" | "deleted" | "all";
-                /** @description Substring of the id or name. */
+                /** @description Substring of the id or name, or a proxy id (the browsers using it). */
                 query?: string;
             };
             header?: never;

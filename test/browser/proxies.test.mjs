@@ -147,6 +147,7 @@ t.test('a browser with proxy_id: through the proxy, bypass direct, live switch, 
   t.teardown(() => kernel.browsers.deleteByID(browser.session_id).catch(() => undefined));
   t.equal(browser.proxy_id, proxy.id, 'the browser says its proxy_id');
   t.equal((await kernel.browsers.retrieve(browser.session_id)).proxy_id, proxy.id, 'and so does retrieve');
+  t.same((await kernel.browsers.list({ query: proxy.id })).getPaginatedItems().map((listed) => listed.session_id), [browser.session_id], 'list finds browsers by proxy id (the SDK\'s query)');
   const cell = async (code) => {
     const answer = await kernel.post(`/browsers/${browser.session_id}/repl`, { body: { code, timeout_sec: 30 } });
     return answer.content?.filter((item) => item.type === 'text').map((item) => item.text).join('');

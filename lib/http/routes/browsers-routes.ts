@@ -134,7 +134,7 @@ export function browsersRoutes(options: BrowsersRoutesOptions): Router {
     const query = req.query['query'];
     if (typeof query === 'string' && query !== '') {
       const needle = query.toLowerCase();
-      rows = rows.filter((session) => session.id.includes(needle) || (session.name?.toLowerCase().includes(needle) ?? false));
+      rows = rows.filter((session) => session.id.includes(needle) || (session.name?.toLowerCase().includes(needle) ?? false) || browsers.proxyIdOf(session) === query);
     }
     const tagFilter = tagQuery(req.query);
     if (tagFilter.length > 0) rows = rows.filter((session) => tagFilter.every(([key, value]) => session.tags?.[key] === value));
