@@ -29,6 +29,10 @@ import type { BrowserManagerOptions } from '../chromium/browser-manager.js';
 import { Browser } from './browser.js';
 import type { BrowserOptions, Tags } from './browser.js';
 import { resolveTelemetry } from '../telemetry/config.js';
+import { relayChromiumArgs } from '../proxies/config.js';
+import type { StoredProxy } from '../proxies/config.js';
+import { ProxyRelay } from '../proxies/relay.js';
+import type { ProxyStore } from '../proxies/store.js';
 
 const debug = debuglog('browser-repl:browsers');
 
@@ -64,6 +68,11 @@ export interface BrowserInit {
    * the pool.
    */
   extensionDirs?: readonly string[] | undefined;
+  /**
+   * A proxy of `proxies` (the SDK's `proxy_id`): the browser talks to a relay of its own on
+   * 127.0.0.1 that forwards to it and answers its authentication (docs/browsers.md#proxies).
+   */
+  proxyId?: string | undefined;
   signal?: AbortSignal | undefined;
 }
 
@@ -86,6 +95,8 @@ export interface BrowsersOptions {
   maxBrowsers?: number | undefined;
   /** Prefix of created browsers' ids (issue 14 names the pod in it). Default none. */
   idPrefix?: string | undefined;
+  /** The proxies `proxyId` names (`/proxies`). Default none: a `proxyId` is then not found. */
+  proxies?: ProxyStore | undefined;
 }
 
 /**
@@ -118,12 +129,16 @@ export class Browsers extends Resource {
   readonly maxBrowsers: number;
   readonly poolSize: number;
   #draining = false;
+  readonly #proxies: ProxyStore | undefined;
+  /** The relay and proxy of each browser created with a `proxyId` (its relay closes with it). */
+  readonly #proxied = new WeakMap<Browser, { relay: ProxyRelay; proxyId: string | undefined }>();
 
   constructor(options: BrowsersOptions = {}) {
     super();
     this.maxBrowsers = options.maxBrowsers === undefined ? derivedMaxBrowsers() : checkBrowserCount(options.maxBrowsers, 'maxBrowsers');
     this.poolSize = checkBrowserCount(options.pool ?? 0, 'pool');
     this.#idPrefix = options.idPrefix ?? '';
+    this.#proxies = options.proxies;
     const primary = options.primary ?? {};
     if (primary instanceof Browser) {
       this.#primary = primary;
@@ -215,10 +230,11 @@ export class Browsers extends Resource {
     const tags = init.tags === undefined ? undefined : checkTags(init.tags);
     const startUrl = init.startUrl === undefined ? undefined : checkStartUrl(init.startUrl);
     const telemetry = resolveTelemetry(init.telemetry, undefined, 'create');
+    const proxy = init.proxyId === undefined ? undefined : this.#proxyOf(init.proxyId);
 
-    // A pool browser fits when the request asks for what the pool launched: headless, default viewport.
+    // A pool browser fits when the request asks for what the pool launched: headless, default viewport, no extensions, no proxy.
     const extensionArgs = extensionFlags(init.extensionDirs);
-    const fitsPool = headless && extensionArgs.length === 0 && (viewport === undefined || sameViewport(viewport, this.#defaultViewport()));
+    const fitsPool = proxy === undefined && headless && extensionArgs.length === 0 && (viewport === undefined || sameViewport(viewport, this.#defaultViewport()));
     let browser = fitsPool ? this.#pool.shift() : undefined;
     const pooled = browser !== undefined;
     if (browser === undefined) {
@@ -227,7 +243,7 @@ export class Browsers extends Resource {
           `this server already runs ${this.liveBrowsers} of its ${this.maxBrowsers} browsers; delete one (DELETE /browsers/{id}) `
           + 'or wait for an idle one to be reaped (timeout_seconds); the limit is maxBrowsers (BROWSER_REPL_MAX_BROWSERS)');
       }
-      browser = await this.#launch({ headless, viewport, args: extensionArgs }, init.signal);
+      browser = await this.#launch({ headless, viewport, proxy, args: extensionArgs }, init.signal);
     }
     this.#fillPool();
     // The name may have been taken while this one launched.
@@ -264,8 +280,9 @@ export class Browsers extends Resource {
    *
    * @throws ReplError `REPL_ERR_NOT_FOUND`, `REPL_ERR_INVALID_REQUEST`, `REPL_ERR_CONFLICT`
    */
-  update(idOrName: string, changes: { name?: string | null | undefined; tags?: Tags | null | undefined; telemetry?: unknown }): Browser {
+  update(idOrName: string, changes: { name?: string | null | undefined; tags?: Tags | null | undefined; telemetry?: unknown; proxyId?: string | null | undefined }): Browser {
     const session = this.get(idOrName);
+    if (changes.proxyId !== undefined) return this.#switchProxy(session, changes);
     // The fields it refuses are named, so that the message says what to drop.
     const refused = (['name', 'tags'] as const).filter((field) => changes[field] !== undefined);
     // The server's own browser may have telemetry, not a new name or tags.
@@ -297,6 +314,40 @@ export class Browsers extends Resource {
     }
     const ended = this.#end(browser);
     if (options.wait === true) await ended;
+  }
+
+  /** The `proxy_id` of a browser (undefined: none, or it was removed). */
+  proxyIdOf(browser: Browser): string | undefined {
+    return this.#proxied.get(browser)?.proxyId;
+  }
+
+  /**
+   * PATCH `proxy_id`: the browser's relay forwards to the new proxy (or, with `''`/`null`, straight
+   * to the targets) from the next connection on; open ones are cut. Live, with no restart, for a
+   * browser created with a proxy: only those talk to a relay.
+   */
+  #switchProxy(session: Browser, changes: { name?: string | null | undefined; tags?: Tags | null | undefined; telemetry?: unknown; proxyId?: string | null | undefined }): Browser {
+    const proxied = this.#proxied.get(session);
+    if (proxied === undefined) {
+      throw new ReplError('REPL_ERR_INVALID_REQUEST', session === this.#primary
+        ? 'proxy_id: the default browser has no proxy relay; create a browser with proxy_id (POST /browsers)'
+        : 'proxy_id: this browser was created without a proxy, so its Chromium does not talk to a relay and cannot switch live; create a browser with proxy_id (docs/browsers.md#proxies)');
+    }
+    const proxyId = changes.proxyId === null || changes.proxyId === '' ? undefined : changes.proxyId;
+    const proxy = proxyId === undefined ? undefined : this.#proxyOf(proxyId);
+    const { proxyId: _proxyId, ...rest } = changes;
+    // The other fields first: a refusal there leaves the route as it was.
+    const updated = Object.values(rest).some((value) => value !== undefined) ? this.update(session.id, rest) : session;
+    proxied.relay.setUpstream(proxy ?? null);
+    proxied.proxyId = proxyId;
+    return updated;
+  }
+
+  /** @throws ReplError `REPL_ERR_PROXY_NOT_FOUND` naming `proxy_id` */
+  #proxyOf(proxyId: string): StoredProxy {
+    if (typeof proxyId !== 'string') throw new ReplError('REPL_ERR_INVALID_REQUEST', 'proxy_id must be string');
+    if (this.#proxies === undefined) throw new ReplError('REPL_ERR_PROXY_NOT_FOUND', `proxy_id: no proxy with id "${proxyId}" (this server keeps no proxies)`);
+    return this.#proxies.get(proxyId, 'proxy_id');
   }
 
   /** Ends every browser, the server's own included, waiting for running cells to end gracefully. */
@@ -333,7 +384,7 @@ export class Browsers extends Resource {
   #fillPool(): void {
     while (!this.closed && !this.#draining && this.#pool.length + this.#filling < this.poolSize && this.liveBrowsers < this.maxBrowsers) {
       this.#filling++;
-      this.#launch({ headless: true, viewport: undefined }, undefined).then(
+      this.#launch({ headless: true, viewport: undefined, proxy: undefined }, undefined).then(
         (browser) => {
           this.#filling--;
           if (!this.closed) {
@@ -354,7 +405,7 @@ export class Browsers extends Resource {
   }
 
   /** Launches a browser; `close()` waits for every launch still running. */
-  #launch(launch: { headless: boolean; viewport: Viewport | undefined; args?: readonly string[] }, signal: AbortSignal | undefined): Promise<Browser> {
+  #launch(launch: LaunchRequest, signal: AbortSignal | undefined): Promise<Browser> {
     const launching = this.#launchBrowser(launch, signal);
     const settled = launching.then(() => undefined, () => undefined);
     this.#launches.add(settled);
@@ -362,18 +413,30 @@ export class Browsers extends Resource {
     return launching;
   }
 
-  async #launchBrowser(launch: { headless: boolean; viewport: Viewport | undefined; args?: readonly string[] }, signal: AbortSignal | undefined): Promise<Browser> {
+  async #launchBrowser(launch: LaunchRequest, signal: AbortSignal | undefined): Promise<Browser> {
     const viewport = launch.viewport ?? this.#viewport;
-    const browser = new Browser({
-      ...this.#defaults,
-      id: `${this.#idPrefix}${createId()}`,
-      // A created browser always launches a Chromium of its own, even when the server's own is attached.
-      browser: {
-        ...this.#launchOptions, cdpEndpoint: null, headless: launch.headless,
-        ...(launch.args === undefined || launch.args.length === 0 ? {} : { args: [...(this.#launchOptions?.args ?? []), ...launch.args] }),
-      },
-      ...(viewport === undefined ? {} : { viewport }),
-    });
+    // The relay listens before Chromium starts, which is told its port.
+    const relay = launch.proxy === undefined ? undefined : new ProxyRelay(launch.proxy);
+    const extra = [...(launch.args ?? []), ...(relay === undefined ? [] : relayChromiumArgs(await relay.listen()))];
+    const args = extra.length === 0 ? {} : { args: [...(this.#launchOptions?.args ?? []), ...extra] };
+    let browser: Browser;
+    try {
+      browser = new Browser({
+        ...this.#defaults,
+        id: `${this.#idPrefix}${createId()}`,
+        // A created browser always launches a Chromium of its own, even when the server's own is attached.
+        browser: { ...this.#launchOptions, cdpEndpoint: null, headless: launch.headless, ...args },
+        ...(viewport === undefined ? {} : { viewport }),
+      });
+    } catch (error) {
+      await relay?.close();
+      throw error;
+    }
+    if (relay !== undefined) {
+      // Its lifetime is the browser's: closed (no socket left) when the browser ends, however it ends.
+      browser.onEnd(() => relay.close());
+      this.#proxied.set(browser, { relay, proxyId: launch.proxy?.id });
+    }
     try {
       await browser.chromium!.endpoint({ signal });
       // Everything a first cell would set up, done now: the browser's own connection (with the
@@ -418,6 +481,15 @@ function extensionFlags(dirs: readonly string[] | undefined): string[] {
   // Without --disable-extensions-except: it would also disable what loadExtensions adds later
   // through CDP (docs/browsers.md#extensions).
   return [`--load-extension=${dirs.join(',')}`];
+}
+
+/** What a launch needs: the pool's launches have no viewport of their own, no proxy and no extra flags. */
+interface LaunchRequest {
+  headless: boolean;
+  viewport: Viewport | undefined;
+  proxy: StoredProxy | undefined;
+  /** Chromium flags of this browser alone (its extensions). */
+  args?: readonly string[];
 }
 
 function checkTimeoutSeconds(value: unknown): number {

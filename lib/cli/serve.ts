@@ -43,6 +43,10 @@ Options:
   --trust-proxy VALUE    proxies whose X-Forwarded-Proto/-Host/-Prefix shape the URLs it returns
                          (cdp_ws_url, result_url): true, a hop count, or addresses and subnets such as
                          loopback or 10.0.0.0/8 (BROWSER_REPL_TRUST_PROXY; default none)
+  --data-dir PATH        where stored things are kept: the proxies of /proxies (BROWSER_REPL_DATA_DIR;
+                         default $XDG_STATE_HOME/chromium-repl, else ~/.local/state/chromium-repl)
+  --proxy-check-url URL  what POST /proxies/{id}/check asks through the proxy when its body names no url
+                         (BROWSER_REPL_PROXY_CHECK_URL; default https://example.com/)
 
 The browser tools of /mcp (docs/mcp.md) approve navigations as BROWSER_REPL_TOOLS_PERMISSION says:
 ask (default: the MCP client asks the user), allow or deny. Its code tools (browser_repl,
@@ -78,6 +82,7 @@ export function serveOptions(args: string[], env: NodeJS.ProcessEnv = process.en
       'mcp-caps': { type: 'string' },
       'trust-proxy': { type: 'string' },
       'data-dir': { type: 'string' },
+      'proxy-check-url': { type: 'string' },
     },
   });
   const port = integerFlag(values.port, '--port', 0, 65535, 'serve');
@@ -94,7 +99,7 @@ export function serveOptions(args: string[], env: NodeJS.ProcessEnv = process.en
   if (values.headful === true && values['cdp-endpoint'] !== undefined) {
     throw new UsageError('--headful applies to a browser this server launches, not to one attached with --cdp-endpoint', 'serve');
   }
-  for (const flag of ['host', 'token', 'executable', 'cdp-endpoint', 'trust-proxy', 'data-dir'] as const) {
+  for (const flag of ['host', 'token', 'executable', 'cdp-endpoint', 'trust-proxy', 'data-dir', 'proxy-check-url'] as const) {
     if (values[flag] === '') throw new UsageError(`--${flag} must not be empty`, 'serve');
   }
   const endpoint = values['cdp-endpoint'];
@@ -141,6 +146,7 @@ export function serveOptions(args: string[], env: NodeJS.ProcessEnv = process.en
   if (maxBrowsers !== undefined) options.maxBrowsers = maxBrowsers;
   if (mcpCaps !== undefined) options.mcpCaps = mcpCaps;
   if (values['data-dir'] !== undefined) options.dataDir = values['data-dir'];
+  if (values['proxy-check-url'] !== undefined) options.proxyCheckUrl = values['proxy-check-url'];
   let settings: ServerSettings;
   try {
     settings = serverSettings(options, env);

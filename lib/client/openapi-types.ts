@@ -1659,6 +1659,72 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/proxies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List proxies
+         * @description Oldest first, paged as GET /browsers (`X-Has-More`, `X-Next-Offset`).
+         */
+        get: operations["listProxies"];
+        put?: never;
+        /**
+         * Create a proxy
+         * @description Stores a `custom` proxy in the data directory (proxies.json, 0600). Other types answer 400 REPL_ERR_PROXY_TYPE_UNSUPPORTED.
+         */
+        post: operations["createProxy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/proxies/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve a proxy */
+        get: operations["getProxy"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a proxy
+         * @description Browsers using it keep their route until they end or switch (PATCH /browsers/{id} proxy_id).
+         */
+        delete: operations["deleteProxy"];
+        options?: never;
+        head?: never;
+        /** Rename a proxy */
+        patch: operations["renameProxy"];
+        trace?: never;
+    };
+    "/proxies/{id}/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a proxy
+         * @description The server asks the check target (the body's `url`, else --proxy-check-url) through the proxy, with its credentials: `status` is `available` when the target answered, `unavailable` with `error` saying why (407 credentials refused, proxy unreachable, timeout). Only a check of the server's target is recorded (status, last_checked).
+         */
+        post: operations["checkProxy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/browsers/{id_or_name}/repl": {
         parameters: {
             query?: never;
@@ -2810,7 +2876,7 @@ export interface components {
          * @description Stable error codes; see docs/errors.md.
          * @enum {string}
          */
-        ErrorCode: "REPL_ERR_INVALID_REQUEST" | "REPL_ERR_BODY_TOO_LARGE" | "REPL_ERR_CODE_TOO_LARGE" | "REPL_ERR_UNAUTHORIZED" | "REPL_ERR_PERMISSION_DENIED" | "REPL_ERR_NOT_FOUND" | "REPL_ERR_BROWSER_LIMIT" | "REPL_ERR_HOST_NOT_ALLOWED" | "REPL_ERR_ORIGIN_NOT_ALLOWED" | "REPL_ERR_HEADERS_TOO_LARGE" | "REPL_ERR_REQUEST_TIMEOUT" | "REPL_ERR_CONFLICT" | "REPL_ERR_INTERNAL" | "REPL_ERR_START_FAILED" | "REPL_ERR_PEER_UNAVAILABLE" | "REPL_ERR_DRAINING" | "REPL_ERR_CLOSED" | "REPL_ERR_ABORTED" | "REPL_ERR_CELL_TIMEOUT" | "REPL_ERR_WORKER_CRASHED" | "REPL_ERR_OUT_OF_MEMORY" | "REPL_ERR_PROTOCOL" | "REPL_ERR_CELL_SYNTAX" | "REPL_ERR_BINDING" | "REPL_ERR_OUTPUT_LIMIT" | "REPL_ERR_INVALID_ARGUMENT" | "REPL_ERR_CELL_INTERRUPTED" | "REPL_ERR_BROWSER_NOT_FOUND" | "REPL_ERR_BROWSER_LAUNCH_FAILED" | "REPL_ERR_CDP_CONNECT_FAILED" | "REPL_ERR_CDP_COMMAND_FAILED" | "REPL_ERR_CDP_TIMEOUT" | "REPL_ERR_CDP_DEADLINE_REACHED" | "REPL_ERR_CDP_DISCONNECTED" | "REPL_ERR_CDP_OUTCOME_UNKNOWN" | "REPL_ERR_TARGET_NOT_FOUND" | "REPL_ERR_PAGE_EVALUATION" | "REPL_ERR_ACTION_FAILED" | "REPL_ERR_LOAD_TIMEOUT" | "REPL_ERR_DIALOG_OPEN" | "REPL_ERR_NO_DIALOG" | "REPL_ERR_DOWNLOAD_FAILED" | "REPL_ERR_HTTP_GET_FAILED" | "REPL_ERR_STALE_REF" | "REPL_ERR_URL_NOT_ALLOWED" | "REPL_ERR_OPEN_NOT_APPROVED" | "REPL_ERR_PATH_OUTSIDE_WORKSPACE" | "REPL_ERR_WEBMCP_NO_TABS" | "REPL_ERR_WEBMCP_TOOL_NOT_FOUND" | "REPL_ERR_WEBMCP_OUTCOME_UNKNOWN" | "REPL_ERR_HUMAN_TIMEOUT" | "REPL_ERR_EXECUTOR_START_FAILED" | "REPL_ERR_EXECUTOR_TAB_CLOSE_FAILED" | "REPL_ERR_PROCESS_NOT_FOUND" | "REPL_ERR_PROCESS_LIMIT" | "REPL_ERR_PROCESS_EXITED" | "REPL_ERR_CURL_FAILED" | "REPL_ERR_CURL_TIMEOUT" | "REPL_ERR_CURL_TOO_LARGE" | "REPL_ERR_ZIP_UNSAFE_ENTRY" | "REPL_ERR_ZIP_TOO_LARGE" | "REPL_ERR_WATCH_LIMIT" | "REPL_ERR_REPLAY_NOT_FOUND" | "REPL_ERR_REPLAY_LIMIT" | "REPL_ERR_REPLAY_STORAGE_FULL" | "REPL_ERR_REPLAY_NOT_READY" | "REPL_ERR_REPLAY_FAILED" | "REPL_ERR_FFMPEG_NOT_FOUND" | "REPL_ERR_EXTENSION_NOT_FOUND" | "REPL_ERR_EXTENSION_INVALID" | "REPL_ERR_EXTENSION_NAME_TAKEN" | "REPL_ERR_EXTENSION_STORE_OFFLINE";
+        ErrorCode: "REPL_ERR_INVALID_REQUEST" | "REPL_ERR_BODY_TOO_LARGE" | "REPL_ERR_CODE_TOO_LARGE" | "REPL_ERR_UNAUTHORIZED" | "REPL_ERR_PERMISSION_DENIED" | "REPL_ERR_NOT_FOUND" | "REPL_ERR_BROWSER_LIMIT" | "REPL_ERR_HOST_NOT_ALLOWED" | "REPL_ERR_ORIGIN_NOT_ALLOWED" | "REPL_ERR_HEADERS_TOO_LARGE" | "REPL_ERR_REQUEST_TIMEOUT" | "REPL_ERR_CONFLICT" | "REPL_ERR_INTERNAL" | "REPL_ERR_START_FAILED" | "REPL_ERR_PEER_UNAVAILABLE" | "REPL_ERR_DRAINING" | "REPL_ERR_CLOSED" | "REPL_ERR_ABORTED" | "REPL_ERR_CELL_TIMEOUT" | "REPL_ERR_WORKER_CRASHED" | "REPL_ERR_OUT_OF_MEMORY" | "REPL_ERR_PROTOCOL" | "REPL_ERR_CELL_SYNTAX" | "REPL_ERR_BINDING" | "REPL_ERR_OUTPUT_LIMIT" | "REPL_ERR_INVALID_ARGUMENT" | "REPL_ERR_CELL_INTERRUPTED" | "REPL_ERR_BROWSER_NOT_FOUND" | "REPL_ERR_BROWSER_LAUNCH_FAILED" | "REPL_ERR_CDP_CONNECT_FAILED" | "REPL_ERR_CDP_COMMAND_FAILED" | "REPL_ERR_CDP_TIMEOUT" | "REPL_ERR_CDP_DEADLINE_REACHED" | "REPL_ERR_CDP_DISCONNECTED" | "REPL_ERR_CDP_OUTCOME_UNKNOWN" | "REPL_ERR_TARGET_NOT_FOUND" | "REPL_ERR_PAGE_EVALUATION" | "REPL_ERR_ACTION_FAILED" | "REPL_ERR_LOAD_TIMEOUT" | "REPL_ERR_DIALOG_OPEN" | "REPL_ERR_NO_DIALOG" | "REPL_ERR_DOWNLOAD_FAILED" | "REPL_ERR_HTTP_GET_FAILED" | "REPL_ERR_STALE_REF" | "REPL_ERR_URL_NOT_ALLOWED" | "REPL_ERR_OPEN_NOT_APPROVED" | "REPL_ERR_PATH_OUTSIDE_WORKSPACE" | "REPL_ERR_WEBMCP_NO_TABS" | "REPL_ERR_WEBMCP_TOOL_NOT_FOUND" | "REPL_ERR_WEBMCP_OUTCOME_UNKNOWN" | "REPL_ERR_HUMAN_TIMEOUT" | "REPL_ERR_EXECUTOR_START_FAILED" | "REPL_ERR_EXECUTOR_TAB_CLOSE_FAILED" | "REPL_ERR_PROCESS_NOT_FOUND" | "REPL_ERR_PROCESS_LIMIT" | "REPL_ERR_PROCESS_EXITED" | "REPL_ERR_CURL_FAILED" | "REPL_ERR_CURL_TIMEOUT" | "REPL_ERR_CURL_TOO_LARGE" | "REPL_ERR_ZIP_UNSAFE_ENTRY" | "REPL_ERR_ZIP_TOO_LARGE" | "REPL_ERR_WATCH_LIMIT" | "REPL_ERR_REPLAY_NOT_FOUND" | "REPL_ERR_REPLAY_LIMIT" | "REPL_ERR_REPLAY_STORAGE_FULL" | "REPL_ERR_REPLAY_NOT_READY" | "REPL_ERR_PROXY_NOT_FOUND" | "REPL_ERR_PROXY_TYPE_UNSUPPORTED" | "REPL_ERR_REPLAY_FAILED" | "REPL_ERR_FFMPEG_NOT_FOUND" | "REPL_ERR_EXTENSION_NOT_FOUND" | "REPL_ERR_EXTENSION_INVALID" | "REPL_ERR_EXTENSION_NAME_TAKEN" | "REPL_ERR_EXTENSION_STORE_OFFLINE";
         BrowserReplRequest: {
             /** @description JavaScript cell. Required; may be empty only when reset or restore is true. */
             code?: string;
@@ -3088,7 +3154,7 @@ export interface components {
         BrowserTags: {
             [key: string]: string;
         };
-        /** @description The supported fields of the Kernel SDK's BrowserCreateParams. `proxy_id`, `profile`, `chrome_policy`, `invocation_id` and a true `stealth`, `gpu` or `kiosk_mode` answer 400 naming the field; their "not asked for" values (null, false, empty) are accepted. */
+        /** @description The supported fields of the Kernel SDK's BrowserCreateParams. `profile`, `chrome_policy`, `invocation_id` and a true `stealth`, `gpu` or `kiosk_mode` answer 400 naming the field; their "not asked for" values (null, false, empty) are accepted. */
         BrowserCreateRequest: {
             /** @description Default true (a server has no display); false needs DISPLAY. */
             headless?: boolean;
@@ -3103,12 +3169,16 @@ export interface components {
             telemetry?: components["schemas"]["BrowserTelemetryRequest"] | null;
             /** @description Uploaded extensions (POST /extensions) Chromium loads at launch (`--load-extension`); a browser with extensions is never taken from the pool. Unknown ones answer 404 `REPL_ERR_EXTENSION_NOT_FOUND`. */
             extensions?: components["schemas"]["BrowserExtensionRef"][] | null;
+            /** @description A proxy of `/proxies`: the browser talks to a relay of its own on 127.0.0.1 that forwards to it and answers its authentication (docs/browsers.md#proxies). An unknown id answers 404 REPL_ERR_PROXY_NOT_FOUND naming proxy_id. */
+            proxy_id?: string | null;
         };
-        /** @description Rename or retag a browser; null removes. `profile`, `viewport`, a non-null `proxy_id` answer 400; `disable_default_proxy` is accepted and has no effect. `telemetry` turns capture on, changes it or stops it (docs/telemetry.md); it is the one field the default browser accepts. */
+        /** @description Rename or retag a browser; null removes. `profile` and `viewport` answer 400; `proxy_id` switches the proxy of a browser created with one; `disable_default_proxy` is accepted and has no effect. `telemetry` turns capture on, changes it or stops it (docs/telemetry.md); it is the one field the default browser accepts. */
         BrowserUpdateRequest: {
             name?: string | null;
             tags?: components["schemas"]["BrowserTags"] | null;
             telemetry?: components["schemas"]["BrowserTelemetryRequest"] | null;
+            /** @description Switches the proxy of a browser created with one, live (its relay forwards the next connections to the new proxy; open ones are cut); `''` or null removes it (direct). A browser created without a proxy answers 400 (its Chromium does not talk to a relay). */
+            proxy_id?: string | null;
         };
         /** @description A browser, in the shape of the Kernel SDK's BrowserCreateResponse / BrowserRetrieveResponse / BrowserListResponse. */
         BrowserSession: {
@@ -3147,6 +3217,8 @@ export interface components {
             };
             /** @description The active telemetry configuration; absent when nothing is captured. */
             telemetry?: components["schemas"]["BrowserTelemetryConfig"];
+            /** @description The proxy of `proxy_id` (create or update), while the browser has one (docs/browsers.md#proxies). */
+            proxy_id?: string;
         };
         BrowserSessionList: components["schemas"]["BrowserSession"][];
         ProcessExecRequest: {
@@ -3766,6 +3838,69 @@ export interface components {
             id?: string;
             name?: string;
         };
+        /** @description The Kernel SDK's ProxyCreateParams. Only `custom` is served: the other types answer 400 REPL_ERR_PROXY_TYPE_UNSUPPORTED (they need the hosted product's proxy network). */
+        ProxyCreateRequest: {
+            /** @enum {string} */
+            type: "datacenter" | "isp" | "residential" | "mobile" | "custom";
+            /** @description Readable name, trimmed; duplicates allowed. */
+            name?: string;
+            /**
+             * @description How the server talks to the proxy itself; default https, as the hosted product.
+             * @enum {string}
+             */
+            protocol?: "http" | "https";
+            /** @description Hosts the relay reaches directly: `host`, `*.domain`, `.domain`, optionally `:port`, `<local>`, and `<-loopback>` (loopback hosts are bypassed unless it is listed, as in Chromium). */
+            bypass_hosts?: string[] | null;
+            /** @description For `custom`: host, port (1-65535), username, password (at least 5 characters; stored, never answered). The other types' configs are accepted in shape and refused by type. */
+            config?: {
+                host?: string;
+                port?: number;
+                username?: string | null;
+                password?: string | null;
+                country?: string;
+                city?: string;
+                state?: string;
+                zip?: string;
+                asn?: string;
+                os?: string;
+            };
+        };
+        /** @description Renames a proxy (the Kernel SDK's ProxyUpdateParams). */
+        ProxyUpdateRequest: {
+            /** @description Trimmed, 1 to 255 characters; duplicates allowed. */
+            name: string;
+        };
+        /** @description The Kernel SDK's ProxyCheckParams. */
+        ProxyCheckRequest: {
+            /** @description An http: or https: URL to ask through the proxy instead of the server's check target (--proxy-check-url); such a check does not change the proxy's status. */
+            url?: string;
+        };
+        /** @description A proxy (the Kernel SDK's ProxyCreateResponse): the password only as `config.has_password`. */
+        Proxy: {
+            id: string;
+            /** @enum {string} */
+            type: "custom";
+            name?: string;
+            /** @enum {string} */
+            protocol: "http" | "https";
+            bypass_hosts: string[];
+            config: {
+                host: string;
+                port: number;
+                username?: string;
+                has_password: boolean;
+            };
+            /**
+             * Format: date-time
+             * @description Of the last check of the server's check target.
+             */
+            last_checked?: string;
+            /** @enum {string} */
+            status?: "available" | "unavailable";
+            /** @description Answers of POST /proxies/{id}/check only: why the check failed (credentials refused, proxy unreachable, …). */
+            error?: string;
+        };
+        ProxyList: components["schemas"]["Proxy"][];
     };
     responses: {
         /** @description Validation failed; the message names the field. */
@@ -4390,7 +4525,7 @@ export interface operations {
                 limit?: number;
                 /** @description Ended browsers are not kept: `deleted` lists none. */
                 status?: "active" | "deleted" | "all";
-                /** @description Substring of the id or name. */
+                /** @description Substring of the id or name, or a proxy id (the browsers using it). */
                 query?: string;
             };
             header?: never;
@@ -7481,6 +7616,199 @@ export interface operations {
             };
             /** @description The upload, or what a zip inflates to, exceeds a limit (`REPL_ERR_BODY_TOO_LARGE`, `REPL_ERR_ZIP_TOO_LARGE`). */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listProxies: {
+        parameters: {
+            query?: {
+                offset?: number;
+                limit?: number;
+                /** @description Exact name, case-insensitive. */
+                name?: string;
+                /** @description Substring of the name or host, or the id. */
+                query?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page. */
+            200: {
+                headers: {
+                    "X-Has-More"?: "true" | "false";
+                    "X-Next-Offset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProxyList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    createProxy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProxyCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description The proxy, without its password. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Proxy"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    getProxy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The proxy. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Proxy"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description No proxy with that id (REPL_ERR_PROXY_NOT_FOUND). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteProxy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description No proxy with that id (REPL_ERR_PROXY_NOT_FOUND). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    renameProxy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProxyUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The proxy. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Proxy"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description No proxy with that id (REPL_ERR_PROXY_NOT_FOUND). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    checkProxy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ProxyCheckRequest"];
+            };
+        };
+        responses: {
+            /** @description The proxy with this check's status. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Proxy"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description No proxy with that id (REPL_ERR_PROXY_NOT_FOUND). */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -45,6 +45,8 @@ import { serverSettings } from './settings.js';
 import { ExtensionStore } from '../extensions/extension-store.js';
 import { LiveExtensions } from '../extensions/live-extensions.js';
 import { extensionsRoutes } from './routes/extensions-routes.js';
+import { ProxyStore } from '../proxies/store.js';
+import { proxiesRoutes } from './routes/proxies-routes.js';
 import type { AppOptions, ServerSettings } from './settings.js';
 
 export type { AppOptions } from './settings.js';
@@ -101,7 +103,10 @@ export function appOf(settings: ServerSettings): BrowserReplApp {
       return false;
     }
   });
+  // The proxies of /proxies (docs/browsers.md#proxies), in the data directory.
+  const proxyStore = new ProxyStore(settings.dataDir);
   const browsers = new Browsers({
+    proxies: proxyStore,
     primary: settings.primaryBrowser,
     idPrefix: peers?.idPrefix,
     pool: settings.browserPool,
@@ -235,6 +240,7 @@ export function appOf(settings: ServerSettings): BrowserReplApp {
   app.use(extensionsRoutes({ browsers, store: extensionStore, live: new LiveExtensions(settings.files), files: settings.files }));
   app.use(browsersRoutes({ browsers, capabilityKey, liveViewKeys, resolveExtensions: (references, field) => extensionStore.resolve(references, field) }));
   app.use(replaysRoutes({ browsers, replays, keys: liveViewKeys }));
+  app.use(proxiesRoutes({ proxies: proxyStore, checkUrl: settings.proxyCheckUrl }));
   // One router for one browser, mounted once at a path whose /browsers/{id_or_name} part is
   // optional (mergeParams: the id is the mount's): without an id in the path, the resolver picks
   // the registry's own browser.

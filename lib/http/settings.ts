@@ -10,7 +10,7 @@
  * `BROWSER_REPL_CHROME`, `CDP_ENDPOINT`, …) are not server settings, and stay where they are used.
  */
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, resolve as resolvePath } from 'node:path';
 import { derivedMaxBrowsers } from '../../common/memory-budget.js';
 import { ReplError } from '../../common/errors.js';
 import { Browser } from '../browsers/browser.js';
@@ -120,11 +120,16 @@ export interface AppOptions {
    */
   files?: FileOptions | undefined;
   /**
-   * Where the server keeps what it stores between browsers (uploaded extensions,
-   * docs/browsers.md#extensions). Default `BROWSER_REPL_DATA_DIR`, else
-   * `$XDG_STATE_HOME/chromium-repl`, else `~/.local/state/chromium-repl`; created on first use.
+   * Where the server keeps what it stores (`--data-dir`, `BROWSER_REPL_DATA_DIR`): uploaded
+   * extensions (docs/browsers.md#extensions) and the proxies of `/proxies` (`proxies.json`, 0600). Default `$XDG_STATE_HOME/chromium-repl`, else
+   * `~/.local/state/chromium-repl`. Nothing is written there until something is stored.
    */
   dataDir?: string | undefined;
+  /**
+   * What `POST /proxies/{id}/check` asks through the proxy when its body names no `url`
+   * (`--proxy-check-url`, `BROWSER_REPL_PROXY_CHECK_URL`). Default `https://example.com/`.
+   */
+  proxyCheckUrl?: string | undefined;
 }
 
 export interface ServerOptions extends AppOptions {
@@ -171,8 +176,10 @@ export interface ServerSettings {
   readonly processes: ProcessSettings;
   /** The file transfers' and watches' limits, checked. */
   readonly files: FileSettings;
-  /** The data directory (absolute), see {@link AppOptions.dataDir}. */
+  /** The data directory, absolute. */
   readonly dataDir: string;
+  /** The default target of a proxy check (an http: or https: URL). */
+  readonly proxyCheckUrl: string;
   /** Where `startServer` listens. */
   readonly host: string;
   readonly port: number;
@@ -250,12 +257,29 @@ export function serverSettings(options: ServerOptions = {}, env: NodeJS.ProcessE
     processes: processSettings(options.processes, env),
     files: fileSettings(options.files, env),
     dataDir: dataDirOf(options.dataDir, env),
+    proxyCheckUrl: proxyCheckUrlOf(options.proxyCheckUrl ?? nonBlank(env['BROWSER_REPL_PROXY_CHECK_URL']), options.proxyCheckUrl === undefined ? 'BROWSER_REPL_PROXY_CHECK_URL' : 'proxyCheckUrl'),
     host: options.host ?? env['HOST'] ?? '127.0.0.1',
     // Not checked here, as before: listen() refuses a port that is not one.
     port: options.port ?? (env['PORT'] === undefined ? 10001 : Number(env['PORT'])),
     headersTimeoutMs,
     requestTimeoutMs,
   });
+}
+
+function proxyCheckUrlOf(value: string | undefined, name: string): string {
+  if (value === undefined) return 'https://example.com/';
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ReplError('REPL_ERR_INVALID_ARGUMENT', `${name} must be an absolute http: or https: URL, got ${JSON.stringify(value)}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ReplError('REPL_ERR_INVALID_ARGUMENT', `${name} must be an absolute http: or https: URL, got ${JSON.stringify(value)}`);
+  return url.href;
+}
+
+function nonBlank(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === '' ? undefined : value;
 }
 
 /**
@@ -276,7 +300,7 @@ export function dataDirOf(given: string | undefined, env: NodeJS.ProcessEnv): st
     : (env['BROWSER_REPL_DATA_DIR'] ?? '') !== '' ? [env['BROWSER_REPL_DATA_DIR']!, 'BROWSER_REPL_DATA_DIR']
       : [join(nonEmpty(env['XDG_STATE_HOME']) ?? join(nonEmpty(env['HOME']) ?? homedir(), '.local', 'state'), 'chromium-repl'), 'dataDir'];
   if (typeof value !== 'string' || value === '' || value.includes('\u0000')) throw new ReplError('REPL_ERR_INVALID_ARGUMENT', `${source} must be a non-empty path`);
-  return resolve(value);
+  return resolvePath(value);
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

@@ -36,7 +36,7 @@ writeFileSync(join(root, 'file'), 'fuzz');
 mkdirSync(join(root, 'dir'));
 
 // One browser beyond the default one: every create the fuzzer sends hits the limit (429), none launches.
-// The data directory (uploaded extensions) inside the fuzzer's folder, never the user's own.
+// The data directory (uploaded extensions, the proxies it creates) inside the fuzzer's folder, never the user's own.
 const api = await apiServer(t, { maxBrowsers: 1, dataDir: join(root, 'data') });
 const address = { host: '127.0.0.1', port: api.server.port };
 
@@ -215,6 +215,10 @@ const BASE_BODIES = {
   ComputerBatchRequest: { actions: [{ type: 'sleep', sleep: { duration_ms: 1 } }, { type: 'move_mouse', move_mouse: { x: 2, y: 2 } }] },
   // The server's own probe: the browser's request reaches a target that answers at once.
   BrowserCurlRequest: { url: `${api.url}/healthz`, method: 'GET', headers: { 'x-fuzz': '1' }, response_encoding: 'utf8', timeout_ms: 20_000 },
+  // A proxy that nothing connects to (port 9, discard): the check routes only ever find fuzzed ids.
+  ProxyCreateRequest: { type: 'custom', name: 'fuzz', protocol: 'http', config: { host: '127.0.0.1', port: 9, username: 'fuzz', password: 'fuzz-pass' }, bypass_hosts: ['<-loopback>'] },
+  ProxyUpdateRequest: { name: 'fuzz-renamed' },
+  ProxyCheckRequest: { url: `${api.url}/healthz` },
 };
 
 /**

@@ -195,8 +195,9 @@ t.test('createClient', async (t) => {
     t.equal(missing.status, 404);
     t.equal((await rejection(client.browsers.update('nope', { name: 'x' }))).status, 404);
     t.equal((await rejection(client.browsers.delete('nope'))).status, 404);
+    // An unknown proxy (docs/browsers.md#proxies) is a 404 naming the field.
     const unsupported = await rejection(client.browsers.create({ proxy_id: 'p' }));
-    t.equal(unsupported.status, 400);
+    t.equal(unsupported.status, 404);
     t.match(unsupported.message, /proxy_id/);
   });
 

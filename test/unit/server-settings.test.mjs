@@ -1,6 +1,8 @@
 // lib/http/settings.ts: the server's options and environment read once into one frozen settings
 // object. The library option wins over the variable, the variable over the default; a bad variable
 // throws naming it; nothing is left mutable; an empty environment gives the defaults.
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 import t from 'tap';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -34,8 +36,8 @@ t.test('an empty environment gives the defaults', async (t) => {
       uploadMaxBytes: 256 * 1024 * 1024, uploadMaxFiles: 100, zipMaxBytes: 1024 * 1024 * 1024, zipMaxEntries: 10_000, zipMaxRatio: 1000,
       maxWatches: 32, maxWatchDirectories: 4096, maxQueuedEvents: 1000,
     },
-    // No HOME in this environment: the OS's idea of it.
     dataDir: join(homedir(), '.local', 'state', 'chromium-repl'),
+    proxyCheckUrl: 'https://example.com/',
   });
 });
 

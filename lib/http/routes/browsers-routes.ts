@@ -50,7 +50,6 @@ export interface BrowsersRoutesOptions {
  * accept so that SDK code passing defaults still works. Anything else is a 400 naming the field.
  */
 const UNSUPPORTED_CREATE: Record<string, { harmless: (value: unknown) => boolean; why: string }> = {
-  proxy_id: { harmless: isNullish, why: 'browsers use the network of the machine the server runs on' },
   profile: { harmless: isNullish, why: 'every browser starts from a fresh temporary profile; persist state with cookies or storage in a cell' },
   chrome_policy: { harmless: (value) => isNullish(value) || isEmptyObject(value), why: 'enterprise policies are not applied' },
   stealth: { harmless: (value) => isNullish(value) || value === false, why: 'there is no stealth mode; patchright is available inside cells and executors (docs/playwright.md)' },
@@ -59,7 +58,6 @@ const UNSUPPORTED_CREATE: Record<string, { harmless: (value: unknown) => boolean
   invocation_id: { harmless: isNullish, why: 'there are no actions on this server' },
 };
 const UNSUPPORTED_UPDATE: Record<string, { harmless: (value: unknown) => boolean; why: string }> = {
-  proxy_id: UNSUPPORTED_CREATE['proxy_id']!,
   profile: UNSUPPORTED_CREATE['profile']!,
   disable_default_proxy: { harmless: () => true, why: '' },
   viewport: { harmless: isNullish, why: 'a running browser keeps its viewport; create a browser with the viewport you need, or call setViewport() in a cell' },
@@ -90,6 +88,8 @@ export function browsersRoutes(options: BrowsersRoutesOptions): Router {
     if (session.name !== undefined) browser.name = session.name;
     if (session.tags !== undefined) browser.tags = { ...session.tags };
     if (session.startUrl !== undefined) browser.start_url = session.startUrl;
+    const proxyId = browsers.proxyIdOf(session);
+    if (proxyId !== undefined) browser.proxy_id = proxyId;
     const telemetry = telemetryWire(session.telemetry.selection);
     if (telemetry !== undefined) browser.telemetry = telemetry;
     return browser;
@@ -116,6 +116,7 @@ export function browsersRoutes(options: BrowsersRoutesOptions): Router {
       tags: body['tags'] as Tags | undefined,
       telemetry: body['telemetry'],
       extensionDirs,
+      proxyId: (body['proxy_id'] ?? undefined) as string | undefined,
       signal: controller.signal,
     });
     if (controller.signal.aborted) {
@@ -138,7 +139,7 @@ export function browsersRoutes(options: BrowsersRoutesOptions): Router {
     const query = req.query['query'];
     if (typeof query === 'string' && query !== '') {
       const needle = query.toLowerCase();
-      rows = rows.filter((session) => session.id.includes(needle) || (session.name?.toLowerCase().includes(needle) ?? false));
+      rows = rows.filter((session) => session.id.includes(needle) || (session.name?.toLowerCase().includes(needle) ?? false) || browsers.proxyIdOf(session) === query);
     }
     const tagFilter = tagQuery(req.query);
     if (tagFilter.length > 0) rows = rows.filter((session) => tagFilter.every(([key, value]) => session.tags?.[key] === value));
@@ -168,6 +169,7 @@ export function browsersRoutes(options: BrowsersRoutesOptions): Router {
       name: body['name'] as string | null | undefined,
       tags: body['tags'] as Tags | null | undefined,
       telemetry: body['telemetry'],
+      proxyId: body['proxy_id'] as string | null | undefined,
     });
     holdFor(session, res);
     res.json(wire(req, res, session));
