@@ -10,7 +10,7 @@
  * `BROWSER_REPL_CHROME`, `CDP_ENDPOINT`, …) are not server settings, and stay where they are used.
  */
 import { homedir } from 'node:os';
-import { join, resolve as resolvePath } from 'node:path';
+import { isAbsolute, join, resolve as resolvePath } from 'node:path';
 import { derivedMaxBrowsers } from '../../common/memory-budget.js';
 import { ReplError } from '../../common/errors.js';
 import { Browser } from '../browsers/browser.js';
@@ -298,9 +298,14 @@ export function parseTrustProxy(text: string): boolean | number | string {
 export function dataDirOf(given: string | undefined, env: NodeJS.ProcessEnv): string {
   const [value, source] = given !== undefined ? [given, 'dataDir']
     : (env['BROWSER_REPL_DATA_DIR'] ?? '') !== '' ? [env['BROWSER_REPL_DATA_DIR']!, 'BROWSER_REPL_DATA_DIR']
-      : [join(nonEmpty(env['XDG_STATE_HOME']) ?? join(nonEmpty(env['HOME']) ?? homedir(), '.local', 'state'), 'chromium-repl'), 'dataDir'];
+      // A relative XDG_STATE_HOME is ignored, as the XDG rule says.
+      : [join(absoluteOnly(nonEmpty(env['XDG_STATE_HOME'])) ?? join(nonEmpty(env['HOME']) ?? homedir(), '.local', 'state'), 'chromium-repl'), 'dataDir'];
   if (typeof value !== 'string' || value === '' || value.includes('\u0000')) throw new ReplError('REPL_ERR_INVALID_ARGUMENT', `${source} must be a non-empty path`);
   return resolvePath(value);
+}
+
+function absoluteOnly(value: string | undefined): string | undefined {
+  return value !== undefined && isAbsolute(value) ? value : undefined;
 }
 
 function nonEmpty(value: string | undefined): string | undefined {
