@@ -47,13 +47,13 @@ function sectionLines(section) {
     '| Measure | Stat | chromium-repl | Baseline | Ratio | Target |', '|---|---|---|---|---|---|'];
   for (const row of section.rows) {
     // A row may measure something other than time (`format: 'MiB'`, `'chars'`, `'count'`).
-    // `baseline: null`: a figure with nothing to compare it to (a part only one arm has).
+    // `baseline: null`: a figure with nothing to compare it to (a part only one arm has); a zero baseline has no ratio.
     const value = row.format === 'MiB' ? (v) => `${v.toFixed(1)} MiB`
       : row.format === 'percent' ? (v) => `${v.toFixed(1)} %`
       : row.format === 'chars' ? (v) => `${v.toLocaleString('en-US')} chars`
         : row.format === 'count' ? (v) => String(v) : ms;
     const baseline = row.baseline === null ? '—' : value(row.baseline);
-    const ratio = row.baseline === null ? '—' : `${(row.ours / row.baseline).toFixed(2)}×`;
+    const ratio = row.baseline === null || row.baseline === 0 ? '—' : `${(row.ours / row.baseline).toFixed(2)}×`;
     out.push(`| ${row.name} | ${row.unit} | ${value(row.ours)} | ${baseline} | ${ratio} | ${verdict(row)} |`);
   }
   if (section.notes) out.push('', ...section.notes);
