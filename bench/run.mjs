@@ -8,7 +8,7 @@ import os from 'node:os';
 import { ms } from './stats.mjs';
 
 const quick = process.argv.includes('--quick');
-const ALL_SUITES = ['repl-core', 'cell-speed', 'interrupts', 'named-repls', 'playwright', 'interaction', 'browser-core', 'flows', 'browsers', 'agent-tools', 'agent-task', 'webmcp', 'live-view', 'computer', 'proxies'];
+const ALL_SUITES = ['repl-core', 'cell-speed', 'interrupts', 'named-repls', 'playwright', 'interaction', 'browser-core', 'flows', 'browsers', 'agent-tools', 'agent-task', 'webmcp', 'live-view', 'computer', 'recordings', 'proxies'];
 const onlyIndex = process.argv.indexOf('--only');
 const only = onlyIndex === -1 ? undefined : process.argv[onlyIndex + 1];
 if (only !== undefined && !ALL_SUITES.includes(only)) throw new Error(`--only: unknown suite ${only}; one of ${ALL_SUITES.join(', ')}`);
@@ -47,10 +47,14 @@ function sectionLines(section) {
     '| Measure | Stat | chromium-repl | Baseline | Ratio | Target |', '|---|---|---|---|---|---|'];
   for (const row of section.rows) {
     // A row may measure something other than time (`format: 'MiB'`, `'chars'`, `'count'`).
+    // `baseline: null`: a figure with nothing to compare it to (a part only one arm has); a zero baseline has no ratio.
     const value = row.format === 'MiB' ? (v) => `${v.toFixed(1)} MiB`
+      : row.format === 'percent' ? (v) => `${v.toFixed(1)} %`
       : row.format === 'chars' ? (v) => `${v.toLocaleString('en-US')} chars`
         : row.format === 'count' ? (v) => String(v) : ms;
-    out.push(`| ${row.name} | ${row.unit} | ${value(row.ours)} | ${value(row.baseline)} | ${(row.ours / row.baseline).toFixed(2)}× | ${verdict(row)} |`);
+    const baseline = row.baseline === null ? '—' : value(row.baseline);
+    const ratio = row.baseline === null || row.baseline === 0 ? '—' : `${(row.ours / row.baseline).toFixed(2)}×`;
+    out.push(`| ${row.name} | ${row.unit} | ${value(row.ours)} | ${baseline} | ${ratio} | ${verdict(row)} |`);
   }
   if (section.notes) out.push('', ...section.notes);
   out.push('');

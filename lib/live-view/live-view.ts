@@ -20,6 +20,8 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { debuglog } from 'node:util';
 
+import type { Protocol } from 'devtools-protocol';
+
 import { BrowserLink } from '../../common/cdp/browser-link.js';
 import type { CdpSession } from '../../common/cdp/cdp-session.js';
 import type { Transport } from '../../common/cdp/transport.js';
@@ -32,6 +34,7 @@ import type { Browser } from '../browsers/browser.js';
 import { HUMAN_REPLY_MAX_CHARS } from '../../common/protocol/human-messages.js';
 import { INPUT_TYPES, inputCommands, LiveViewInputError } from './input.js';
 import type { FrameGeometry, InputCommand } from './input.js';
+import { MOTION_MAX, STILL_AFTER_MS, StillFrames } from './frames.js';
 
 const debug = debuglog('browser-repl:live-view');
 
@@ -85,6 +88,11 @@ export class BrowserLiveView extends Resource {
   #geometry: FrameGeometry | undefined;
   #ticking: Promise<void> | undefined;
   #screencasting = false;
+  /** The shown tab's frame rule, and the pending still's timer (lib/live-view/frames.ts). */
+  #stills: StillFrames | undefined;
+  #stillTimer: NodeJS.Timeout | undefined;
+  /** Metadata of the last relayed screencast frame: a still shows the same geometry. */
+  #lastMetadata: Protocol.Page.ScreencastFrameMetadata | undefined;
 
   constructor(browser: Browser, onClosed: () => void) {
     super();
@@ -196,17 +204,24 @@ export class BrowserLiveView extends Resource {
     this.#session = session;
     this.#targetId = targetId;
     this.#lastFrame = undefined;
+    this.#lastMetadata = undefined;
+    const stills = new StillFrames();
+    this.#stills = stills;
     session.on('Page.screencastFrame', (event) => {
       const { data, metadata, sessionId } = event.params;
       // Acknowledged as relayed: Chromium sends the next frame only then.
       session.send('Page.screencastFrameAck', { sessionId }).catch(() => undefined);
+      if (!stills.onFrame(data, metadata)) return;
       this.#geometry = {
         deviceWidth: metadata.deviceWidth, deviceHeight: metadata.deviceHeight,
         pageScaleFactor: metadata.pageScaleFactor, offsetTop: metadata.offsetTop,
       };
-      const frame = JSON.stringify({ type: 'frame', targetId, data, metadata });
-      this.#lastFrame = frame;
-      for (const viewer of this.#viewers) this.#send(viewer, frame);
+      this.#relay(JSON.stringify({ type: 'frame', targetId, data, metadata }));
+      this.#lastMetadata = metadata;
+      // Every changed frame pushes the still back: it is taken once the page stays still.
+      clearTimeout(this.#stillTimer);
+      this.#stillTimer = setTimeout(() => void this.#takeStill(session, targetId, stills), STILL_AFTER_MS);
+      this.#stillTimer.unref();
     });
     session.onClose(() => {
       if (this.#session !== session) return;
@@ -218,13 +233,37 @@ export class BrowserLiveView extends Resource {
       this.#screencasting = true;
       runningScreencasts++;
     }
-    await session.send('Page.startScreencast', { format: 'jpeg', quality: JPEG_QUALITY, everyNthFrame: 1 });
+    // Reduced frames while the page changes (what they cost the page: lib/live-view/frames.ts), a full-size still once it is still.
+    await session.send('Page.startScreencast', { format: 'jpeg', quality: JPEG_QUALITY, maxWidth: MOTION_MAX.width, maxHeight: MOTION_MAX.height, everyNthFrame: 1 });
     // Closed while it started (the last viewer left at once): nothing may outlive the close.
     if (this.closed && this.#session === session) await this.#detach();
     debug('browser %s: showing %s to %d viewer(s)', this.#browser.id, targetId, this.#viewers.size);
   }
 
+  /** Relays a frame to every viewer and keeps it for the ones who join later. */
+  #relay(frame: string): void {
+    this.#lastFrame = frame;
+    for (const viewer of this.#viewers) this.#send(viewer, frame);
+  }
+
+  /** The page stayed still: its full-size still replaces the last reduced frame, unless a newer frame overtook it. */
+  async #takeStill(session: CdpSession, targetId: string, stills: StillFrames): Promise<void> {
+    const request = stills.stillDue();
+    const metadata = this.#lastMetadata;
+    if (request === undefined || metadata === undefined || this.closed || this.#session !== session || session.closed) return;
+    try {
+      const { data } = await session.send('Page.captureScreenshot', { format: 'jpeg', quality: JPEG_QUALITY });
+      if (this.closed || this.#session !== session || this.#stills !== stills || !stills.accept(request)) return;
+      this.#relay(JSON.stringify({ type: 'frame', targetId, data, metadata, still: true }));
+    } catch (error) {
+      // The tab closed or navigated away meanwhile: the reduced frame stays shown.
+      debug('browser %s: no still: %s', this.#browser.id, error instanceof Error ? error.message : String(error));
+    }
+  }
+
   async #detach(): Promise<void> {
+    clearTimeout(this.#stillTimer);
+    this.#stills = undefined;
     const session = this.#session;
     this.#session = undefined;
     this.#stopped();

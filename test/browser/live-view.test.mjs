@@ -183,6 +183,16 @@ t.test('the viewer sees the tab live and drives it; readOnly only shows', async 
   const before = await interactive.evaluate(() => ({ frames: window.liveView.state.frames, src: document.getElementById('frame').src }));
   await cell('await js("document.getElementById(\'heading\').textContent = \'Changed by a cell\'"); repl.write("true")');
   t.ok(await until(() => interactive.evaluate((old) => window.liveView.state.frames > old.frames && document.getElementById('frame').src !== old.src, before)), 'a new, different frame arrived after the cell changed the page');
+  // While it changes the page comes in reduced frames (lib/live-view/frames.ts); once still, one
+  // full-size still (the tab is 900 CSS px wide at scale 1) replaces them.
+  await interactive.evaluate(() => {
+    window.frameWidths = [];
+    document.getElementById('frame').addEventListener('load', (event) => window.frameWidths.push(event.target.naturalWidth));
+  });
+  await cell('await js("document.getElementById(\'heading\').textContent = \'Changed again\'"); repl.write("true")');
+  const widths = await until(() => interactive.evaluate(() => (window.frameWidths.at(-1) === 900 ? window.frameWidths : undefined)));
+  t.ok(widths, 'a full-size still arrived once the page was still');
+  t.ok(widths?.some((width) => width > 0 && width <= 480), `the change itself came as a reduced frame (widths ${widths})`);
 
   // Click the button through the view.
   const centre = (id) => cell(`repl.write(JSON.stringify(await js("(() => { const r = document.getElementById('${id}').getBoundingClientRect(); return { x: r.x + r.width / 2, y: r.y + r.height / 2 }; })()")))`);
