@@ -16,6 +16,7 @@ import { CdpProxy } from './cdp-proxy.js';
 import { browserCapabilityAuth } from './browser-capability.js';
 import { curlRoutes } from './routes/curl-routes.js';
 import { browsersRoutes, resolveBrowser } from './routes/browsers-routes.js';
+import { browserPoolsRoutes } from './routes/browser-pools-routes.js';
 import { accessGuard, bearerAuth, errorHandler, browserFromLocals, notFound } from './middleware.js';
 import type { BrowserOf } from './middleware.js';
 import { replRoutes } from './routes/repl-routes.js';
@@ -228,6 +229,7 @@ export function appOf(settings: ServerSettings): BrowserReplApp {
   // or, without a token (nothing is checked then), one of a secret of this process.
   const capabilityKey = token !== undefined && token !== '' ? token : randomBytes(32).toString('base64url');
   app.use(browsersRoutes({ browsers, capabilityKey, liveViewKeys }));
+  app.use(browserPoolsRoutes({ browsers, capabilityKey, liveViewKeys }));
   app.use(replaysRoutes({ browsers, replays, keys: liveViewKeys }));
   // One router for one browser, mounted once at a path whose /browsers/{id_or_name} part is
   // optional (mergeParams: the id is the mount's): without an id in the path, the resolver picks
