@@ -107,7 +107,7 @@ export class BrowserPools {
    *
    * @throws ReplError `REPL_ERR_NOT_FOUND`, `REPL_ERR_INVALID_REQUEST` naming the field, `REPL_ERR_CONFLICT`.
    */
-  async update(idOrName: string, settings: Partial<PoolSettings>, init: BrowserInit, options: { discardAllIdle?: boolean } = {}): Promise<BrowserPoolEntry> {
+  async update(idOrName: string, settings: Partial<PoolSettings>, init: BrowserInit, options: { discardAllIdle?: boolean; clearStartUrl?: boolean } = {}): Promise<BrowserPoolEntry> {
     const state = this.#state(idOrName);
     if (state.id === DEFAULT_POOL_ID) {
       throw new ReplError('REPL_ERR_INVALID_REQUEST', 'the default pool is the server\'s warm pool: its size is --browser-pool (BROWSER_REPL_BROWSER_POOL) and its browsers are those of POST /browsers; create a pool of your own to configure one');
@@ -119,6 +119,7 @@ export class BrowserPools {
     const fillRatePerMinute = settings.fillRatePerMinute === undefined ? state.pool.fillRatePerMinute : checkFillRate(settings.fillRatePerMinute);
     const merged: BrowserInit = { ...state.init };
     for (const [key, value] of Object.entries(init)) if (value !== undefined) Object.assign(merged, { [key]: value });
+    if (options.clearStartUrl === true) delete merged.startUrl;
     const spec = this.#browsers.resolveInit(merged);
     state.name = name;
     state.init = merged;

@@ -70,12 +70,15 @@ export function browserPoolsRoutes(options: BrowsersRoutesOptions & { pools?: Br
 
   router.patch('/browser_pools/:id_or_name', jsonBody(BODY_LIMIT_BYTES), async (req: Request, res: Response) => {
     const { settings, browser } = splitBody(req.body, 'BrowserPoolSettings');
+    // An empty start_url clears the pool's (the hosted product's update rule).
+    const clearStartUrl = browser['start_url'] === '';
+    if (clearStartUrl) delete browser['start_url'];
     const init = browserInitOf(browser);
     const pool = await pools.update(String(req.params['id_or_name']), {
       name: settings['name'] as string | undefined,
       size: settings['size'] as number | undefined,
       fillRatePerMinute: settings['fill_rate_per_minute'] as number | undefined,
-    }, init, { discardAllIdle: settings['discard_all_idle'] === true });
+    }, init, { discardAllIdle: settings['discard_all_idle'] === true, clearStartUrl });
     res.json(wirePool(pool));
   });
 
@@ -169,9 +172,6 @@ function splitBody(raw: unknown, schema: string): { settings: Record<string, unk
     else browser[key] = value;
   }
   validateBody(schema, settings);
-  // The pool's start_url may be cleared with "" (the hosted product's update rule).
-  if (browser['start_url'] === '') delete browser['start_url'];
-  // A pool's profile is loaded read-only: save_changes is ignored, not refused (as the hosted product).
   return { settings, browser };
 }
 
