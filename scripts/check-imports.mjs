@@ -27,7 +27,9 @@ export const DEPS = {
   'lib/repl': ['common', 'lib/chromium', 'lib/threads', 'lib/system', 'lib/client/openapi-types.ts'],
   'lib/executor': ['common', 'lib/chromium', 'lib/threads', 'lib/system', 'lib/client/openapi-types.ts'],
   'lib/webmcp': ['common', 'lib/chromium'],
-  'lib/browsers': ['common', 'lib/chromium', 'lib/threads', 'lib/repl', 'lib/executor', 'lib/webmcp', 'lib/telemetry', 'lib/proxies'],
+  'lib/browsers': ['common', 'lib/chromium', 'lib/threads', 'lib/repl', 'lib/executor', 'lib/webmcp', 'lib/telemetry', 'lib/proxies', 'lib/pools'],
+  // The warm pools' waiting line and count, generic (no browser code): lib/browsers fills them with browsers.
+  'lib/pools': ['common'],
   'lib/proxies': ['common'],
   'lib/telemetry': ['common'],
   'lib/system': ['common', 'lib/client/openapi-types.ts'],

@@ -94,7 +94,8 @@ interface ReplEntry {
 }
 
 export class Browser extends Resource {
-  readonly id: string;
+  /** Changes only when a pool hands the browser to its next user ({@link renew}). */
+  #id: string;
   /** What `PATCH /browsers/{id}` changes. */
   name: string | undefined;
   tags: Tags | undefined;
@@ -127,13 +128,17 @@ export class Browser extends Resource {
   /** Its telemetry (docs/telemetry.md): off until `telemetry` of create or update turns a category on. */
   readonly telemetry: BrowserTelemetry;
   #env: Record<string, string>;
+  /** What a pool's cleaning must undo besides the end hooks (files written through fs): see {@link onRecycle}. */
+  readonly #recycleHooks = new Set<() => Promise<void>>();
+  /** The pool (its id) that leased this browser to its current user, if any (docs/browsers.md#pools). */
+  poolId: string | undefined;
   /** What must happen before the browser's parts end (a recording's last frames): see {@link onEnd}. */
   readonly #endHooks = new Set<() => Promise<void>>();
 
   constructor(options: BrowserOptions = {}) {
     super();
     // A browser nobody gave an id is the one its user drives, as a server's own is.
-    this.id = options.id ?? 'default';
+    this.#id = options.id ?? 'default';
     this.#options = options;
     this.#env = { ...options.env };
     this.#maxNamedRepls = options.maxNamedRepls ?? MAX_NAMED_REPLS;
@@ -186,6 +191,60 @@ export class Browser extends Resource {
     this.#createdAt = new Date();
     this.#lastActiveAt = Date.now();
     if (this.#holds === 0) this.#armIdleClock();
+  }
+
+  /** What the browsers API and every per-browser route address it by. */
+  get id(): string {
+    return this.#id;
+  }
+
+  /**
+   * A new id for the next user of a pooled browser: every capability minted for the old one
+   * (`cdp_ws_url`'s, live views') names an id that no longer resolves. Only the registry calls
+   * this, between a release and the next lease, while the browser is not listed.
+   */
+  renew(id: string): void {
+    this.#id = id;
+  }
+
+  /**
+   * Ends what the last user of a pooled browser left in it, short of its pages (lib/browsers/browser-recycle.ts
+   * cleans those): the end hooks run (recordings finish, background processes end, file watches
+   * stop, computer controls disconnect), named REPLs, executors and agent-tool sessions are deleted
+   * with their tabs, and the environment is the one it launched with. The inactivity clock stops
+   * until the next `enlist`. `resetDefaultRepl()` comes after the pages are clean.
+   */
+  async endLease(): Promise<void> {
+    this.#onIdle = undefined;
+    this.#disarmIdleClock();
+    await this.#runEndHooks();
+    // These throw when they could not undo their part: the pool then retires the browser.
+    const recycleHooks = [...this.#recycleHooks];
+    this.#recycleHooks.clear();
+    await Promise.all(recycleHooks.map((hook) => hook()));
+    const named = [...this.#repls.entries()].filter(([name]) => name !== 'default');
+    for (const [name] of named) this.#repls.delete(name);
+    const privates = [...this.#privateRepls];
+    this.#privateRepls.clear();
+    await Promise.all([...named.map(([, entry]) => entry.repl.destroy()), ...privates.map((repl) => repl.destroy())]);
+    if (this.#executors !== null) {
+      for (const info of await this.#executors.list()) await this.#executors.delete(info.name, { closeTab: true }).catch(() => undefined);
+    }
+    this.#env = { ...this.#options.env };
+    await this.#spares.setEnv(this.#env);
+  }
+
+  /** A fresh worker for the default REPL (its bindings are gone), with the launch environment. */
+  async resetDefaultRepl(): Promise<void> {
+    const entry = this.#repls.get('default');
+    if (entry === undefined || entry.repl.closed) return;
+    await entry.repl.setEnv(this.#env);
+    await entry.repl.reset();
+  }
+
+  /** Names of the REPLs alive right now (a cleaned browser has at most `default`). */
+  replNames(): string[] {
+    return [...this.#repls.entries()].filter(([, entry]) => !entry.repl.closed).map(([name]) => name);
   }
 
   /** Since when the browser has been listed (or built, before that). */
@@ -452,6 +511,15 @@ export class Browser extends Resource {
   onEnd(hook: () => Promise<void>): () => void {
     this.#endHooks.add(hook);
     return () => this.#endHooks.delete(hook);
+  }
+
+  /**
+   * Runs `hook` when a pool cleans this browser for its next user ({@link endLease}); a hook that
+   * throws makes the pool retire the browser instead. Returns its disposer.
+   */
+  onRecycle(hook: () => Promise<void>): () => void {
+    this.#recycleHooks.add(hook);
+    return () => this.#recycleHooks.delete(hook);
   }
 
   async #runEndHooks(): Promise<void> {

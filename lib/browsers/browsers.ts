@@ -15,6 +15,9 @@
  *
  * A warm pool keeps `pool` launched, unused browsers so that `create()` need not wait for a
  * launch; it is refilled in the background. Browsers in the pool count towards `maxBrowsers`.
+ * It is the default pool of `/browser_pools` (lib/browsers/browser-pools.ts): `create()` takes a
+ * browser out of it for good, a pool's `acquire` leases one (docs/browsers.md#pools). Named pools
+ * are warm pools of the same kind ({@link createWarmPool}), their browsers counted here too.
  */
 import { debuglog } from 'node:util';
 import { createId } from '@paralleldrive/cuid2';
@@ -33,6 +36,9 @@ import { relayChromiumArgs } from '../proxies/config.js';
 import type { StoredProxy } from '../proxies/config.js';
 import { ProxyRelay } from '../proxies/relay.js';
 import type { ProxyStore } from '../proxies/store.js';
+import type { TelemetrySelection } from '../telemetry/config.js';
+import { WarmPool } from '../pools/warm-pool.js';
+import { recycleBrowser } from './browser-recycle.js';
 
 const debug = debuglog('browser-repl:browsers');
 
@@ -48,6 +54,8 @@ const SESSION_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 /** The hosted product allows up to 50 tag pairs. */
 const MAX_TAGS = 50;
 const MAX_TAG_BYTES = 256;
+/** Callers that may wait in the default pool's `acquire` line at once (a named pool sets its own). */
+export const DEFAULT_POOL_MAX_WAITERS = 100;
 
 /** What `create()` accepts (the supported part of the SDK's `BrowserCreateParams`). */
 export interface BrowserInit {
@@ -74,6 +82,37 @@ export interface BrowserInit {
    */
   proxyId?: string | undefined;
   signal?: AbortSignal | undefined;
+}
+
+/**
+ * A create request, checked ({@link Browsers.resolveInit}): what a launch needs and what the
+ * listing gets. A pool keeps one as its configuration, so that a field `create()` learns is a
+ * field pools have too.
+ */
+export interface BrowserSpec {
+  headless: boolean;
+  viewport: Viewport | undefined;
+  timeoutSeconds: number;
+  name: string | undefined;
+  tags: Tags | undefined;
+  startUrl: string | undefined;
+  telemetry: TelemetrySelection | undefined;
+  /** The proxy its relay forwards to (`proxy_id`; docs/browsers.md#proxies). */
+  proxy: StoredProxy | undefined;
+  /** Chromium flags of this browser alone (its extensions' `--load-extension`). */
+  args: readonly string[];
+}
+
+/** What {@link Browsers.createWarmPool} needs of a pool. */
+export interface WarmPoolConfig {
+  size: number;
+  fillRatePerMinute?: number | undefined;
+  /** Callers that may wait in `acquire` at once. */
+  maxWaiters: number;
+  /** The configuration its browsers launch with (read at each launch, so an update applies to the next one). */
+  spec: () => BrowserSpec;
+  /** The pool keeps a profile: a released browser keeps its cookies. */
+  keepCookies: () => boolean;
 }
 
 export interface BrowsersOptions {
@@ -121,9 +160,12 @@ export class Browsers extends Resource {
   readonly #sessions = new Map<string, Browser>();
   /** Ends in progress, so `close()` can wait for them. */
   readonly #ending = new Set<Promise<void>>();
-  readonly #pool: Browser[] = [];
-  /** Pool browsers being launched. */
-  #filling = 0;
+  /** The server's warm pool (`pool`), the default pool of `/browser_pools`. */
+  readonly #defaultPool: WarmPool<Browser>;
+  /** Every warm pool, the default one included: a browser's end may let each refill. */
+  readonly #pools = new Set<WarmPool<Browser>>();
+  /** Launched browsers that are nobody's right now: idle in a pool, or being cleaned after a release. */
+  readonly #parked = new Set<Browser>();
   /** Every launch in flight (pool and create), settled: counted against the limit, and `close()` waits for them. */
   readonly #launches = new Set<Promise<void>>();
   readonly maxBrowsers: number;
@@ -154,7 +196,88 @@ export class Browsers extends Resource {
     }
     // Never reaped (no clock), and described by the browsers API under the id it is addressed by.
     this.#primary.enlist({ name: DEFAULT_BROWSER_ID, timeoutSeconds: 0 });
-    this.#fillPool();
+    this.#defaultPool = this.createWarmPool({
+      size: this.poolSize, maxWaiters: DEFAULT_POOL_MAX_WAITERS, spec: () => this.resolveInit({}), keepCookies: () => false,
+    });
+    this.#defaultPool.fill();
+  }
+
+  /** The server's warm pool (`pool`, `--browser-pool`): the pool `default` of `/browser_pools`. */
+  get defaultPool(): WarmPool<Browser> {
+    return this.#defaultPool;
+  }
+
+  /**
+   * A warm pool whose browsers this registry launches, counts against `maxBrowsers`, cleans on a
+   * release with reuse (lib/browsers/browser-recycle.ts; a browser that fails it is ended and
+   * replaced) and ends. Fill it with `fill()`; end it with {@link removeWarmPool}.
+   */
+  createWarmPool(config: WarmPoolConfig): WarmPool<Browser> {
+    const pool: WarmPool<Browser> = new WarmPool<Browser>({
+      size: config.size,
+      fillRatePerMinute: config.fillRatePerMinute,
+      maxWaiters: config.maxWaiters,
+      launch: () => this.#launchParked(config.spec()),
+      canLaunch: () => !this.closed && !this.#draining && this.liveBrowsers < this.maxBrowsers,
+      recycle: (browser) => this.#recycle(browser, config.keepCookies()),
+      retire: (browser) => this.#retire(browser),
+      onLaunchError: (error) => debug('warming a pool browser failed: %o', error),
+    });
+    this.#pools.add(pool);
+    return pool;
+  }
+
+  /**
+   * Ends a warm pool: its waiters get `REPL_ERR_CLOSED`, its idle browsers end. Its leased browsers
+   * end too with `force`; without, they live on as ordinary browsers until deleted or reaped.
+   */
+  async removeWarmPool(pool: WarmPool<Browser>, options: { force?: boolean } = {}): Promise<void> {
+    this.#pools.delete(pool);
+    const leased = await pool.close();
+    for (const browser of leased) {
+      browser.poolId = undefined;
+      if (options.force === true) await this.#end(browser);
+    }
+  }
+
+  /**
+   * A browser a pool handed out, listed as `create()` lists its own: with the spec's name, tags,
+   * start URL, inactivity clock and telemetry. The caller has taken it out of its pool.
+   *
+   * @throws ReplError `REPL_ERR_CONFLICT` (the name is taken; the browser is then the caller's to give back).
+   */
+  adopt(browser: Browser, spec: BrowserSpec, options: { pooled: boolean; poolId?: string | undefined }): Browser {
+    if (spec.name !== undefined) this.#assertNameFree(spec.name);
+    this.#parked.delete(browser);
+    browser.poolId = options.poolId;
+    browser.enlist({
+      name: spec.name, tags: spec.tags, startUrl: spec.startUrl, pooled: options.pooled, timeoutSeconds: spec.timeoutSeconds,
+      onIdle: (idle) => {
+        debug('%s idle for %d s: reaping', idle.id, idle.timeoutSeconds);
+        void this.#end(idle);
+      },
+    });
+    this.#sessions.set(browser.id, browser);
+    // Before the start URL opens, so its first events are captured.
+    browser.telemetry.configure(spec.telemetry);
+    const { startUrl } = spec;
+    if (startUrl !== undefined) {
+      // Best effort and not awaited, as the hosted product: the URL is recorded, a failure dropped.
+      browser.tabs?.navigateFirstTab(startUrl).catch((error: unknown) => debug('%s: start_url failed: %o', browser.id, error));
+    }
+    return browser;
+  }
+
+  /**
+   * Takes a listed browser back for its pool (a release): gone from the API at once (its id, name
+   * and calls), still alive and counted, for the pool to clean or retire.
+   *
+   * @throws ReplError `REPL_ERR_NOT_FOUND`
+   */
+  detach(browser: Browser): void {
+    if (this.#sessions.get(browser.id) !== browser) throw new ReplError('REPL_ERR_NOT_FOUND', `no browser with id "${browser.id}"`);
+    this.#sessions.delete(browser.id);
+    this.#parked.add(browser);
   }
 
   /** The server's own browser: what the top-level routes and `/mcp` drive. */
@@ -172,14 +295,14 @@ export class Browsers extends Resource {
     return [...this.#sessions.values()];
   }
 
-  /** Warm browsers ready right now. */
+  /** Warm browsers of the default pool ready right now. */
   get pooled(): number {
-    return this.#pool.length;
+    return this.#defaultPool.available;
   }
 
-  /** Browsers alive, starting or still ending: sessions, pool, launches and teardowns in flight. */
+  /** Browsers alive, starting or still ending: sessions, pools (idle or being cleaned), launches and teardowns in flight. */
   get liveBrowsers(): number {
-    return this.#sessions.size + this.#pool.length + this.#launches.size + this.#ending.size;
+    return this.#sessions.size + this.#parked.size + this.#launches.size + this.#ending.size;
   }
 
   /** `drain()` was called: no new browsers, the live ones keep working. */
@@ -217,6 +340,40 @@ export class Browsers extends Resource {
    */
   async create(init: BrowserInit = {}): Promise<Browser> {
     this.#assertOpen();
+    const spec = this.resolveInit(init);
+    // A pool browser fits when the request asks for what the pool launched: headless, default viewport, no proxy, no extensions.
+    const fitsPool = spec.headless && spec.proxy === undefined && spec.args.length === 0 && (spec.viewport === undefined || sameViewport(spec.viewport, this.#defaultViewport()));
+    let browser = fitsPool ? this.#defaultPool.take() : undefined;
+    const pooled = browser !== undefined;
+    if (browser === undefined) {
+      if (this.liveBrowsers >= this.maxBrowsers) {
+        throw new ReplError('REPL_ERR_BROWSER_LIMIT',
+          `this server already runs ${this.liveBrowsers} of its ${this.maxBrowsers} browsers; delete one (DELETE /browsers/{id}) `
+          + 'or wait for an idle one to be reaped (timeout_seconds); the limit is maxBrowsers (BROWSER_REPL_MAX_BROWSERS)');
+      }
+      browser = await this.#launch(spec, init.signal);
+    } else {
+      // Out of the pool for good (the pool refills): an ordinary browser from now on.
+      this.#defaultPool.forget(browser);
+    }
+    try {
+      // The name may have been taken while this one launched.
+      this.adopt(browser, spec, { pooled });
+    } catch (error) {
+      this.#parked.delete(browser);
+      await browser.destroy();
+      throw error;
+    }
+    debug('created %s%s', browser.id, pooled ? ' (from the pool)' : '');
+    return browser;
+  }
+
+  /**
+   * Checks a create request (the fields `create()` and the pools take) and fills in the defaults.
+   *
+   * @throws ReplError `REPL_ERR_INVALID_REQUEST` naming the field, `REPL_ERR_CONFLICT` (name taken).
+   */
+  resolveInit(init: BrowserInit): BrowserSpec {
     const headless = init.headless ?? true;
     if (typeof headless !== 'boolean') throw new ReplError('REPL_ERR_INVALID_REQUEST', 'headless must be boolean');
     const env = this.#launchOptions?.env ?? process.env;
@@ -231,47 +388,8 @@ export class Browsers extends Resource {
     const startUrl = init.startUrl === undefined ? undefined : checkStartUrl(init.startUrl);
     const telemetry = resolveTelemetry(init.telemetry, undefined, 'create');
     const proxy = init.proxyId === undefined ? undefined : this.#proxyOf(init.proxyId);
-
-    // A pool browser fits when the request asks for what the pool launched: headless, default viewport, no extensions, no proxy.
-    const extensionArgs = extensionFlags(init.extensionDirs);
-    const fitsPool = proxy === undefined && headless && extensionArgs.length === 0 && (viewport === undefined || sameViewport(viewport, this.#defaultViewport()));
-    let browser = fitsPool ? this.#pool.shift() : undefined;
-    const pooled = browser !== undefined;
-    if (browser === undefined) {
-      if (this.liveBrowsers >= this.maxBrowsers) {
-        throw new ReplError('REPL_ERR_BROWSER_LIMIT',
-          `this server already runs ${this.liveBrowsers} of its ${this.maxBrowsers} browsers; delete one (DELETE /browsers/{id}) `
-          + 'or wait for an idle one to be reaped (timeout_seconds); the limit is maxBrowsers (BROWSER_REPL_MAX_BROWSERS)');
-      }
-      browser = await this.#launch({ headless, viewport, proxy, args: extensionArgs }, init.signal);
-    }
-    this.#fillPool();
-    // The name may have been taken while this one launched.
-    if (init.name !== undefined) {
-      try {
-        this.#assertNameFree(init.name);
-      } catch (error) {
-        await browser.destroy();
-        throw error;
-      }
-    }
-    browser.enlist({
-      name: init.name, tags, startUrl, pooled, timeoutSeconds,
-      onIdle: (idle) => {
-        debug('%s idle for %d s: reaping', idle.id, idle.timeoutSeconds);
-        void this.#end(idle);
-      },
-    });
-    const created = browser;
-    this.#sessions.set(created.id, created);
-    // Before the start URL opens, so its first events are captured.
-    created.telemetry.configure(telemetry);
-    if (startUrl !== undefined) {
-      // Best effort and not awaited, as the hosted product: the URL is recorded, a failure dropped.
-      created.tabs?.navigateFirstTab(startUrl).catch((error: unknown) => debug('%s: start_url failed: %o', created.id, error));
-    }
-    debug('created %s%s', created.id, pooled ? ' (from the pool)' : '');
-    return created;
+    const args = extensionFlags(init.extensionDirs);
+    return { headless, viewport, timeoutSeconds, name: init.name, tags, startUrl, telemetry, proxy, args };
   }
 
   /**
@@ -361,10 +479,15 @@ export class Browsers extends Resource {
   }
 
   async #shutdown(end: (browser: Browser) => Promise<void>): Promise<void> {
+    const pools = [...this.#pools];
+    this.#pools.clear();
+    // Their waiters get REPL_ERR_CLOSED; their idle browsers end below with the others.
+    await Promise.all(pools.map((pool) => pool.close()));
     const sessions = [...this.#sessions.values()];
     this.#sessions.clear();
-    const pool = this.#pool.splice(0);
-    await Promise.all([this.#primary, ...sessions, ...pool].map(end));
+    const parked = [...this.#parked];
+    this.#parked.clear();
+    await Promise.all([this.#primary, ...sessions, ...parked].map(end));
     // Launches and teardowns still running, including any a finishing launch starts now.
     while (this.#launches.size + this.#ending.size > 0) await Promise.all([...this.#launches, ...this.#ending]);
   }
@@ -376,36 +499,55 @@ export class Browsers extends Resource {
       .catch((error: unknown) => debug('%s: teardown failed: %o', session.id, error))
       .finally(() => this.#ending.delete(ending));
     this.#ending.add(ending);
-    // A freed slot may let the pool refill.
-    void ending.then(() => this.#fillPool());
+    // A leased browser that ends (deleted, reaped) is no longer its pool's; a freed slot may let the pools refill.
+    for (const pool of this.#pools) pool.forget(session);
+    void ending.then(() => this.#fillPools());
     return ending;
   }
 
-  #fillPool(): void {
-    while (!this.closed && !this.#draining && this.#pool.length + this.#filling < this.poolSize && this.liveBrowsers < this.maxBrowsers) {
-      this.#filling++;
-      this.#launch({ headless: true, viewport: undefined, proxy: undefined }, undefined).then(
-        (browser) => {
-          this.#filling--;
-          if (!this.closed) {
-            this.#pool.push(browser);
-            return;
-          }
-          // close() began in the moment between the launch's own check and this: end it, tracked.
-          const ending = browser.destroy().catch(() => undefined).finally(() => this.#ending.delete(ending));
-          this.#ending.add(ending);
-        },
-        (error: unknown) => {
-          this.#filling--;
-          // A pool that cannot launch stays short; every create() then launches and reports why.
-          debug('warming a pool browser failed: %o', error);
-        },
-      );
+  #fillPools(): void {
+    for (const pool of this.#pools) pool.fill();
+  }
+
+  /** A pool's launch: parked (counted, nobody's) until a pool hands it out. */
+  async #launchParked(spec: BrowserSpec): Promise<Browser> {
+    const browser = await this.#launch(spec, undefined);
+    if (this.closed) {
+      // close() began in the moment between the launch's own check and this: end it, tracked.
+      await this.#retire(browser);
+      throw new ReplError('REPL_ERR_CLOSED', 'the server is shutting down');
     }
+    this.#parked.add(browser);
+    return browser;
+  }
+
+  /** Cleans a released browser (lib/browsers/browser-recycle.ts) and gives it a new id; false when it is not clean. */
+  async #recycle(browser: Browser, keepCookies: boolean): Promise<boolean> {
+    try {
+      await recycleBrowser(browser, { keepCookies });
+    } catch (error) {
+      debug('%s: cleaning for reuse failed, retiring it: %o', browser.id, error);
+      return false;
+    }
+    browser.poolId = undefined;
+    browser.renew(`${this.#idPrefix}${createId()}`);
+    return !this.closed && !browser.closed;
+  }
+
+  /** Ends a browser of a pool (idle, or released without reuse), tracked like any end. */
+  #retire(browser: Browser): Promise<void> {
+    this.#parked.delete(browser);
+    if (this.#sessions.get(browser.id) === browser) return this.#end(browser);
+    const ending = browser.destroy()
+      .catch((error: unknown) => debug('%s: teardown failed: %o', browser.id, error))
+      .finally(() => this.#ending.delete(ending));
+    this.#ending.add(ending);
+    void ending.then(() => this.#fillPools());
+    return ending;
   }
 
   /** Launches a browser; `close()` waits for every launch still running. */
-  #launch(launch: LaunchRequest, signal: AbortSignal | undefined): Promise<Browser> {
+  #launch(launch: BrowserSpec, signal: AbortSignal | undefined): Promise<Browser> {
     const launching = this.#launchBrowser(launch, signal);
     const settled = launching.then(() => undefined, () => undefined);
     this.#launches.add(settled);
@@ -413,7 +555,7 @@ export class Browsers extends Resource {
     return launching;
   }
 
-  async #launchBrowser(launch: LaunchRequest, signal: AbortSignal | undefined): Promise<Browser> {
+  async #launchBrowser(launch: BrowserSpec, signal: AbortSignal | undefined): Promise<Browser> {
     const viewport = launch.viewport ?? this.#viewport;
     // The relay listens before Chromium starts, which is told its port.
     const relay = launch.proxy === undefined ? undefined : new ProxyRelay(launch.proxy);
@@ -481,15 +623,6 @@ function extensionFlags(dirs: readonly string[] | undefined): string[] {
   // Without --disable-extensions-except: it would also disable what loadExtensions adds later
   // through CDP (docs/browsers.md#extensions).
   return [`--load-extension=${dirs.join(',')}`];
-}
-
-/** What a launch needs: the pool's launches have no viewport of their own, no proxy and no extra flags. */
-interface LaunchRequest {
-  headless: boolean;
-  viewport: Viewport | undefined;
-  proxy: StoredProxy | undefined;
-  /** Chromium flags of this browser alone (its extensions). */
-  args?: readonly string[];
 }
 
 function checkTimeoutSeconds(value: unknown): number {

@@ -1725,6 +1725,130 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/browser_pools": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List browser pools
+         * @description Every pool, the default one (the server's warm pool) first, as a bare array; paged like GET /browsers.
+         */
+        get: operations["listBrowserPools"];
+        put?: never;
+        /**
+         * Create a browser pool
+         * @description A pool of `size` warm browsers with the given options; it starts filling at once (docs/browsers.md#pools).
+         */
+        post: operations["createBrowserPool"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/browser_pools/{id_or_name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A pool id, its name, or `default` for the server's warm pool (`--browser-pool`). */
+                id_or_name: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a browser pool
+         * @description The pool, with its counts.
+         */
+        get: operations["getBrowserPool"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a browser pool
+         * @description Ends its idle browsers; callers waiting in acquire get 503. A pool with acquired browsers answers 409 (REPL_ERR_POOL_IN_USE) unless `force`, which ends them. The default pool cannot be deleted (400).
+         */
+        delete: operations["deleteBrowserPool"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a browser pool
+         * @description Replaces the given fields; browsers launched from now on use them, idle ones are rebuilt with `discard_all_idle`, acquired ones keep theirs.
+         */
+        patch: operations["updateBrowserPool"];
+        trace?: never;
+    };
+    "/browser_pools/{id_or_name}/acquire": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A pool id, its name, or `default` for the server's warm pool (`--browser-pool`). */
+                id_or_name: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Acquire a browser from a pool
+         * @description A long poll: an idle browser at once, else the caller waits its turn (first come, first served) up to `acquire_timeout_seconds`. The browser is listed under /browsers until released. A client that disconnects leaves the line.
+         */
+        post: operations["acquireBrowserPool"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/browser_pools/{id_or_name}/release": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A pool id, its name, or `default` for the server's warm pool (`--browser-pool`). */
+                id_or_name: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Release a browser to its pool
+         * @description Gone from /browsers at once. With `reuse` (default) it is cleaned (no cookies, storage, extra tabs, REPL bindings, processes or files of its user; docs/browsers.md#pools), checked, given a new id and handed to the next caller; a browser that fails the check is replaced. Without, it is deleted and the pool launches a replacement. Answers once that is done.
+         */
+        post: operations["releaseBrowserPool"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/browser_pools/{id_or_name}/flush": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A pool id, its name, or `default` for the server's warm pool (`--browser-pool`). */
+                id_or_name: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Flush a browser pool
+         * @description Ends every idle browser; the pool refills with its current options. Acquired browsers are untouched.
+         */
+        post: operations["flushBrowserPool"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/browsers/{id_or_name}/repl": {
         parameters: {
             query?: never;
@@ -2876,7 +3000,7 @@ export interface components {
          * @description Stable error codes; see docs/errors.md.
          * @enum {string}
          */
-        ErrorCode: "REPL_ERR_INVALID_REQUEST" | "REPL_ERR_BODY_TOO_LARGE" | "REPL_ERR_CODE_TOO_LARGE" | "REPL_ERR_UNAUTHORIZED" | "REPL_ERR_PERMISSION_DENIED" | "REPL_ERR_NOT_FOUND" | "REPL_ERR_BROWSER_LIMIT" | "REPL_ERR_HOST_NOT_ALLOWED" | "REPL_ERR_ORIGIN_NOT_ALLOWED" | "REPL_ERR_HEADERS_TOO_LARGE" | "REPL_ERR_REQUEST_TIMEOUT" | "REPL_ERR_CONFLICT" | "REPL_ERR_INTERNAL" | "REPL_ERR_START_FAILED" | "REPL_ERR_PEER_UNAVAILABLE" | "REPL_ERR_DRAINING" | "REPL_ERR_CLOSED" | "REPL_ERR_ABORTED" | "REPL_ERR_CELL_TIMEOUT" | "REPL_ERR_WORKER_CRASHED" | "REPL_ERR_OUT_OF_MEMORY" | "REPL_ERR_PROTOCOL" | "REPL_ERR_CELL_SYNTAX" | "REPL_ERR_BINDING" | "REPL_ERR_OUTPUT_LIMIT" | "REPL_ERR_INVALID_ARGUMENT" | "REPL_ERR_CELL_INTERRUPTED" | "REPL_ERR_BROWSER_NOT_FOUND" | "REPL_ERR_BROWSER_LAUNCH_FAILED" | "REPL_ERR_CDP_CONNECT_FAILED" | "REPL_ERR_CDP_COMMAND_FAILED" | "REPL_ERR_CDP_TIMEOUT" | "REPL_ERR_CDP_DEADLINE_REACHED" | "REPL_ERR_CDP_DISCONNECTED" | "REPL_ERR_CDP_OUTCOME_UNKNOWN" | "REPL_ERR_TARGET_NOT_FOUND" | "REPL_ERR_PAGE_EVALUATION" | "REPL_ERR_ACTION_FAILED" | "REPL_ERR_LOAD_TIMEOUT" | "REPL_ERR_DIALOG_OPEN" | "REPL_ERR_NO_DIALOG" | "REPL_ERR_DOWNLOAD_FAILED" | "REPL_ERR_HTTP_GET_FAILED" | "REPL_ERR_STALE_REF" | "REPL_ERR_URL_NOT_ALLOWED" | "REPL_ERR_OPEN_NOT_APPROVED" | "REPL_ERR_PATH_OUTSIDE_WORKSPACE" | "REPL_ERR_WEBMCP_NO_TABS" | "REPL_ERR_WEBMCP_TOOL_NOT_FOUND" | "REPL_ERR_WEBMCP_OUTCOME_UNKNOWN" | "REPL_ERR_HUMAN_TIMEOUT" | "REPL_ERR_EXECUTOR_START_FAILED" | "REPL_ERR_EXECUTOR_TAB_CLOSE_FAILED" | "REPL_ERR_PROCESS_NOT_FOUND" | "REPL_ERR_PROCESS_LIMIT" | "REPL_ERR_PROCESS_EXITED" | "REPL_ERR_CURL_FAILED" | "REPL_ERR_CURL_TIMEOUT" | "REPL_ERR_CURL_TOO_LARGE" | "REPL_ERR_ZIP_UNSAFE_ENTRY" | "REPL_ERR_ZIP_TOO_LARGE" | "REPL_ERR_WATCH_LIMIT" | "REPL_ERR_REPLAY_NOT_FOUND" | "REPL_ERR_REPLAY_LIMIT" | "REPL_ERR_REPLAY_STORAGE_FULL" | "REPL_ERR_REPLAY_NOT_READY" | "REPL_ERR_PROXY_NOT_FOUND" | "REPL_ERR_PROXY_TYPE_UNSUPPORTED" | "REPL_ERR_REPLAY_FAILED" | "REPL_ERR_FFMPEG_NOT_FOUND" | "REPL_ERR_EXTENSION_NOT_FOUND" | "REPL_ERR_EXTENSION_INVALID" | "REPL_ERR_EXTENSION_NAME_TAKEN" | "REPL_ERR_EXTENSION_STORE_OFFLINE";
+        ErrorCode: "REPL_ERR_INVALID_REQUEST" | "REPL_ERR_BODY_TOO_LARGE" | "REPL_ERR_CODE_TOO_LARGE" | "REPL_ERR_UNAUTHORIZED" | "REPL_ERR_PERMISSION_DENIED" | "REPL_ERR_NOT_FOUND" | "REPL_ERR_BROWSER_LIMIT" | "REPL_ERR_HOST_NOT_ALLOWED" | "REPL_ERR_ORIGIN_NOT_ALLOWED" | "REPL_ERR_HEADERS_TOO_LARGE" | "REPL_ERR_REQUEST_TIMEOUT" | "REPL_ERR_POOL_QUEUE_FULL" | "REPL_ERR_POOL_IN_USE" | "REPL_ERR_CONFLICT" | "REPL_ERR_INTERNAL" | "REPL_ERR_START_FAILED" | "REPL_ERR_PEER_UNAVAILABLE" | "REPL_ERR_DRAINING" | "REPL_ERR_CLOSED" | "REPL_ERR_ABORTED" | "REPL_ERR_CELL_TIMEOUT" | "REPL_ERR_WORKER_CRASHED" | "REPL_ERR_OUT_OF_MEMORY" | "REPL_ERR_PROTOCOL" | "REPL_ERR_CELL_SYNTAX" | "REPL_ERR_BINDING" | "REPL_ERR_OUTPUT_LIMIT" | "REPL_ERR_INVALID_ARGUMENT" | "REPL_ERR_CELL_INTERRUPTED" | "REPL_ERR_BROWSER_NOT_FOUND" | "REPL_ERR_BROWSER_LAUNCH_FAILED" | "REPL_ERR_CDP_CONNECT_FAILED" | "REPL_ERR_CDP_COMMAND_FAILED" | "REPL_ERR_CDP_TIMEOUT" | "REPL_ERR_CDP_DEADLINE_REACHED" | "REPL_ERR_CDP_DISCONNECTED" | "REPL_ERR_CDP_OUTCOME_UNKNOWN" | "REPL_ERR_TARGET_NOT_FOUND" | "REPL_ERR_PAGE_EVALUATION" | "REPL_ERR_ACTION_FAILED" | "REPL_ERR_LOAD_TIMEOUT" | "REPL_ERR_DIALOG_OPEN" | "REPL_ERR_NO_DIALOG" | "REPL_ERR_DOWNLOAD_FAILED" | "REPL_ERR_HTTP_GET_FAILED" | "REPL_ERR_STALE_REF" | "REPL_ERR_URL_NOT_ALLOWED" | "REPL_ERR_OPEN_NOT_APPROVED" | "REPL_ERR_PATH_OUTSIDE_WORKSPACE" | "REPL_ERR_WEBMCP_NO_TABS" | "REPL_ERR_WEBMCP_TOOL_NOT_FOUND" | "REPL_ERR_WEBMCP_OUTCOME_UNKNOWN" | "REPL_ERR_HUMAN_TIMEOUT" | "REPL_ERR_EXECUTOR_START_FAILED" | "REPL_ERR_EXECUTOR_TAB_CLOSE_FAILED" | "REPL_ERR_PROCESS_NOT_FOUND" | "REPL_ERR_PROCESS_LIMIT" | "REPL_ERR_PROCESS_EXITED" | "REPL_ERR_CURL_FAILED" | "REPL_ERR_CURL_TIMEOUT" | "REPL_ERR_CURL_TOO_LARGE" | "REPL_ERR_ZIP_UNSAFE_ENTRY" | "REPL_ERR_ZIP_TOO_LARGE" | "REPL_ERR_WATCH_LIMIT" | "REPL_ERR_REPLAY_NOT_FOUND" | "REPL_ERR_REPLAY_LIMIT" | "REPL_ERR_REPLAY_STORAGE_FULL" | "REPL_ERR_REPLAY_NOT_READY" | "REPL_ERR_PROXY_NOT_FOUND" | "REPL_ERR_PROXY_TYPE_UNSUPPORTED" | "REPL_ERR_REPLAY_FAILED" | "REPL_ERR_FFMPEG_NOT_FOUND" | "REPL_ERR_EXTENSION_NOT_FOUND" | "REPL_ERR_EXTENSION_INVALID" | "REPL_ERR_EXTENSION_NAME_TAKEN" | "REPL_ERR_EXTENSION_STORE_OFFLINE";
         BrowserReplRequest: {
             /** @description JavaScript cell. Required; may be empty only when reset or restore is true. */
             code?: string;
@@ -3901,6 +4025,107 @@ export interface components {
             error?: string;
         };
         ProxyList: components["schemas"]["Proxy"][];
+        /** @description The pool's own fields of a create or update body (the other fields are its browsers' options, checked as BrowserCreateRequest). */
+        BrowserPoolSettings: {
+            /** @description Unique among pools; usable wherever an id is. `default` is the server's warm pool. */
+            name?: string;
+            /** @description Browsers of the pool, idle and acquired together; all pools together may hold at most the server's browser limit. */
+            size?: number;
+            /** @description Percent of size launched per minute at most; default: as fast as launches go. */
+            fill_rate_per_minute?: number;
+            /** @description Accepted; pools are rebuilt with flush. */
+            refresh_on_profile_update?: boolean;
+            /** @description Update only: end the idle browsers now, so the pool refills with the new options. */
+            discard_all_idle?: boolean;
+        };
+        /** @description The Kernel SDK's BrowserPoolCreateParams: the pool's fields and its browsers' options. The browser options are those of POST /browsers and are checked by the same code: `proxy_id`, `profile`, `extensions`, `chrome_policy` and a true `stealth` or `kiosk_mode` answer 400 naming the field as they do there. */
+        BrowserPoolCreateRequest: {
+            /** @description Unique among pools; usable wherever an id is. `default` is the server's warm pool. */
+            name?: string;
+            /** @description Browsers of the pool, idle and acquired together; all pools together may hold at most the server's browser limit. */
+            size: number;
+            /** @description Percent of size launched per minute at most; default: as fast as launches go. */
+            fill_rate_per_minute?: number;
+            /** @description Accepted; pools are rebuilt with flush. */
+            refresh_on_profile_update?: boolean;
+            /** @description Default true; false needs DISPLAY. */
+            headless?: boolean;
+            /** @description Inactivity before an acquired browser is deleted (its lease ends and the pool replaces it). Default 60. */
+            timeout_seconds?: number;
+            viewport?: components["schemas"]["BrowserViewport"];
+            /** @description Opened in the first tab of each acquired browser; best effort. */
+            start_url?: string;
+            telemetry?: components["schemas"]["BrowserTelemetryRequest"] | null;
+        };
+        /** @description The Kernel SDK's BrowserPoolUpdateParams: given fields replace the pool's; browsers launched from now on use them. The default pool cannot be updated (400). */
+        BrowserPoolUpdateRequest: {
+            /** @description Unique among pools; usable wherever an id is. `default` is the server's warm pool. */
+            name?: string;
+            /** @description Browsers of the pool, idle and acquired together; all pools together may hold at most the server's browser limit. */
+            size?: number;
+            /** @description Percent of size launched per minute at most; default: as fast as launches go. */
+            fill_rate_per_minute?: number;
+            /** @description Accepted; pools are rebuilt with flush. */
+            refresh_on_profile_update?: boolean;
+            /** @description Default true; false needs DISPLAY. */
+            headless?: boolean;
+            /** @description Inactivity before an acquired browser is deleted (its lease ends and the pool replaces it). Default 60. */
+            timeout_seconds?: number;
+            viewport?: components["schemas"]["BrowserViewport"];
+            /** @description Opened in the first tab of each acquired browser; best effort. */
+            start_url?: string;
+            telemetry?: components["schemas"]["BrowserTelemetryRequest"] | null;
+            /** @description End the idle browsers now, so the pool refills with the new options. Default false. */
+            discard_all_idle?: boolean;
+        };
+        /** @description The Kernel SDK's BrowserPoolAcquireParams. */
+        BrowserPoolAcquireRequest: {
+            /** @description Longest wait for a browser; 204 when none came. Default: the time the pool takes to fill at its fill rate, else 30 s. */
+            acquire_timeout_seconds?: number;
+            /** @description This lease's browser name (cleared on release). */
+            name?: string;
+            /** @description Opened in the first tab for this lease; best effort. */
+            start_url?: string;
+            tags?: components["schemas"]["BrowserTags"];
+            telemetry?: components["schemas"]["BrowserTelemetryRequest"] | null;
+        };
+        /** @description The Kernel SDK's BrowserPoolReleaseParams. */
+        BrowserPoolReleaseRequest: {
+            /** @description The acquired browser. */
+            session_id: string;
+            /** @description Default true: clean it (docs/browsers.md#pools) and hand it to the next caller; false: delete it, the pool launches a replacement. */
+            reuse?: boolean;
+        };
+        BrowserPoolDeleteRequest: {
+            /** @description Delete even with acquired browsers, ending them. */
+            force?: boolean;
+        };
+        /** @description The pool's configuration, as given (defaults filled in). */
+        BrowserPoolConfig: {
+            size: number;
+            name?: string;
+            fill_rate_per_minute?: number;
+            headless?: boolean;
+            timeout_seconds?: number;
+            viewport?: components["schemas"]["BrowserViewport"];
+            start_url?: string;
+            telemetry?: components["schemas"]["BrowserTelemetryConfig"];
+        };
+        /** @description The Kernel SDK's BrowserPool. */
+        BrowserPool: {
+            id: string;
+            name?: string;
+            /** Format: date-time */
+            created_at: string;
+            /** @description Browsers acquired and not released. */
+            acquired_count: number;
+            /** @description Idle browsers, ready now. */
+            available_count: number;
+            browser_pool_config: components["schemas"]["BrowserPoolConfig"];
+            extension_ids: string[];
+            profile_id?: string;
+        };
+        BrowserPoolList: components["schemas"]["BrowserPool"][];
     };
     responses: {
         /** @description Validation failed; the message names the field. */
@@ -7808,6 +8033,345 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             /** @description No proxy with that id (REPL_ERR_PROXY_NOT_FOUND). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listBrowserPools: {
+        parameters: {
+            query?: {
+                offset?: number;
+                limit?: number;
+                /** @description Exact name, case-insensitive. */
+                name?: string;
+                /** @description Substring of the name, or the exact id. */
+                query?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page. */
+            200: {
+                headers: {
+                    "X-Has-More"?: "true" | "false";
+                    "X-Next-Offset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BrowserPoolList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    createBrowserPool: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BrowserPoolCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description The pool. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BrowserPool"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The name is taken by another pool. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getBrowserPool: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A pool id, its name, or `default` for the server's warm pool (`--browser-pool`). */
+                id_or_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The pool. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BrowserPool"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description No browser pool with that id or name. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteBrowserPool: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A pool id, its name, or `default` for the server's warm pool (`--browser-pool`). */
+                id_or_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["BrowserPoolDeleteRequest"];
+            };
+        };
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description No browser pool with that id or name. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The pool has acquired browsers (REPL_ERR_POOL_IN_USE). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateBrowserPool: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A pool id, its name, or `default` for the server's warm pool (`--browser-pool`). */
+                id_or_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["BrowserPoolUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The pool. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BrowserPool"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description No browser pool with that id or name. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The name is taken by another pool. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    acquireBrowserPool: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A pool id, its name, or `default` for the server's warm pool (`--browser-pool`). */
+                id_or_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["BrowserPoolAcquireRequest"];
+            };
+        };
+        responses: {
+            /** @description The browser, as POST /browsers answers it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BrowserSession"];
+                };
+            };
+            /** @description No browser came in time. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description No browser pool with that id or name. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The name is taken by a live browser. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The pool's waiting line is full (REPL_ERR_POOL_QUEUE_FULL). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The pool was deleted while waiting, or the server is draining or shutting down. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    releaseBrowserPool: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A pool id, its name, or `default` for the server's warm pool (`--browser-pool`). */
+                id_or_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BrowserPoolReleaseRequest"];
+            };
+        };
+        responses: {
+            /** @description Released. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description No such pool, or the browser is not acquired from it. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    flushBrowserPool: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A pool id, its name, or `default` for the server's warm pool (`--browser-pool`). */
+                id_or_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Flushed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description No browser pool with that id or name. */
             404: {
                 headers: {
                     [name: string]: unknown;

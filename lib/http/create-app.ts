@@ -16,6 +16,7 @@ import { CdpProxy } from './cdp-proxy.js';
 import { browserCapabilityAuth } from './browser-capability.js';
 import { curlRoutes } from './routes/curl-routes.js';
 import { browsersRoutes, resolveBrowser } from './routes/browsers-routes.js';
+import { browserPoolsRoutes } from './routes/browser-pools-routes.js';
 import { accessGuard, bearerAuth, errorHandler, browserFromLocals, notFound } from './middleware.js';
 import type { BrowserOf } from './middleware.js';
 import { replRoutes } from './routes/repl-routes.js';
@@ -238,7 +239,9 @@ export function appOf(settings: ServerSettings): BrowserReplApp {
   // Uploaded extensions (docs/browsers.md#extensions), before the per-browser router takes /browsers/{id}/….
   const extensionStore = new ExtensionStore({ dataDir: settings.dataDir, limits: settings.files });
   app.use(extensionsRoutes({ browsers, store: extensionStore, live: new LiveExtensions(settings.files), files: settings.files }));
-  app.use(browsersRoutes({ browsers, capabilityKey, liveViewKeys, resolveExtensions: (references, field) => extensionStore.resolve(references, field) }));
+  const resolveExtensions = (references: ReadonlyArray<{ id?: string; name?: string }>, field: string) => extensionStore.resolve(references, field);
+  app.use(browsersRoutes({ browsers, capabilityKey, liveViewKeys, resolveExtensions }));
+  app.use(browserPoolsRoutes({ browsers, capabilityKey, liveViewKeys, resolveExtensions }));
   app.use(replaysRoutes({ browsers, replays, keys: liveViewKeys }));
   app.use(proxiesRoutes({ proxies: proxyStore, checkUrl: settings.proxyCheckUrl }));
   // One router for one browser, mounted once at a path whose /browsers/{id_or_name} part is

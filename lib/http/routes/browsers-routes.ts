@@ -15,7 +15,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 
 import { ReplError } from '../../../common/errors.js';
 import type { components } from '../../client/openapi-types.js';
-import type { Browsers } from '../../browsers/browsers.js';
+import type { BrowserInit, Browsers } from '../../browsers/browsers.js';
 import type { Browser, Tags } from '../../browsers/browser.js';
 import type { Viewport } from '../../chromium/viewport.js';
 import { cdpCapability } from '../cdp-proxy.js';
@@ -63,12 +63,35 @@ const UNSUPPORTED_UPDATE: Record<string, { harmless: (value: unknown) => boolean
   viewport: { harmless: isNullish, why: 'a running browser keeps its viewport; create a browser with the viewport you need, or call setViewport() in a cell' },
 };
 
-export function browsersRoutes(options: BrowsersRoutesOptions): Router {
-  const { browsers } = options;
-  const router = Router();
+/**
+ * The fields of a create request, checked as `POST /browsers` checks them (unsupported fields
+ * refused, the schema `BrowserCreateRequest`), as the registry's create options. The browser pools
+ * build their browsers' options here too (lib/http/routes/browser-pools-routes.ts), so a field
+ * added here is a field of pools as well. `body` loses the harmless unsupported fields.
+ */
+export async function browserInitOf(body: Record<string, unknown>, options: Pick<BrowsersRoutesOptions, 'resolveExtensions'> = {}): Promise<Omit<BrowserInit, 'signal'>> {
+  rejectUnsupported(body, UNSUPPORTED_CREATE);
+  validateBody('BrowserCreateRequest', body);
+  const references = body['extensions'] as Array<{ id?: string; name?: string }> | null | undefined;
+  const extensionDirs = references === undefined || references === null || references.length === 0 || options.resolveExtensions === undefined
+    ? undefined : await options.resolveExtensions(references, 'extensions');
+  return {
+    headless: body['headless'] as boolean | undefined,
+    name: body['name'] as string | undefined,
+    timeoutSeconds: body['timeout_seconds'] as number | undefined,
+    viewport: viewportOf(body['viewport']),
+    startUrl: body['start_url'] as string | undefined,
+    tags: body['tags'] as Tags | undefined,
+    telemetry: body['telemetry'],
+    extensionDirs,
+    proxyId: (body['proxy_id'] ?? undefined) as string | undefined,
+  };
+}
 
+/** The answer of `/browsers` for a browser (`BrowserSession`), which a pool's `acquire` answers too. */
+export function browserWire(options: Pick<BrowsersRoutesOptions, 'browsers' | 'capabilityKey' | 'liveViewKeys'>): (req: Request, res: Response, session: Browser) => WireBrowser {
   // A browser that is never reaped says so with timeout_seconds 0.
-  const wire = (req: Request, res: Response, session: Browser): WireBrowser => {
+  return (req: Request, res: Response, session: Browser): WireBrowser => {
     const browser: WireBrowser = {
       session_id: session.id,
       cdp_ws_url: cdpUrl(req, res, session.id, options.capabilityKey),
@@ -88,37 +111,28 @@ export function browsersRoutes(options: BrowsersRoutesOptions): Router {
     if (session.name !== undefined) browser.name = session.name;
     if (session.tags !== undefined) browser.tags = { ...session.tags };
     if (session.startUrl !== undefined) browser.start_url = session.startUrl;
-    const proxyId = browsers.proxyIdOf(session);
+    const proxyId = options.browsers.proxyIdOf(session);
     if (proxyId !== undefined) browser.proxy_id = proxyId;
     const telemetry = telemetryWire(session.telemetry.selection);
     if (telemetry !== undefined) browser.telemetry = telemetry;
     return browser;
   };
+}
+
+export function browsersRoutes(options: BrowsersRoutesOptions): Router {
+  const { browsers } = options;
+  const router = Router();
+  const wire = browserWire(options);
 
   router.post('/browsers', jsonBody(BODY_LIMIT_BYTES), async (req: Request, res: Response) => {
     const body = (req.body ?? {}) as Record<string, unknown>;
     if (!isObject(body)) throw new ReplError('REPL_ERR_INVALID_REQUEST', 'invalid request body: body must be object');
-    rejectUnsupported(body, UNSUPPORTED_CREATE);
-    validateBody('BrowserCreateRequest', body);
-    const references = body['extensions'] as Array<{ id?: string; name?: string }> | null | undefined;
-    const extensionDirs = references === undefined || references === null || references.length === 0 || options.resolveExtensions === undefined
-      ? undefined : await options.resolveExtensions(references, 'extensions');
+    const init = await browserInitOf(body, options);
     const controller = new AbortController();
     // A client that gave up before its browser launched gets none left behind.
     const onClose = () => { if (!res.writableFinished) controller.abort(new Error('client disconnected')); };
     res.once('close', onClose);
-    const session = await browsers.create({
-      headless: body['headless'] as boolean | undefined,
-      name: body['name'] as string | undefined,
-      timeoutSeconds: body['timeout_seconds'] as number | undefined,
-      viewport: viewportOf(body['viewport']),
-      startUrl: body['start_url'] as string | undefined,
-      tags: body['tags'] as Tags | undefined,
-      telemetry: body['telemetry'],
-      extensionDirs,
-      proxyId: (body['proxy_id'] ?? undefined) as string | undefined,
-      signal: controller.signal,
-    });
+    const session = await browsers.create({ ...init, signal: controller.signal });
     if (controller.signal.aborted) {
       await browsers.delete(session.id).catch(() => undefined);
       return;

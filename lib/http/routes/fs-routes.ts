@@ -4,6 +4,8 @@
  * `write_file` and `create_directory`, 200 for the rest, empty bodies where the SDK expects
  * nothing. docs/process-and-files.md has the rules.
  */
+import { existsSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { createId } from '@paralleldrive/cuid2';
 import { Router } from 'express';
@@ -19,6 +21,7 @@ import { FileWatches } from '../../system/file-watch.js';
 import { extractZip, zipDirectory, zipName } from '../../system/zip.js';
 import { jsonBody, noRetry, requireBody } from '../middleware.js';
 import type { BrowserOf } from '../middleware.js';
+import type { Browser } from '../../browsers/browser.js';
 import { validateBody } from '../schema-validator.js';
 import { EventStream } from '../sse.js';
 
@@ -58,6 +61,28 @@ export function fsRoutes(browserOf: BrowserOf, settings: FileSettings): Router {
   const watches = new FileWatches(settings, createId);
   /** Browsers whose end stops their watches: the disposer of each one's hook. */
   const endHooks = new Map<string, () => void>();
+  /**
+   * Paths a pool's lease created (they did not exist before): removed when the pool cleans the
+   * browser for its next user (docs/browsers.md#pools). Only leased browsers are tracked, so the
+   * files of an ordinary browser stay where they were written, as before.
+   */
+  const created = new WeakMap<Browser, Set<string>>();
+  const noteCreated = (browser: Browser, path: string, existed: boolean): void => {
+    if (browser.poolId === undefined || existed) return;
+    let paths = created.get(browser);
+    if (paths === undefined) {
+      const own = new Set<string>();
+      paths = own;
+      created.set(browser, own);
+      browser.onRecycle(async () => {
+        created.delete(browser);
+        await Promise.all([...own].map((one) => rm(one, { recursive: true, force: true })));
+        const left = [...own].filter((one) => existsSync(one));
+        if (left.length > 0) throw new Error(`could not remove ${left.join(', ')}`);
+      });
+    }
+    paths.add(path);
+  };
 
   router.get('/fs/read_file', async (req: Request, res: Response) => {
     browserOf(req, res);
@@ -77,8 +102,9 @@ export function fsRoutes(browserOf: BrowserOf, settings: FileSettings): Router {
 
   router.put('/fs/write_file', async (req: Request, res: Response) => {
     try {
-      browserOf(req, res);
+      const browser = browserOf(req, res);
       const path = absolutePath(queryValue(req, 'path'), 'path');
+      noteCreated(browser, path, existsSync(path));
       const mode = parseMode(queryValue(req, 'mode'));
       const declared = req.headers['content-length'];
       if (declared !== undefined && Number(declared) > LIMITS.fsWriteFileBytes) {
@@ -104,9 +130,11 @@ export function fsRoutes(browserOf: BrowserOf, settings: FileSettings): Router {
   });
 
   router.put('/fs/create_directory', small, async (req: Request, res: Response) => {
-    browserOf(req, res);
+    const browser = browserOf(req, res);
     const body = fsBody<{ path: string; mode?: string }>(req, 'FsCreateDirectoryRequest');
-    await createDirectory(absolutePath(body.path, 'path'), parseMode(body.mode));
+    const path = absolutePath(body.path, 'path');
+    noteCreated(browser, path, existsSync(path));
+    await createDirectory(path, parseMode(body.mode));
     res.status(201).end();
   });
 
@@ -123,9 +151,11 @@ export function fsRoutes(browserOf: BrowserOf, settings: FileSettings): Router {
   });
 
   router.put('/fs/move', small, async (req: Request, res: Response) => {
-    browserOf(req, res);
+    const browser = browserOf(req, res);
     const body = fsBody<{ src_path: string; dest_path: string }>(req, 'FsMoveRequest');
-    await movePath(absolutePath(body.src_path, 'src_path'), absolutePath(body.dest_path, 'dest_path'));
+    const dest = absolutePath(body.dest_path, 'dest_path');
+    noteCreated(browser, dest, existsSync(dest));
+    await movePath(absolutePath(body.src_path, 'src_path'), dest);
     res.status(200).end();
   });
 

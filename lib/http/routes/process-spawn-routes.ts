@@ -73,7 +73,11 @@ export function addProcessSpawnRoutes(router: Router, browserOf: BrowserOf, proc
     if (!hooked.has(host)) {
       hooked.add(host);
       // Before its Chromium goes: nothing a browser's user started outlives the browser.
-      host.onEnd(() => processes.endOwner(host.id));
+      // Forgotten when it runs: a pooled browser's cleaning runs it too, and its next user's processes need it again.
+      host.onEnd(async () => {
+        hooked.delete(host);
+        await processes.endOwner(host.id);
+      });
     }
     const spawned = await processes.spawn(host.id, {
       command: body.command,
