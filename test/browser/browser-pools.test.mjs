@@ -53,7 +53,7 @@ t.test('the server\'s warm pool is the pool "default"', async (t) => {
 
 t.test('bad input answers 4xx JSON naming the field', async (t) => {
   const cases = [
-    [{ size: -1 }, /size/], [{ size: 1, proxy_id: 'p' }, /proxy_id/], [{ size: 1, headless: 'yes' }, /headless/],
+    [{ size: -1 }, /size/], [{ size: 1, chrome_policy: { a: 1 } }, /chrome_policy/], [{ size: 1, headless: 'yes' }, /headless/],
     [{ size: 1, fill_rate_per_minute: 0 }, /fill_rate_per_minute/], [{ size: 1, no_such: 1 }, /no_such/], [{}, /size/], [{ size: 99 }, /size/],
   ];
   for (const [body, field] of cases) {
