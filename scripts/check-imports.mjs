@@ -27,14 +27,15 @@ export const DEPS = {
   'lib/repl': ['common', 'lib/chromium', 'lib/threads', 'lib/system', 'lib/client/openapi-types.ts'],
   'lib/executor': ['common', 'lib/chromium', 'lib/threads', 'lib/system', 'lib/client/openapi-types.ts'],
   'lib/webmcp': ['common', 'lib/chromium'],
-  'lib/browsers': ['common', 'lib/chromium', 'lib/threads', 'lib/repl', 'lib/executor', 'lib/webmcp', 'lib/telemetry'],
+  'lib/browsers': ['common', 'lib/chromium', 'lib/threads', 'lib/repl', 'lib/executor', 'lib/webmcp', 'lib/telemetry', 'lib/profiles'],
+  'lib/profiles': ['common'],
   'lib/telemetry': ['common'],
   'lib/system': ['common', 'lib/client/openapi-types.ts'],
   'lib/tools': ['common', 'lib/system', 'lib/chromium', 'lib/threads', 'lib/repl', 'lib/executor', 'lib/browsers', 'lib/webmcp'],
   'lib/mcp': ['common', 'lib/chromium', 'lib/threads', 'lib/repl', 'lib/executor', 'lib/browsers', 'lib/tools', 'lib/webmcp'],
   'lib/live-view': ['common', 'lib/chromium', 'lib/browsers'],
   'lib/recordings': ['common', 'lib/chromium', 'lib/browsers', 'lib/live-view', 'lib/system'],
-  'lib/http': ['common', 'lib/chromium', 'lib/threads', 'lib/repl', 'lib/executor', 'lib/browsers', 'lib/system', 'lib/tools', 'lib/mcp', 'lib/webmcp', 'lib/live-view', 'lib/recordings', 'lib/telemetry', 'lib/client/openapi-types.ts'],
+  'lib/http': ['common', 'lib/chromium', 'lib/threads', 'lib/repl', 'lib/executor', 'lib/browsers', 'lib/system', 'lib/tools', 'lib/mcp', 'lib/webmcp', 'lib/live-view', 'lib/recordings', 'lib/telemetry', 'lib/profiles', 'lib/client/openapi-types.ts'],
   // The HTTP answer types of lib/repl, lib/executor, lib/system and lib/http are the ones generated
   // from openapi.json into lib/client/openapi-types.ts (types only).
   // The typed client is standalone: it may be bundled for any fetch runtime, so it imports nothing of ours.

@@ -29,6 +29,8 @@ import type { BrowserManagerOptions } from '../chromium/browser-manager.js';
 import { Browser } from './browser.js';
 import type { BrowserOptions, Tags } from './browser.js';
 import { resolveTelemetry } from '../telemetry/config.js';
+import { checkProfileName } from '../profiles/profile-rules.js';
+import type { ProfileStore, StoredProfile } from '../profiles/profile-store.js';
 
 const debug = debuglog('browser-repl:browsers');
 
@@ -58,6 +60,12 @@ export interface BrowserInit {
   tags?: Tags | undefined;
   /** The SDK's `telemetry` field, checked here (docs/telemetry.md); default: no capture. */
   telemetry?: unknown;
+  /**
+   * The SDK's `profile` (`{ id | name, save_changes }`, docs/browsers.md#profiles): the browser
+   * starts with a copy of that stored profile, and with `save_changes` writes its user data back
+   * when it ends. Needs `profiles` of the registry.
+   */
+  profile?: unknown;
   signal?: AbortSignal | undefined;
 }
 
@@ -80,6 +88,8 @@ export interface BrowsersOptions {
   maxBrowsers?: number | undefined;
   /** Prefix of created browsers' ids (issue 14 names the pod in it). Default none. */
   idPrefix?: string | undefined;
+  /** The stored profiles `create({ profile })` loads and saves (docs/browsers.md#profiles). Default none: `profile` is refused. */
+  profiles?: ProfileStore | undefined;
 }
 
 /**
@@ -100,6 +110,7 @@ export class Browsers extends Resource {
   /** Default viewport of created browsers (the primary's option, else the Chromium default). */
   readonly #viewport: Viewport | undefined;
   readonly #idPrefix: string;
+  readonly #profiles: ProfileStore | undefined;
   /** The listed browsers, by id, oldest first. */
   readonly #sessions = new Map<string, Browser>();
   /** Ends in progress, so `close()` can wait for them. */
@@ -118,6 +129,7 @@ export class Browsers extends Resource {
     this.maxBrowsers = options.maxBrowsers === undefined ? derivedMaxBrowsers() : checkBrowserCount(options.maxBrowsers, 'maxBrowsers');
     this.poolSize = checkBrowserCount(options.pool ?? 0, 'pool');
     this.#idPrefix = options.idPrefix ?? '';
+    this.#profiles = options.profiles;
     const primary = options.primary ?? {};
     if (primary instanceof Browser) {
       this.#primary = primary;
@@ -209,9 +221,11 @@ export class Browsers extends Resource {
     const tags = init.tags === undefined ? undefined : checkTags(init.tags);
     const startUrl = init.startUrl === undefined ? undefined : checkStartUrl(init.startUrl);
     const telemetry = resolveTelemetry(init.telemetry, undefined, 'create');
+    const profile = init.profile === undefined || init.profile === null ? undefined : await this.#profileOf(init.profile);
 
-    // A pool browser fits when the request asks for what the pool launched: headless, default viewport.
-    const fitsPool = headless && (viewport === undefined || sameViewport(viewport, this.#defaultViewport()));
+    // A pool browser fits when the request asks for what the pool launched: headless, default
+    // viewport, and no profile (a pool browser's user data is already made).
+    const fitsPool = profile === undefined && headless && (viewport === undefined || sameViewport(viewport, this.#defaultViewport()));
     let browser = fitsPool ? this.#pool.shift() : undefined;
     const pooled = browser !== undefined;
     if (browser === undefined) {
@@ -220,7 +234,7 @@ export class Browsers extends Resource {
           `this server already runs ${this.liveBrowsers} of its ${this.maxBrowsers} browsers; delete one (DELETE /browsers/{id}) `
           + 'or wait for an idle one to be reaped (timeout_seconds); the limit is maxBrowsers (BROWSER_REPL_MAX_BROWSERS)');
       }
-      browser = await this.#launch({ headless, viewport }, init.signal);
+      browser = await this.#launch({ headless, viewport, userData: profile?.userData }, init.signal);
     }
     this.#fillPool();
     // The name may have been taken while this one launched.
@@ -232,8 +246,10 @@ export class Browsers extends Resource {
         throw error;
       }
     }
+    const loaded = profile === undefined ? undefined : await this.#profiles?.get(profile.id).catch(() => profile.stored);
     browser.enlist({
       name: init.name, tags, startUrl, pooled, timeoutSeconds,
+      ...(profile === undefined ? {} : { profile: { ...(loaded ?? profile.stored), saveChanges: profile.saveChanges } }),
       onIdle: (idle) => {
         debug('%s idle for %d s: reaping', idle.id, idle.timeoutSeconds);
         void this.#end(idle);
@@ -326,7 +342,7 @@ export class Browsers extends Resource {
   #fillPool(): void {
     while (!this.closed && !this.#draining && this.#pool.length + this.#filling < this.poolSize && this.liveBrowsers < this.maxBrowsers) {
       this.#filling++;
-      this.#launch({ headless: true, viewport: undefined }, undefined).then(
+      this.#launch({ headless: true, viewport: undefined, userData: undefined }, undefined).then(
         (browser) => {
           this.#filling--;
           if (!this.closed) {
@@ -347,7 +363,7 @@ export class Browsers extends Resource {
   }
 
   /** Launches a browser; `close()` waits for every launch still running. */
-  #launch(launch: { headless: boolean; viewport: Viewport | undefined }, signal: AbortSignal | undefined): Promise<Browser> {
+  #launch(launch: LaunchSpec, signal: AbortSignal | undefined): Promise<Browser> {
     const launching = this.#launchBrowser(launch, signal);
     const settled = launching.then(() => undefined, () => undefined);
     this.#launches.add(settled);
@@ -355,13 +371,13 @@ export class Browsers extends Resource {
     return launching;
   }
 
-  async #launchBrowser(launch: { headless: boolean; viewport: Viewport | undefined }, signal: AbortSignal | undefined): Promise<Browser> {
+  async #launchBrowser(launch: LaunchSpec, signal: AbortSignal | undefined): Promise<Browser> {
     const viewport = launch.viewport ?? this.#viewport;
     const browser = new Browser({
       ...this.#defaults,
       id: `${this.#idPrefix}${createId()}`,
       // A created browser always launches a Chromium of its own, even when the server's own is attached.
-      browser: { ...this.#launchOptions, cdpEndpoint: null, headless: launch.headless },
+      browser: { ...this.#launchOptions, cdpEndpoint: null, headless: launch.headless, ...(launch.userData === undefined ? {} : { userData: launch.userData }) },
       ...(viewport === undefined ? {} : { viewport }),
     });
     try {
@@ -377,6 +393,38 @@ export class Browsers extends Resource {
       await browser.destroy();
       throw error;
     }
+  }
+
+  /**
+   * The stored profile `profile` names, checked (`{ id | name, save_changes }`), with what its
+   * launch does: copy it in, and with `save_changes` save it back once Chromium exited.
+   *
+   * @throws ReplError `REPL_ERR_INVALID_REQUEST` (naming the field), `REPL_ERR_PROFILE_NOT_FOUND`
+   */
+  async #profileOf(value: unknown): Promise<ProfileUse> {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ReplError('REPL_ERR_INVALID_REQUEST', 'profile must be an object with id or name');
+    const { id, name, save_changes: saveChanges } = value as Record<string, unknown>;
+    if (saveChanges !== undefined && saveChanges !== null && typeof saveChanges !== 'boolean') throw new ReplError('REPL_ERR_INVALID_REQUEST', 'profile.save_changes must be boolean');
+    const hasId = id !== undefined && id !== null && id !== '';
+    const hasName = name !== undefined && name !== null && name !== '';
+    if (hasId === hasName) throw new ReplError('REPL_ERR_INVALID_REQUEST', 'profile must have either id or name (not both)');
+    if (hasId && typeof id !== 'string') throw new ReplError('REPL_ERR_INVALID_REQUEST', 'profile.id must be string');
+    const key = hasId ? id as string : checkProfileName(name, 'profile.name');
+    const store = this.#profiles;
+    if (store === undefined) throw new ReplError('REPL_ERR_INVALID_REQUEST', 'profile is not supported by this registry: it stores no profiles (BrowsersOptions.profiles)');
+    const stored = await store.get(key);
+    const save = saveChanges === true;
+    return {
+      id: stored.id,
+      stored,
+      saveChanges: save,
+      userData: {
+        seed: (userDataDir) => store.copyInto(stored.id, userDataDir),
+        save: save ? async (userDataDir) => {
+          await store.save(stored.id, userDataDir);
+        } : undefined,
+      },
+    };
   }
 
   #defaultViewport(): Viewport {
@@ -397,6 +445,21 @@ export class Browsers extends Resource {
     if (this.closed) throw new ReplError('REPL_ERR_CLOSED', 'the server is shutting down');
     if (this.#draining) throw new ReplError('REPL_ERR_DRAINING', 'this server is draining (shutting down gracefully) and takes no new browsers: create it on another server');
   }
+}
+
+/** What one launch of the registry asks for. */
+interface LaunchSpec {
+  headless: boolean;
+  viewport: Viewport | undefined;
+  userData: BrowserManagerOptions['userData'];
+}
+
+/** A stored profile a created browser starts from (and maybe saves to). */
+interface ProfileUse {
+  id: string;
+  stored: StoredProfile;
+  saveChanges: boolean;
+  userData: NonNullable<BrowserManagerOptions['userData']>;
 }
 
 function checkTimeoutSeconds(value: unknown): number {

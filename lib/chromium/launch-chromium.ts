@@ -103,6 +103,17 @@ export interface LaunchChromiumOptions {
    * Default true. Spawn from the main thread: the signal follows the thread that launched.
    */
   parentDeathSignal?: boolean | undefined;
+  /**
+   * Fills the fresh user-data folder before Chromium starts (a stored profile's copy,
+   * docs/browsers.md#profiles). A failure fails the launch.
+   */
+  seedUserData?: ((userDataDir: string) => Promise<void>) | undefined;
+  /**
+   * Called once the browser that started (it printed its endpoint) has exited, its whole process
+   * group gone, so its files are flushed, and before its user-data folder is removed: where a
+   * profile is saved. Its failure is logged; the folder is removed all the same.
+   */
+  beforeRemoveUserData?: ((userDataDir: string) => Promise<void>) | undefined;
   signal?: AbortSignal | undefined;
 }
 
@@ -242,7 +253,7 @@ const GROUP_EXIT_WAIT_MS = 2_000;
  * first, its renderers and zygote a moment later, and one that still writes would leave files
  * behind (or recreate the folder). Stragglers past {@link GROUP_EXIT_WAIT_MS} are killed.
  */
-async function removeProfileAfterGroup(pgid: number, userDataDir: string): Promise<void> {
+async function removeProfileAfterGroup(pgid: number, userDataDir: string, beforeRemove?: (userDataDir: string) => Promise<void>): Promise<void> {
   const until = Date.now() + GROUP_EXIT_WAIT_MS;
   while (process.platform !== 'win32' && groupAlive(pgid)) {
     if (Date.now() >= until) {
@@ -255,6 +266,9 @@ async function removeProfileAfterGroup(pgid: number, userDataDir: string): Promi
       break;
     }
     await sleep(20);
+  }
+  if (beforeRemove !== undefined) {
+    await beforeRemove(userDataDir).catch((error: unknown) => debug('saving %s before its removal failed: %o', userDataDir, error));
   }
   const singleton = singletonSocketDir(userDataDir);
   if (singleton !== undefined) await rm(singleton, { recursive: true, force: true }).catch(() => undefined);
@@ -308,9 +322,11 @@ export class ChromiumProcess extends Resource {
   #closeRequested = false;
   #onEndpoint: ((endpoint: string) => void) | undefined;
   #onEarlyExit: ((reason: string) => void) | undefined;
+  readonly #beforeRemove: ((userDataDir: string) => Promise<void>) | undefined;
 
-  private constructor(child: ChildProcess, pid: number, executable: string, userDataDir: string, killGraceMs: number) {
+  private constructor(child: ChildProcess, pid: number, executable: string, userDataDir: string, killGraceMs: number, beforeRemove?: (userDataDir: string) => Promise<void>) {
     super();
+    this.#beforeRemove = beforeRemove;
     this.#child = child;
     this.#pid = pid;
     this.#executable = executable;
@@ -340,6 +356,14 @@ export class ChromiumProcess extends Resource {
     const parentDir = options.tmpDir ?? tmpdir();
     await sweepStaleProfiles(parentDir);
     const userDataDir = await mkdtemp(ownedTempPrefix('browser-repl-profile', parentDir));
+    if (options.seedUserData !== undefined) {
+      try {
+        await options.seedUserData(userDataDir);
+      } catch (error) {
+        await rm(userDataDir, { recursive: true, force: true }).catch(() => {});
+        throw error;
+      }
+    }
     const args = chromiumArgs({ userDataDir, headless: options.headless, noSandbox: options.noSandbox, args: options.args, windowSize: options.windowSize });
     const tied = tiedCommand(executable, args, { enabled: options.parentDeathSignal ?? true, pathEnv: (options.env ?? process.env)['PATH'] });
     debug('spawn %s %s', tied.command, tied.args.join(' '));
@@ -369,7 +393,7 @@ export class ChromiumProcess extends Resource {
       const guard = guardProcessGroup(pid);
       child.once('exit', () => guard.release());
     }
-    const browser = new ChromiumProcess(child, pid, executable, userDataDir, options.killGraceMs ?? KILL_GRACE_MS);
+    const browser = new ChromiumProcess(child, pid, executable, userDataDir, options.killGraceMs ?? KILL_GRACE_MS, options.beforeRemoveUserData);
     try {
       await browser.#waitForEndpoint(options.startupTimeoutMs ?? STARTUP_TIMEOUT_MS, options.signal, options.headless ?? true, options.env ?? process.env);
     } catch (error) {
@@ -449,7 +473,9 @@ export class ChromiumProcess extends Resource {
       }
       this.#onEarlyExit?.(`it exited (code ${info.code}, signal ${info.signal}) before printing its DevTools endpoint`);
     }
-    await removeProfileAfterGroup(this.#pid, this.#userDataDir);
+    // A browser that never started has nothing worth keeping.
+    const beforeRemove = this.#wsEndpoint === '' ? undefined : this.#beforeRemove;
+    await removeProfileAfterGroup(this.#pid, this.#userDataDir, beforeRemove);
   }
 
   #onStderr(chunk: string): void {
