@@ -12,10 +12,13 @@ import express, { Router } from 'express';
 import type { Express, Request, Response } from 'express';
 import { Browsers } from '../browsers/browsers.js';
 import { randomBytes } from 'node:crypto';
+import path from 'node:path';
 import { CdpProxy } from './cdp-proxy.js';
 import { browserCapabilityAuth } from './browser-capability.js';
 import { curlRoutes } from './routes/curl-routes.js';
 import { browsersRoutes, resolveBrowser } from './routes/browsers-routes.js';
+import { profilesRoutes } from './routes/profiles-routes.js';
+import { ProfileStore } from '../profiles/profile-store.js';
 import { accessGuard, bearerAuth, errorHandler, browserFromLocals, notFound } from './middleware.js';
 import type { BrowserOf } from './middleware.js';
 import { replRoutes } from './routes/repl-routes.js';
@@ -98,7 +101,10 @@ export function appOf(settings: ServerSettings): BrowserReplApp {
       return false;
     }
   });
+  // The stored profiles (docs/browsers.md#profiles), under the data folder.
+  const profiles = new ProfileStore({ dir: path.join(settings.dataDir, 'profiles') });
   const browsers = new Browsers({
+    profiles,
     primary: settings.primaryBrowser,
     idPrefix: peers?.idPrefix,
     pool: settings.browserPool,
@@ -227,6 +233,7 @@ export function appOf(settings: ServerSettings): BrowserReplApp {
   // cdp_ws_url always carries a capability, as the SDK reads base_url's from it: the token's HMAC,
   // or, without a token (nothing is checked then), one of a secret of this process.
   const capabilityKey = token !== undefined && token !== '' ? token : randomBytes(32).toString('base64url');
+  app.use(profilesRoutes({ profiles }));
   app.use(browsersRoutes({ browsers, capabilityKey, liveViewKeys }));
   app.use(replaysRoutes({ browsers, replays, keys: liveViewKeys }));
   // One router for one browser, mounted once at a path whose /browsers/{id_or_name} part is

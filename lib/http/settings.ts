@@ -9,6 +9,9 @@
  * Knobs of one REPL or browser that their own modules read (`BROWSER_REPL_HEAP_MB`,
  * `BROWSER_REPL_CHROME`, `CDP_ENDPOINT`, …) are not server settings, and stay where they are used.
  */
+import { homedir } from 'node:os';
+import path from 'node:path';
+
 import { derivedMaxBrowsers } from '../../common/memory-budget.js';
 import { ReplError } from '../../common/errors.js';
 import { Browser } from '../browsers/browser.js';
@@ -117,6 +120,12 @@ export interface AppOptions {
    * its `BROWSER_REPL_*` variable, else its default.
    */
   files?: FileOptions | undefined;
+  /**
+   * Where the server keeps what outlives it (`<dataDir>/profiles`, docs/browsers.md#profiles);
+   * created, mode 0700, on the first write. Default `BROWSER_REPL_DATA_DIR`, else
+   * `$XDG_STATE_HOME/chromium-repl`, else `~/.local/state/chromium-repl`.
+   */
+  dataDir?: string | undefined;
 }
 
 export interface ServerOptions extends AppOptions {
@@ -163,6 +172,8 @@ export interface ServerSettings {
   readonly processes: ProcessSettings;
   /** The file transfers' and watches' limits, checked. */
   readonly files: FileSettings;
+  /** The data folder, absolute. */
+  readonly dataDir: string;
   /** Where `startServer` listens. */
   readonly host: string;
   readonly port: number;
@@ -239,6 +250,7 @@ export function serverSettings(options: ServerOptions = {}, env: NodeJS.ProcessE
     recordings: recordingSettings(options.recordings, env),
     processes: processSettings(options.processes, env),
     files: fileSettings(options.files, env),
+    dataDir: dataDirOf(options.dataDir, env),
     host: options.host ?? env['HOST'] ?? '127.0.0.1',
     // Not checked here, as before: listen() refuses a port that is not one.
     port: options.port ?? (env['PORT'] === undefined ? 10001 : Number(env['PORT'])),
@@ -257,6 +269,20 @@ export function parseTrustProxy(text: string): boolean | number | string {
   if (/^(true|yes|on)$/i.test(value)) return true;
   if (/^\d+$/.test(value)) return Number(value);
   return value;
+}
+
+/**
+ * The data folder: `dataDir`, else `BROWSER_REPL_DATA_DIR`, else the OS state folder's
+ * `chromium-repl` (`$XDG_STATE_HOME`, else `~/.local/state`). Made absolute; not created here.
+ */
+export function dataDirOf(dataDir: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
+  const given = dataDir ?? (env['BROWSER_REPL_DATA_DIR'] === '' ? undefined : env['BROWSER_REPL_DATA_DIR']);
+  if (given !== undefined) {
+    if (typeof given !== 'string' || given.trim() === '') throw new ReplError('REPL_ERR_INVALID_ARGUMENT', 'dataDir must be a non-empty path');
+    return path.resolve(given);
+  }
+  const state = env['XDG_STATE_HOME'] !== undefined && env['XDG_STATE_HOME'] !== '' ? env['XDG_STATE_HOME'] : path.join(homedir(), '.local', 'state');
+  return path.resolve(state, 'chromium-repl');
 }
 
 /** The entries of a comma-separated variable; undefined when it is unset or blank. */

@@ -49,7 +49,6 @@ export interface BrowsersRoutesOptions {
  */
 const UNSUPPORTED_CREATE: Record<string, { harmless: (value: unknown) => boolean; why: string }> = {
   proxy_id: { harmless: isNullish, why: 'browsers use the network of the machine the server runs on' },
-  profile: { harmless: isNullish, why: 'every browser starts from a fresh temporary profile; persist state with cookies or storage in a cell' },
   extensions: { harmless: (value) => isNullish(value) || (Array.isArray(value) && value.length === 0), why: 'extensions are not loaded; pass --load-extension through the server\'s Chromium args instead' },
   chrome_policy: { harmless: (value) => isNullish(value) || isEmptyObject(value), why: 'enterprise policies are not applied' },
   stealth: { harmless: (value) => isNullish(value) || value === false, why: 'there is no stealth mode; patchright is available inside cells and executors (docs/playwright.md)' },
@@ -59,7 +58,7 @@ const UNSUPPORTED_CREATE: Record<string, { harmless: (value: unknown) => boolean
 };
 const UNSUPPORTED_UPDATE: Record<string, { harmless: (value: unknown) => boolean; why: string }> = {
   proxy_id: UNSUPPORTED_CREATE['proxy_id']!,
-  profile: UNSUPPORTED_CREATE['profile']!,
+  profile: { harmless: isNullish, why: 'a running browser keeps the user data it started with; create a browser with profile instead' },
   disable_default_proxy: { harmless: () => true, why: '' },
   viewport: { harmless: isNullish, why: 'a running browser keeps its viewport; create a browser with the viewport you need, or call setViewport() in a cell' },
 };
@@ -89,6 +88,10 @@ export function browsersRoutes(options: BrowsersRoutesOptions): Router {
     if (session.name !== undefined) browser.name = session.name;
     if (session.tags !== undefined) browser.tags = { ...session.tags };
     if (session.startUrl !== undefined) browser.start_url = session.startUrl;
+    if (session.profile !== undefined) {
+      const { saveChanges: _saveChanges, ...profile } = session.profile;
+      browser.profile = profile;
+    }
     const telemetry = telemetryWire(session.telemetry.selection);
     if (telemetry !== undefined) browser.telemetry = telemetry;
     return browser;
@@ -111,6 +114,7 @@ export function browsersRoutes(options: BrowsersRoutesOptions): Router {
       startUrl: body['start_url'] as string | undefined,
       tags: body['tags'] as Tags | undefined,
       telemetry: body['telemetry'],
+      profile: body['profile'],
       signal: controller.signal,
     });
     if (controller.signal.aborted) {
