@@ -38,6 +38,8 @@ Options:
   --viewport WxH         page size of the tabs it opens (BROWSER_REPL_VIEWPORT; default 1280x720)
   --mcp-caps LIST        capabilities of /mcp beyond the page tools, comma separated (BROWSER_REPL_MCP_CAPS;
                          default none): code lists browser_repl and execute_playwright_code
+  --data-dir DIR         where stored profiles live (<DIR>/profiles; BROWSER_REPL_DATA_DIR; default
+                         $XDG_STATE_HOME/chromium-repl, else ~/.local/state/chromium-repl)
   --trust-proxy VALUE    proxies whose X-Forwarded-Proto/-Host/-Prefix shape the URLs it returns
                          (cdp_ws_url, result_url): true, a hop count, or addresses and subnets such as
                          loopback or 10.0.0.0/8 (BROWSER_REPL_TRUST_PROXY; default none)
@@ -75,6 +77,7 @@ export function serveOptions(args: string[], env: NodeJS.ProcessEnv = process.en
       viewport: { type: 'string' },
       'mcp-caps': { type: 'string' },
       'trust-proxy': { type: 'string' },
+      'data-dir': { type: 'string' },
     },
   });
   const port = integerFlag(values.port, '--port', 0, 65535, 'serve');
@@ -91,7 +94,7 @@ export function serveOptions(args: string[], env: NodeJS.ProcessEnv = process.en
   if (values.headful === true && values['cdp-endpoint'] !== undefined) {
     throw new UsageError('--headful applies to a browser this server launches, not to one attached with --cdp-endpoint', 'serve');
   }
-  for (const flag of ['host', 'token', 'executable', 'cdp-endpoint', 'trust-proxy'] as const) {
+  for (const flag of ['host', 'token', 'executable', 'cdp-endpoint', 'trust-proxy', 'data-dir'] as const) {
     if (values[flag] === '') throw new UsageError(`--${flag} must not be empty`, 'serve');
   }
   const endpoint = values['cdp-endpoint'];
@@ -137,6 +140,7 @@ export function serveOptions(args: string[], env: NodeJS.ProcessEnv = process.en
   if (browserPool !== undefined) options.browserPool = browserPool;
   if (maxBrowsers !== undefined) options.maxBrowsers = maxBrowsers;
   if (mcpCaps !== undefined) options.mcpCaps = mcpCaps;
+  if (values['data-dir'] !== undefined) options.dataDir = values['data-dir'];
   let settings: ServerSettings;
   try {
     settings = serverSettings(options, env);
