@@ -43,8 +43,8 @@ export const EXCLUDED_FOLDERS: ReadonlySet<string> = new Set([
   'extensions_crx_cache',
 ]);
 
-/** Paths (relative, `/`-separated) left out wherever they end a path: Service Worker caches. */
-export const EXCLUDED_SUFFIXES: readonly string[] = ['Service Worker/CacheStorage', 'Service Worker/ScriptCache'];
+/** Folder paths (`/`-separated) left out wherever they appear in a path: Service Worker caches. */
+export const EXCLUDED_SUBPATHS: readonly string[] = ['Service Worker/CacheStorage', 'Service Worker/ScriptCache'];
 
 /**
  * Files of the user-data folder's top level that belong to the Chromium that wrote them, not to
@@ -62,6 +62,6 @@ export function isExcludedPath(relative: string): boolean {
   if (parts.length === 0) return false;
   if (parts.length === 1 && EXCLUDED_TOP_FILES.test(parts[0]!)) return true;
   if (parts.some((part) => EXCLUDED_FOLDERS.has(part))) return true;
-  const joined = parts.join('/');
-  return EXCLUDED_SUFFIXES.some((suffix) => joined === suffix || joined.endsWith(`/${suffix}`));
+  const joined = `/${parts.join('/')}/`;
+  return EXCLUDED_SUBPATHS.some((suffix) => joined.includes(`/${suffix}/`));
 }

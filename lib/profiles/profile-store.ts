@@ -179,7 +179,7 @@ export class ProfileStore {
         // The commit point: until this rename, the previous generation is the profile.
         await writeMeta(folder, next);
         (await this.#open()).set(id, next);
-        if (record.data !== null) this.#retire(id, record.data);
+        if (record.data !== null) await this.#retire(id, record.data);
         return true;
       } catch (error) {
         await rm(temp, { recursive: true, force: true }).catch(() => undefined);
@@ -229,10 +229,11 @@ export class ProfileStore {
     }
   }
 
-  #retire(id: string, data: string): void {
+  /** Removes a replaced generation now, or when its last reader is done. */
+  async #retire(id: string, data: string): Promise<void> {
     const key = `${id}/${data}`;
     if ((this.#readers.get(key) ?? 0) > 0) this.#retired.add(key);
-    else void rm(path.join(this.dir, key), { recursive: true, force: true }).catch(() => undefined);
+    else await rm(path.join(this.dir, key), { recursive: true, force: true }).catch(() => undefined);
   }
 
   #release(key: string): void {
