@@ -294,7 +294,8 @@ export class Browsers extends Resource {
   /**
    * Ends a listed browser: at once it is gone from the API (its id and name are free, its calls fail),
    * then its cells end, its workers exit, its Chromium is killed and its folders are removed.
-   * Resolves at the first point, or with `wait` once all of that is done. A browser still ending
+   * Resolves at the first point, or with `wait` (and for a browser with a profile's `save_changes`,
+   * once that profile is saved) once all of that is done. A browser still ending
    * counts towards `maxBrowsers` (it still holds its memory); `close()` waits for it.
    *
    * @throws ReplError `REPL_ERR_NOT_FOUND`
@@ -305,7 +306,9 @@ export class Browsers extends Resource {
       throw new ReplError('REPL_ERR_INVALID_REQUEST', 'the default browser cannot be deleted (it lives as long as the server); DELETE /repls/default resets its REPL');
     }
     const ended = this.#end(browser);
-    if (options.wait === true) await ended;
+    // A browser that saves to a profile answers once the profile is saved: a browser created on it
+    // right after starts from what this one left (docs/browsers.md#profiles).
+    if (options.wait === true || browser.profile?.saveChanges === true) await ended;
   }
 
   /** Ends every browser, the server's own included, waiting for running cells to end gracefully. */

@@ -15,6 +15,7 @@ import { debuglog } from 'node:util';
 import { ReplError } from '../../common/errors.js';
 import { Resource } from '../../common/resource.js';
 import { valueWithin } from '../../common/wait.js';
+import { BrowserLink } from '../../common/cdp/browser-link.js';
 import { ownedTempPrefix, processRuns, sweepStaleTempFolders, tiedCommand, guardProcessGroup } from '../system/child-lifetime.js';
 
 import type { ChildProcess } from 'node:child_process';
@@ -447,6 +448,13 @@ export class ChromiumProcess extends Resource {
    */
   protected async closeGracefully(): Promise<void> {
     this.#closeRequested = true;
+    if (this.#exitInfo === undefined && this.#beforeRemove !== undefined && this.#wsEndpoint !== '') {
+      // A browser whose user data is kept is asked to quit over CDP first: a SIGTERMed headless
+      // Chromium exits without flushing its cookie store, so the saved profile would miss the
+      // latest cookies. SIGTERM follows if it has not gone within the grace.
+      await requestBrowserClose(this.#wsEndpoint);
+      await valueWithin(this.#exited.then(() => true), this.#killGraceMs);
+    }
     if (this.#exitInfo === undefined) {
       killGroup(this.#child, this.#pid, 'SIGTERM');
       const exited = await valueWithin(this.#exited.then(() => true), this.#killGraceMs);
@@ -546,6 +554,16 @@ export class ChromiumProcess extends Resource {
 /** Launches Chromium and resolves once its DevTools endpoint is known. */
 export function launchChromium(options: LaunchChromiumOptions): Promise<ChromiumProcess> {
   return ChromiumProcess.launch(options);
+}
+
+/** Sends `Browser.close` (best effort: a browser that does not answer is signalled after). */
+async function requestBrowserClose(endpoint: string): Promise<void> {
+  const link = new BrowserLink({ endpointProvider: () => Promise.resolve(endpoint) });
+  try {
+    await valueWithin(link.send('Browser.close').catch((error: unknown) => debug('Browser.close: %s', (error as Error).message)), 1_000);
+  } finally {
+    await link.close().catch(() => undefined);
+  }
 }
 
 function killGroup(child: ChildProcess, pid: number, signal: NodeJS.Signals): void {

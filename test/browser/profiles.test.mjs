@@ -1,0 +1,170 @@
+// Stored profiles through @onkernel/sdk unchanged (docs/browsers.md#profiles), against real
+// headless Chromiums and a real cookie login on the fixture server: a login made in a browser
+// created with `profile: {name, save_changes: true}` is there after that browser is deleted and
+// another is created on the profile, and absent without it; a browser reaped by its timeout saves
+// too; every method of client.profiles is called with its effect checked (created, listed in
+// pages, retrieved, renamed, downloaded as a tar holding the cookie database, deleted); unknown
+// and malformed profiles answer 404 and 400 naming them.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import * as zlib from 'node:zlib';
+import t from 'tap';
+import Kernel from '@onkernel/sdk';
+import { apiServer } from '../helpers/api-server.mjs';
+import { startFixtureServer } from '../helpers/fixture-server.mjs';
+
+const TOKEN = 'test-token-profiles';
+const dataDir = mkdtempSync(join(tmpdir(), 'chromium-repl-test-profiles-'));
+const fixtures = await startFixtureServer();
+const api = await apiServer(t, { token: TOKEN, dataDir, primaryBrowser: { browser: { cdpEndpoint: null } }, maxBrowsers: 3 });
+t.teardown(async () => {
+  await api.server.close();
+  await fixtures.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+const kernel = new Kernel({ apiKey: TOKEN, baseURL: api.url, maxRetries: 0 });
+
+const cell = async (browser, code) => {
+  const answer = await kernel.post(`/browsers/${browser.session_id}/repl`, { body: { code, timeout_sec: 30 } });
+  if (answer.success !== true) throw new Error(`cell failed: ${JSON.stringify(answer)}`);
+  return answer.content?.find((item) => item.channel === 'write')?.text;
+};
+const signIn = (browser, user) => cell(browser, `await gotoUrl(${JSON.stringify(fixtures.url('profile-login.html'))}, { waitUntil: 'load' });
+  await js(${JSON.stringify(`document.querySelector('input[name=user]').value = ${JSON.stringify(user)}; document.getElementById('sign-in').click()`)});
+  for (let i = 0; i < 200 && (await js("location.pathname")) !== "/__account"; i++) await waitMs(25);
+  await waitForLoad();
+  repl.write(await js("document.getElementById('who').textContent"))`);
+const whoAmI = (browser) => cell(browser, `await gotoUrl(${JSON.stringify(`${fixtures.origin}/__account`)}, { waitUntil: 'load' });
+  repl.write(await js("document.getElementById('who').textContent"))`);
+
+t.test('a login is kept in a profile across delete and re-create, and absent without it', async (t) => {
+  const profile = await kernel.profiles.create({ name: 'login-kept' });
+  t.match(profile, { id: String, name: 'login-kept', created_at: String }, 'profiles.create answers the Profile');
+  t.teardown(() => kernel.profiles.delete(profile.id).catch(() => undefined));
+
+  const writer = await kernel.browsers.create({ profile: { name: 'login-kept', save_changes: true } });
+  t.equal(writer.profile?.id, profile.id, 'the browser names its profile');
+  t.equal(await signIn(writer, 'ada'), 'signed in as ada', 'the fixture login worked');
+  await kernel.browsers.deleteByID(writer.session_id);
+
+  const reader = await kernel.browsers.create({ profile: { id: profile.id } });
+  t.teardown(() => kernel.browsers.deleteByID(reader.session_id).catch(() => undefined));
+  t.equal(await whoAmI(reader), 'signed in as ada', 'a new browser on the profile is signed in');
+  const stranger = await kernel.browsers.create({});
+  t.teardown(() => kernel.browsers.deleteByID(stranger.session_id).catch(() => undefined));
+  t.equal(await whoAmI(stranger), 'signed out', 'a browser without the profile is not');
+  t.equal(stranger.profile, undefined);
+
+  // The reader had no save_changes: a login there does not reach the profile.
+  t.equal(await signIn(reader, 'mallory'), 'signed in as mallory');
+  await kernel.browsers.deleteByID(reader.session_id);
+  await kernel.browsers.deleteByID(stranger.session_id);
+
+  // A browser reaped by its timeout saves as a deleted one does.
+  const before = await kernel.profiles.retrieve(profile.id);
+  const reaped = await kernel.browsers.create({ profile: { name: 'login-kept', save_changes: true }, timeout_seconds: 1 });
+  t.equal(await signIn(reaped, 'grace'), 'signed in as grace');
+  const until = Date.now() + 30_000;
+  let after = before;
+  while (Date.now() < until) {
+    after = await kernel.profiles.retrieve(profile.id);
+    if (after.updated_at !== before.updated_at) break;
+    await sleep(100);
+  }
+  t.not(after.updated_at, before.updated_at, 'the reaped browser saved the profile');
+  await t.rejects(kernel.browsers.retrieve(reaped.session_id), { status: 404 }, 'and it is gone');
+  const next = await kernel.browsers.create({ profile: { name: 'login-kept' } });
+  t.equal(await whoAmI(next), 'signed in as grace', 'its login is the profile\'s now, not the reader\'s');
+  await kernel.browsers.deleteByID(next.session_id);
+});
+
+t.test('every method of client.profiles, with its effect', async (t) => {
+  const made = [];
+  t.teardown(() => Promise.all(made.map((id) => kernel.profiles.delete(id).catch(() => undefined))));
+  for (const name of ['page-a', 'page-b', 'page-c']) made.push((await kernel.profiles.create({ name })).id);
+  const unnamed = await kernel.profiles.create({});
+  made.push(unnamed.id);
+  t.equal(unnamed.name, null);
+
+  // list: the SDK pages with X-Has-More / X-Next-Offset.
+  const first = await kernel.profiles.list({ limit: 2 });
+  t.equal(first.getPaginatedItems().length, 2, 'a page of two');
+  t.ok(first.hasNextPage());
+  const all = [];
+  for await (const profile of kernel.profiles.list({ limit: 2 })) all.push(profile.id);
+  t.same(all.filter((id) => made.includes(id)), made, 'every page, oldest first, none twice');
+  const byName = [];
+  for await (const profile of kernel.profiles.list({ name: 'PAGE-B' })) byName.push(profile.id);
+  t.same(byName, [made[1]], 'name filters exactly, without case');
+  const byQuery = [];
+  for await (const profile of kernel.profiles.list({ query: 'page-' })) byQuery.push(profile.id);
+  t.same(byQuery, made.slice(0, 3), 'query is a substring');
+
+  // retrieve by id and by name; update renames.
+  t.equal((await kernel.profiles.retrieve('page-a')).id, made[0]);
+  const renamed = await kernel.profiles.update(made[0], { name: 'page-a2' });
+  t.equal(renamed.name, 'page-a2');
+  t.equal((await kernel.profiles.retrieve('page-a2')).id, made[0]);
+  await t.rejects(kernel.profiles.retrieve('page-a'), { status: 404 }, 'the old name is free');
+  await t.rejects(kernel.profiles.update(made[1], { name: 'Page-A2' }), { status: 409, error: { code: 'REPL_ERR_PROFILE_NAME_TAKEN' } });
+
+  // download: a tar of the user data, holding the cookie database once a browser saved it.
+  const browser = await kernel.browsers.create({ profile: { id: made[1], save_changes: true } });
+  t.equal(await signIn(browser, 'tar'), 'signed in as tar');
+  await kernel.browsers.deleteByID(browser.session_id);
+  const response = await kernel.profiles.download('page-b', { format: 'tar' });
+  t.equal(response.headers.get('content-type'), 'application/x-tar');
+  const scratch = mkdtempSync(join(tmpdir(), 'chromium-repl-test-profile-tar-'));
+  t.teardown(() => rmSync(scratch, { recursive: true, force: true }));
+  writeFileSync(join(scratch, 'p.tar'), Buffer.from(await response.arrayBuffer()));
+  const extracted = spawnSync('tar', ['-xf', 'p.tar'], { cwd: scratch, encoding: 'utf8' });
+  t.equal(extracted.status, 0, extracted.stderr);
+  t.ok(statSync(join(scratch, 'page-b', 'Default', 'Cookies')).size > 0, 'the archive holds the cookie database');
+  t.notOk(readdirSync(join(scratch, 'page-b')).some((name) => name.startsWith('Singleton')), 'and not the lock files of the browser that wrote it');
+  t.notOk(readdirSync(join(scratch, 'page-b', 'Default')).some((name) => /Cache$/.test(name)), 'nor its caches');
+
+  // tar.zst where the runtime has zstd; a clear 400 naming the format where it has not.
+  if (typeof zlib.zstdDecompressSync === 'function') {
+    const zst = await kernel.profiles.download('page-b');
+    t.equal(zst.headers.get('content-type'), 'application/zstd');
+    const tar = zlib.zstdDecompressSync(Buffer.from(await zst.arrayBuffer()));
+    t.ok(tar.includes(Buffer.from('page-b/Default/Cookies')), 'the default download is tar.zst, of the same files');
+  } else {
+    const plain = await kernel.profiles.download('page-b');
+    t.equal(plain.headers.get('content-type'), 'application/x-tar', 'without zstd the default is plain tar');
+    await plain.arrayBuffer();
+    await t.rejects(kernel.profiles.download('page-b', { format: 'tar.zst' }), { status: 400, error: { code: 'REPL_ERR_PROFILE_FORMAT_UNSUPPORTED', message: /tar\.zst/ } });
+  }
+
+  // delete: gone from retrieve and list, its folder removed.
+  await kernel.profiles.delete(made[2]);
+  await t.rejects(kernel.profiles.retrieve(made[2]), { status: 404 });
+  const left = [];
+  for await (const profile of kernel.profiles.list()) left.push(profile.id);
+  t.notOk(left.includes(made[2]));
+  t.notOk(readdirSync(join(dataDir, 'profiles')).includes(made[2]), 'its folder is removed');
+  t.equal((statSync(join(dataDir, 'profiles')).mode & 0o777).toString(8), '700', 'the profiles folder is the server user\'s alone');
+});
+
+t.test('unknown and malformed profiles are refused, naming them', async (t) => {
+  await t.rejects(kernel.browsers.create({ profile: { name: 'no-such-profile' } }),
+    { status: 404, error: { code: 'REPL_ERR_PROFILE_NOT_FOUND', message: /"no-such-profile"/ } });
+  await t.rejects(kernel.browsers.create({ profile: { id: 'nope', name: 'nope' } }), { status: 400, error: { message: /profile/ } });
+  await t.rejects(kernel.browsers.create({ profile: { name: 'bad name' } }), { status: 400, error: { code: 'REPL_ERR_INVALID_REQUEST', message: /profile/ } });
+  await t.rejects(kernel.browsers.create({ profile: {} }), { status: 400, error: { message: /profile must have either id or name/ } });
+  await t.rejects(kernel.profiles.create({ name: 'bad name' }), { status: 400, error: { code: 'REPL_ERR_INVALID_REQUEST', message: /name/ } });
+  await t.rejects(kernel.profiles.retrieve('missing-one'), { status: 404, error: { code: 'REPL_ERR_PROFILE_NOT_FOUND', message: /"missing-one"/ } });
+  await t.rejects(kernel.profiles.delete('missing-one'), { status: 404 });
+  await t.rejects(kernel.profiles.download('missing-one'), { status: 404 });
+  await t.rejects(kernel.profiles.download('missing-one', { format: 'zip' }), { status: 400, error: { message: /format/ } });
+  const made = await kernel.profiles.create({ name: 'patch-check' });
+  t.teardown(() => kernel.profiles.delete(made.id).catch(() => undefined));
+  await t.rejects(kernel.profiles.update(made.id, { name: '' }), { status: 400, error: { message: /name/ } });
+  const browser = await kernel.browsers.create({});
+  t.teardown(() => kernel.browsers.deleteByID(browser.session_id).catch(() => undefined));
+  await t.rejects(kernel.browsers.update(browser.session_id, { profile: { name: 'patch-check' } }), { status: 400, error: { message: /^profile is not supported/ } });
+  t.equal((await api.call('GET', '/healthz')).status, 200, 'the server lives on');
+});
