@@ -36,7 +36,8 @@ writeFileSync(join(root, 'file'), 'fuzz');
 mkdirSync(join(root, 'dir'));
 
 // One browser beyond the default one: every create the fuzzer sends hits the limit (429), none launches.
-const api = await apiServer(t, { maxBrowsers: 1 });
+// Profiles the fuzzer creates live in the fuzz folder, not in the user's state folder.
+const api = await apiServer(t, { maxBrowsers: 1, dataDir: join(root, 'data') });
 const address = { host: '127.0.0.1', port: api.server.port };
 
 const created = await api.call('POST', '/browsers', { name: 'bystander', timeout_seconds: 3600 });
@@ -186,6 +187,8 @@ const BASE_BODIES = {
   WebMcpInvokeRequest: { tool_ref: 'no-such-tool', input: {}, timeout_sec: 5 },
   BrowserCreateRequest: { name: 'fuzz-new', headless: true, timeout_seconds: 60, viewport: { width: 800, height: 600 }, tags: { a: 'b' } },
   BrowserUpdateRequest: { name: 'fuzz-renamed', tags: { a: 'b' } },
+  ProfileCreateRequest: { name: 'fuzz-profile' },
+  ProfileUpdateRequest: { name: 'fuzz-profile-renamed' },
   ProcessExecRequest: { command: 'true', args: ['x'], cwd: root, env: { FUZZ_A: '1' }, timeout_sec: 5, as_user: null, as_root: null },
   // An inert command that exits at once; the routes of one process_id only ever find fuzzed ids.
   ProcessSpawnRequest: { command: 'true', args: ['x'], cwd: root, env: { FUZZ_A: '1' }, timeout_sec: 5, as_user: null, as_root: null, allocate_tty: false, cols: null, rows: null },

@@ -182,3 +182,14 @@ t.test('a save SIGKILLed midway leaves the previous profile whole, and the next 
   t.notOk(Object.keys(tree).some((name) => name.includes('IndexedDB')), 'nothing of the killed save');
   t.same(readdirSync(folder).filter((name) => name !== 'profile.json').length, 1, 'the leftovers are gone: one generation, no temporary folder');
 });
+
+t.test('mcp --profile: a checked name, the shared default context, and --data-dir only with it', async (t) => {
+  const { mcpOptions } = await import('../../dist/lib/cli/mcp.js');
+  const options = mcpOptions(['--profile', 'agent', '--data-dir', '/tmp/x'], {});
+  t.same(options.profile, { name: 'agent', dataDir: '/tmp/x' });
+  t.equal(options.tools.isolation, 'none', 'the sessions share the profile\'s cookies');
+  t.equal(mcpOptions([], {}).profile, undefined);
+  t.throws(() => mcpOptions(['--profile', 'bad name'], {}), { message: /--profile must be/ });
+  t.throws(() => mcpOptions(['--profile', 'agent', '--isolation', 'context'], {}), { message: /--profile needs --isolation none/ });
+  t.throws(() => mcpOptions(['--data-dir', '/tmp/x'], {}), { message: /--data-dir only matters with --profile/ });
+});

@@ -2,6 +2,8 @@
 // object. The library option wins over the variable, the variable over the default; a bad variable
 // throws naming it; nothing is left mutable; an empty environment gives the defaults.
 import t from 'tap';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { serverSettings, parseTrustProxy } from '../../dist/lib/http/settings.js';
 import { derivedMaxBrowsers } from '../../dist/common/memory-budget.js';
 import { BrowserManager } from '../../dist/lib/chromium/browser-manager.js';
@@ -32,7 +34,15 @@ t.test('an empty environment gives the defaults', async (t) => {
       uploadMaxBytes: 256 * 1024 * 1024, uploadMaxFiles: 100, zipMaxBytes: 1024 * 1024 * 1024, zipMaxEntries: 10_000, zipMaxRatio: 1000,
       maxWatches: 32, maxWatchDirectories: 4096, maxQueuedEvents: 1000,
     },
+    dataDir: join(homedir(), '.local', 'state', 'chromium-repl'),
   });
+});
+
+t.test('the data folder: the option, else BROWSER_REPL_DATA_DIR, else the XDG state folder', async (t) => {
+  t.equal(serverSettings({ dataDir: 'rel/dir' }, { BROWSER_REPL_DATA_DIR: '/env' }).dataDir, resolve('rel/dir'));
+  t.equal(serverSettings({}, { BROWSER_REPL_DATA_DIR: '/env/data' }).dataDir, '/env/data');
+  t.equal(serverSettings({}, { XDG_STATE_HOME: '/state' }).dataDir, '/state/chromium-repl');
+  t.throws(() => serverSettings({ dataDir: ' ' }, {}), { code: 'REPL_ERR_INVALID_ARGUMENT', message: /dataDir/ });
 });
 
 t.test('only the environment it is given is read', async (t) => {
