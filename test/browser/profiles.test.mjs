@@ -4,15 +4,19 @@
 // another is created on the profile, and absent without it; a browser reaped by its timeout saves
 // too; every method of client.profiles is called with its effect checked (created, listed in
 // pages, retrieved, renamed, downloaded as a tar holding the cookie database, deleted); unknown
-// and malformed profiles answer 404 and 400 naming them.
+// and malformed profiles answer 404 and 400 naming them; `chromium-repl mcp --profile` keeps an
+// agent's login across a restart of the MCP server.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import * as zlib from 'node:zlib';
+import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import Kernel from '@onkernel/sdk';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { apiServer } from '../helpers/api-server.mjs';
 import { startFixtureServer } from '../helpers/fixture-server.mjs';
 
@@ -26,19 +30,22 @@ t.teardown(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 const kernel = new Kernel({ apiKey: TOKEN, baseURL: api.url, maxRetries: 0 });
+const MAIN = fileURLToPath(new URL('../../dist/lib/cli/main.js', import.meta.url));
 
 const cell = async (browser, code) => {
   const answer = await kernel.post(`/browsers/${browser.session_id}/repl`, { body: { code, timeout_sec: 30 } });
   if (answer.success !== true) throw new Error(`cell failed: ${JSON.stringify(answer)}`);
   return answer.content?.find((item) => item.channel === 'write')?.text;
 };
-const signIn = (browser, user) => cell(browser, `await gotoUrl(${JSON.stringify(fixtures.url('profile-login.html'))}, { waitUntil: 'load' });
+const signInCode = (user) => `await gotoUrl(${JSON.stringify(fixtures.url('profile-login.html'))}, { waitUntil: 'load' });
   await js(${JSON.stringify(`document.querySelector('input[name=user]').value = ${JSON.stringify(user)}; document.getElementById('sign-in').click()`)});
   for (let i = 0; i < 200 && (await js("location.pathname")) !== "/__account"; i++) await waitMs(25);
   await waitForLoad();
-  repl.write(await js("document.getElementById('who').textContent"))`);
-const whoAmI = (browser) => cell(browser, `await gotoUrl(${JSON.stringify(`${fixtures.origin}/__account`)}, { waitUntil: 'load' });
-  repl.write(await js("document.getElementById('who').textContent"))`);
+  repl.write(await js("document.getElementById('who').textContent"))`;
+const whoAmICode = () => `await gotoUrl(${JSON.stringify(`${fixtures.origin}/__account`)}, { waitUntil: 'load' });
+  repl.write(await js("document.getElementById('who').textContent"))`;
+const signIn = (browser, user) => cell(browser, signInCode(user));
+const whoAmI = (browser) => cell(browser, whoAmICode());
 
 t.test('a login is kept in a profile across delete and re-create, and absent without it', async (t) => {
   const profile = await kernel.profiles.create({ name: 'login-kept' });
@@ -167,4 +174,42 @@ t.test('unknown and malformed profiles are refused, naming them', async (t) => {
   t.teardown(() => kernel.browsers.deleteByID(browser.session_id).catch(() => undefined));
   await t.rejects(kernel.browsers.update(browser.session_id, { profile: { name: 'patch-check' } }), { status: 400, error: { message: /^profile is not supported/ } });
   t.equal((await api.call('GET', '/healthz')).status, 200, 'the server lives on');
+});
+
+t.test('mcp --profile keeps an agent\'s login across a restart of the MCP server', async (t) => {
+  const mcpData = mkdtempSync(join(tmpdir(), 'chromium-repl-test-mcp-profile-'));
+  t.teardown(() => rmSync(mcpData, { recursive: true, force: true }));
+  const env = { ...process.env };
+  for (const name of ['CDP_ENDPOINT', 'BROWSER_REPL_TOKEN', 'BROWSER_REPL_TOOLS_PERMISSION', 'BROWSER_REPL_DATA_DIR']) delete env[name];
+  /** One run of the stdio server on the profile: one browser_repl cell, then the client closes stdin and the server exits. */
+  const session = async (code) => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [MAIN, 'mcp', '--profile', 'agent', '--data-dir', mcpData, '--caps', 'code', '--permission', 'allow'],
+      env,
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'profiles-test', version: '1.0.0' });
+    await client.connect(transport);
+    const pid = transport.pid;
+    try {
+      const result = await client.callTool({ name: 'browser_repl', arguments: { code } });
+      if (result.isError) throw new Error(`browser_repl failed: ${JSON.stringify(result.content)}`);
+      return result.content.filter((item) => item.type === 'text').map((item) => item.text).join('\n');
+    } finally {
+      await client.close();
+      const until = Date.now() + 20_000;
+      while (Date.now() < until) {
+        try {
+          process.kill(pid, 0);
+        } catch {
+          break;
+        }
+        await sleep(50);
+      }
+    }
+  };
+  t.match(await session(signInCode('agent-smith')), /signed in as agent-smith/, 'the agent signed in');
+  t.match(await session(whoAmICode()), /signed in as agent-smith/, 'and is still signed in after the restart');
+  t.ok(readdirSync(join(mcpData, 'profiles')).length === 1, 'one stored profile, in the data folder given');
 });
