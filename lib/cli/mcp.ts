@@ -38,7 +38,8 @@ Options:
                            back when the server ends, so logins survive restarts (docs/browsers.md#profiles); implies
                            --isolation none
   --data-dir DIR           where stored profiles live (<DIR>/profiles; BROWSER_REPL_DATA_DIR; default
-                           $XDG_STATE_HOME/chromium-repl, else ~/.local/state/chromium-repl)
+                           $XDG_STATE_HOME/chromium-repl, else ~/.local/state/chromium-repl); with
+                           BROWSER_REPL_PROFILE_KEY (32 bytes, hex or base64) the profile is encrypted at rest
   --workspace DIR          where screenshots, downloads and full snapshots are saved (default: a temporary folder, removed on exit)
   --caps LIST              capabilities beyond the page tools, comma separated (BROWSER_REPL_MCP_CAPS; default none):
                            code lists browser_repl and execute_playwright_code, which run code with this process's
@@ -195,18 +196,20 @@ export async function mcp(args: string[]): Promise<void> {
  * ends (the server's close on end of stdin or a signal).
  */
 async function profileUserData(profile: { name: string; dataDir: string | undefined }): Promise<NonNullable<BrowserManagerOptions['userData']>> {
-  const [{ ProfileStore }, { dataDirOf }, { default: path }] = await Promise.all([
+  const [{ ProfileStore }, { dataDirOf, profileKeyOf }, { default: path }] = await Promise.all([
     import('../profiles/profile-store.js'),
     import('../http/settings.js'),
     import('node:path'),
   ]);
   let dataDir: string;
+  let key: Buffer | undefined;
   try {
     dataDir = dataDirOf(profile.dataDir);
+    key = profileKeyOf(undefined);
   } catch (error) {
     throw new UsageError((error as Error).message, 'mcp');
   }
-  const store = new ProfileStore({ dir: path.join(dataDir, 'profiles') });
+  const store = new ProfileStore({ dir: path.join(dataDir, 'profiles'), key });
   const stored = await store.get(profile.name).catch(async (error: unknown) => {
     if ((error as { code?: unknown }).code !== 'REPL_ERR_PROFILE_NOT_FOUND') throw error;
     return store.create({ name: profile.name });

@@ -102,7 +102,7 @@ export function appOf(settings: ServerSettings): BrowserReplApp {
     }
   });
   // The stored profiles (docs/browsers.md#profiles), under the data folder.
-  const profiles = new ProfileStore({ dir: path.join(settings.dataDir, 'profiles') });
+  const profiles = new ProfileStore({ dir: path.join(settings.dataDir, 'profiles'), key: settings.profileKey });
   const browsers = new Browsers({
     profiles,
     primary: settings.primaryBrowser,

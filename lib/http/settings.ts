@@ -17,6 +17,7 @@ import { ReplError } from '../../common/errors.js';
 import { Browser } from '../browsers/browser.js';
 import type { BrowserOptions } from '../browsers/browser.js';
 import { checkBrowserCount } from '../browsers/browsers.js';
+import { parseProfileKey } from '../profiles/encryption.js';
 import { BrowserManager } from '../chromium/browser-manager.js';
 import { checkViewport, resolveViewport } from '../chromium/viewport.js';
 import type { Viewport } from '../chromium/viewport.js';
@@ -126,6 +127,12 @@ export interface AppOptions {
    * `$XDG_STATE_HOME/chromium-repl`, else `~/.local/state/chromium-repl`.
    */
   dataDir?: string | undefined;
+  /**
+   * The key stored profiles are encrypted with at rest (AES-256-GCM, docs/browsers.md#profiles):
+   * 32 bytes, or their 64 hex digits or base64. Default `BROWSER_REPL_PROFILE_KEY`, else none
+   * (profiles are stored plain, mode 0700).
+   */
+  profileKey?: string | Buffer | undefined;
 }
 
 export interface ServerOptions extends AppOptions {
@@ -174,6 +181,8 @@ export interface ServerSettings {
   readonly files: FileSettings;
   /** The data folder, absolute. */
   readonly dataDir: string;
+  /** The profiles' key, 32 bytes, or undefined: stored plain. */
+  readonly profileKey: Buffer | undefined;
   /** Where `startServer` listens. */
   readonly host: string;
   readonly port: number;
@@ -251,6 +260,7 @@ export function serverSettings(options: ServerOptions = {}, env: NodeJS.ProcessE
     processes: processSettings(options.processes, env),
     files: fileSettings(options.files, env),
     dataDir: dataDirOf(options.dataDir, env),
+    profileKey: profileKeyOf(options.profileKey, env),
     host: options.host ?? env['HOST'] ?? '127.0.0.1',
     // Not checked here, as before: listen() refuses a port that is not one.
     port: options.port ?? (env['PORT'] === undefined ? 10001 : Number(env['PORT'])),
@@ -283,6 +293,17 @@ export function dataDirOf(dataDir: string | undefined, env: NodeJS.ProcessEnv = 
   }
   const state = env['XDG_STATE_HOME'] !== undefined && env['XDG_STATE_HOME'] !== '' ? env['XDG_STATE_HOME'] : path.join(homedir(), '.local', 'state');
   return path.resolve(state, 'chromium-repl');
+}
+
+/** The profiles' key of `profileKey`, else of `BROWSER_REPL_PROFILE_KEY`; undefined when neither is set. */
+export function profileKeyOf(profileKey: string | Buffer | undefined, env: NodeJS.ProcessEnv = process.env): Buffer | undefined {
+  if (Buffer.isBuffer(profileKey)) {
+    if (profileKey.length !== 32) throw new ReplError('REPL_ERR_INVALID_ARGUMENT', `profileKey must be 32 bytes, got ${profileKey.length}`);
+    return Buffer.from(profileKey);
+  }
+  if (profileKey !== undefined) return parseProfileKey(profileKey, 'profileKey');
+  const variable = env['BROWSER_REPL_PROFILE_KEY'];
+  return variable === undefined || variable === '' ? undefined : parseProfileKey(variable, 'BROWSER_REPL_PROFILE_KEY');
 }
 
 /** The entries of a comma-separated variable; undefined when it is unset or blank. */

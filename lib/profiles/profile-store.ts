@@ -16,7 +16,7 @@
  * of one profile run one after the other; a browser that still reads a generation (a launch
  * copying it, a download) keeps it until it is done.
  */
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { cp, mkdir, open, readFile, readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
@@ -27,6 +27,7 @@ import { createId } from '@paralleldrive/cuid2';
 import { ReplError } from '../../common/errors.js';
 import { checkProfileName, isExcludedPath } from './profile-rules.js';
 import { emptyFolderTar, tarStream } from './tar.js';
+import { seal, transformTree, unseal } from './encryption.js';
 
 const debug = debuglog('browser-repl:profiles');
 
@@ -47,15 +48,24 @@ export interface StoredProfile {
 interface ProfileRecord extends StoredProfile {
   /** The current generation's folder name, or null before the first save. */
   data: string | null;
+  /** Which key sealed the current generation's files (encryption.ts), or absent: stored plain. */
+  key_id?: string;
 }
 
 export interface ProfileStoreOptions {
   /** The folder of the profiles (`<dataDir>/profiles`); created, mode 0700, on the first write. */
   dir: string;
+  /**
+   * 32 bytes: saves seal every file with AES-256-GCM (encryption.ts). Profiles saved without a key
+   * stay readable and are sealed at their next save; sealed ones need this key to be read.
+   */
+  key?: Buffer | undefined;
 }
 
 export class ProfileStore {
   readonly dir: string;
+  readonly #key: Buffer | undefined;
+  readonly #keyId: string | undefined;
   #records: Map<string, ProfileRecord> | undefined;
   #opening: Promise<Map<string, ProfileRecord>> | undefined;
   /** One chain per profile id: its saves, renames and deletes run one at a time. */
@@ -66,6 +76,14 @@ export class ProfileStore {
 
   constructor(options: ProfileStoreOptions) {
     this.dir = path.resolve(options.dir);
+    if (options.key !== undefined && options.key.length !== 32) throw new ReplError('REPL_ERR_INVALID_ARGUMENT', 'key must be 32 bytes');
+    this.#key = options.key;
+    this.#keyId = options.key === undefined ? undefined : keyIdOf(options.key);
+  }
+
+  /** Whether saves are sealed with a key (docs/browsers.md#profiles). */
+  get encrypted(): boolean {
+    return this.#key !== undefined;
   }
 
   /** Every profile, oldest first, filtered as `GET /profiles` asks (`name` exact, `query` a substring of id or name; both case-insensitive). */
@@ -138,8 +156,14 @@ export class ProfileStore {
    * @throws ReplError `REPL_ERR_PROFILE_NOT_FOUND`
    */
   async copyInto(id: string, target: string): Promise<void> {
-    await this.#read(id, async (dataDir) => {
-      if (dataDir !== undefined) await cp(dataDir, target, { recursive: true, force: true, verbatimSymlinks: true, filter: (source) => !isExcludedPath(path.relative(dataDir, source)) });
+    await this.#read(id, async (dataDir, record) => {
+      if (dataDir === undefined) return;
+      if (record.key_id !== undefined) {
+        const key = this.#keyFor(record);
+        await transformTree(dataDir, target, (content, relative) => unseal(content, key, relative));
+      } else {
+        await cp(dataDir, target, { recursive: true, force: true, verbatimSymlinks: true, filter: (source) => !isExcludedPath(path.relative(dataDir, source)) });
+      }
     });
     await this.#serial(id, async () => {
       const record = (await this.#open()).get(id);
@@ -165,17 +189,23 @@ export class ProfileStore {
       const token = randomBytes(6).toString('hex');
       const temp = path.join(folder, `${TEMP_PREFIX}${token}`);
       try {
-        await cp(userDataDir, temp, {
-          recursive: true,
-          verbatimSymlinks: true,
-          filter: (source) => !isExcludedPath(path.relative(userDataDir, source)),
-        });
+        const key = this.#key;
+        if (key !== undefined) {
+          await transformTree(userDataDir, temp, (content, relative) => seal(content, key, relative), isExcludedPath);
+        } else {
+          await cp(userDataDir, temp, {
+            recursive: true,
+            verbatimSymlinks: true,
+            filter: (source) => !isExcludedPath(path.relative(userDataDir, source)),
+          });
+        }
         await fsyncTree(temp);
         const data = `${DATA_PREFIX}${token}`;
         await rename(temp, path.join(folder, data));
         await fsyncDir(folder);
         const now = new Date().toISOString();
-        const next: ProfileRecord = { ...record, data, updated_at: now, last_used_at: now };
+        const { key_id: _previousKey, ...rest } = record;
+        const next: ProfileRecord = { ...rest, data, updated_at: now, last_used_at: now, ...(this.#keyId === undefined ? {} : { key_id: this.#keyId }) };
         // The commit point: until this rename, the previous generation is the profile.
         await writeMeta(folder, next);
         (await this.#open()).set(id, next);
@@ -196,6 +226,8 @@ export class ProfileStore {
    */
   async archive(idOrName: string): Promise<{ profile: StoredProfile; stream: AsyncGenerator<Buffer> }> {
     const record = await this.#find(idOrName);
+    // Refused before any byte is sent: a missing or wrong key is a clear error, not a cut stream.
+    const sealedWith = record.data !== null && record.key_id !== undefined ? this.#keyFor(record) : undefined;
     const key = record.data === null ? undefined : `${record.id}/${record.data}`;
     if (key !== undefined) this.#readers.set(key, (this.#readers.get(key) ?? 0) + 1);
     const release = () => {
@@ -207,7 +239,8 @@ export class ProfileStore {
         if (record.data === null) {
           yield* emptyFolderTar(record.name ?? record.id);
         } else {
-          yield* tarStream(path.join(store.dir, record.id, record.data), record.name ?? record.id);
+          const read = sealedWith === undefined ? undefined : async (file: string, relative: string) => unseal(await readFile(file), sealedWith, relative);
+          yield* tarStream(path.join(store.dir, record.id, record.data), record.name ?? record.id, read);
         }
       } finally {
         release();
@@ -216,14 +249,25 @@ export class ProfileStore {
     return { profile: publicOf(record), stream: stream() };
   }
 
-  async #read(id: string, use: (dataDir: string | undefined) => Promise<void>): Promise<void> {
+  /** The key a sealed generation opens with. @throws ReplError `REPL_ERR_PROFILE_KEY` */
+  #keyFor(record: ProfileRecord): Buffer {
+    if (this.#key === undefined) {
+      throw new ReplError('REPL_ERR_PROFILE_KEY', `profile "${record.name ?? record.id}" is encrypted and this server has no profile key (BROWSER_REPL_PROFILE_KEY)`);
+    }
+    if (record.key_id !== this.#keyId) {
+      throw new ReplError('REPL_ERR_PROFILE_KEY', `profile "${record.name ?? record.id}" was saved with another profile key than this server's (BROWSER_REPL_PROFILE_KEY)`);
+    }
+    return this.#key;
+  }
+
+  async #read(id: string, use: (dataDir: string | undefined, record: ProfileRecord) => Promise<void>): Promise<void> {
     const record = (await this.#open()).get(id);
     if (record === undefined) throw notFound(id);
-    if (record.data === null) return use(undefined);
+    if (record.data === null) return use(undefined, record);
     const key = `${id}/${record.data}`;
     this.#readers.set(key, (this.#readers.get(key) ?? 0) + 1);
     try {
-      await use(path.join(this.dir, id, record.data));
+      await use(path.join(this.dir, id, record.data), record);
     } finally {
       this.#release(key);
     }
@@ -323,6 +367,11 @@ export class ProfileStore {
     }
     return records;
   }
+}
+
+/** Names a key without revealing it: a keyed hash, so a profile says which key sealed it. */
+function keyIdOf(key: Buffer): string {
+  return createHmac('sha256', key).update('chromium-repl profile key id').digest('hex').slice(0, 16);
 }
 
 function publicOf(record: ProfileRecord): StoredProfile {

@@ -12,8 +12,12 @@ const BLOCK = 512;
 const CHUNK = 64 * 1024;
 
 /** The entries of the archive, relative to `root`, `/`-separated, parents before children. */
-export async function* tarStream(root: string, prefix: string): AsyncGenerator<Buffer> {
-  yield* entriesOf(root, prefix.replace(/\/+$/, ''));
+/** Reads a whole file's content for the archive (a sealed profile's files are opened so). */
+export type ReadContent = (file: string, relative: string) => Promise<Buffer>;
+
+export async function* tarStream(root: string, prefix: string, read?: ReadContent): AsyncGenerator<Buffer> {
+  const top = prefix.replace(/\/+$/, '');
+  yield* entriesOf(root, top, top, read);
   yield Buffer.alloc(BLOCK * 2);
 }
 
@@ -23,14 +27,20 @@ export function* emptyFolderTar(prefix: string): Generator<Buffer> {
   yield Buffer.alloc(BLOCK * 2);
 }
 
-async function* entriesOf(dir: string, relative: string): AsyncGenerator<Buffer> {
+async function* entriesOf(dir: string, relative: string, top: string, read: ReadContent | undefined): AsyncGenerator<Buffer> {
   const names = (await readdir(dir, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   yield* header(`${relative}/`, 0, '5', 0o755);
   for (const entry of names) {
     const child = path.join(dir, entry.name);
     const name = `${relative}/${entry.name}`;
     if (entry.isDirectory()) {
-      yield* entriesOf(child, name);
+      yield* entriesOf(child, name, top, read);
+    } else if (entry.isFile() && read !== undefined) {
+      const content = await read(child, name.slice(top.length + 1));
+      yield* header(name, content.length, '0', 0o644);
+      yield content;
+      const pad = (BLOCK - (content.length % BLOCK)) % BLOCK;
+      if (pad > 0) yield Buffer.alloc(pad);
     } else if (entry.isFile()) {
       yield* fileEntry(child, name);
     }

@@ -3,11 +3,12 @@
 // created with `profile: {name, save_changes: true}` is there after that browser is deleted and
 // another is created on the profile, and absent without it; a browser reaped by its timeout saves
 // too; every method of client.profiles is called with its effect checked (created, listed in
-// pages, retrieved, renamed, downloaded as a tar holding the cookie database, deleted); unknown
+// pages, retrieved, renamed, downloaded as a tar holding the cookie database, sealed on disk with
+// the server's profile key, deleted); unknown
 // and malformed profiles answer 404 and 400 naming them; `chromium-repl mcp --profile` keeps an
 // agent's login across a restart of the MCP server.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -23,7 +24,9 @@ import { startFixtureServer } from '../helpers/fixture-server.mjs';
 const TOKEN = 'test-token-profiles';
 const dataDir = mkdtempSync(join(tmpdir(), 'chromium-repl-test-profiles-'));
 const fixtures = await startFixtureServer();
-const api = await apiServer(t, { token: TOKEN, dataDir, primaryBrowser: { browser: { cdpEndpoint: null } }, maxBrowsers: 3 });
+// Profiles encrypted at rest (test/unit/profiles.test.mjs covers the plain store as well).
+const PROFILE_KEY = Buffer.alloc(32, 9).toString('hex');
+const api = await apiServer(t, { token: TOKEN, dataDir, profileKey: PROFILE_KEY, primaryBrowser: { browser: { cdpEndpoint: null } }, maxBrowsers: 3 });
 t.teardown(async () => {
   await api.server.close();
   await fixtures.close();
@@ -132,6 +135,10 @@ t.test('every method of client.profiles, with its effect', async (t) => {
   t.ok(statSync(join(scratch, 'page-b', 'Default', 'Cookies')).size > 0, 'the archive holds the cookie database');
   t.notOk(readdirSync(join(scratch, 'page-b')).some((name) => name.startsWith('Singleton')), 'and not the lock files of the browser that wrote it');
   t.notOk(readdirSync(join(scratch, 'page-b', 'Default')).some((name) => /Cache$/.test(name)), 'nor its caches');
+  t.equal(readFileSync(join(scratch, 'page-b', 'Default', 'Cookies')).subarray(0, 15).toString('latin1'), 'SQLite format 3', 'the download is in the clear');
+  const stored = join(dataDir, 'profiles', made[1]);
+  const generation = readdirSync(stored).find((name) => name.startsWith('data-'));
+  t.not(readFileSync(join(stored, generation, 'Default', 'Cookies')).subarray(0, 15).toString('latin1'), 'SQLite format 3', 'while on disk the cookie database is sealed');
 
   // tar.zst where the runtime has zstd; a clear 400 naming the format where it has not.
   if (typeof zlib.zstdDecompressSync === 'function') {

@@ -193,3 +193,42 @@ t.test('mcp --profile: a checked name, the shared default context, and --data-di
   t.throws(() => mcpOptions(['--profile', 'agent', '--isolation', 'context'], {}), { message: /--profile needs --isolation none/ });
   t.throws(() => mcpOptions(['--data-dir', '/tmp/x'], {}), { message: /--data-dir only matters with --profile/ });
 });
+
+t.test('encryption at rest: sealed files on disk, read back with the key, refused without it or with another', async (t) => {
+  const { parseProfileKey, seal, unseal } = await import('../../dist/lib/profiles/encryption.js');
+  const key = Buffer.alloc(32, 1);
+  t.same(parseProfileKey(key.toString('hex'), 'k'), key);
+  t.throws(() => parseProfileKey('nope', 'the key'), { code: 'REPL_ERR_INVALID_ARGUMENT', message: /^the key must be a 32-byte key/ });
+  const sealed = seal(Buffer.from('secret cookie'), key, 'Default/Cookies');
+  t.same(unseal(sealed, key, 'Default/Cookies'), Buffer.from('secret cookie'));
+  t.throws(() => unseal(sealed, key, 'Default/History'), { code: 'REPL_ERR_PROFILE_KEY' }, 'a file moved to another name does not open');
+  const altered = Buffer.from(sealed);
+  altered[altered.length - 1] ^= 1;
+  t.throws(() => unseal(altered, key, 'Default/Cookies'), { code: 'REPL_ERR_PROFILE_KEY' }, 'an altered file does not open');
+
+  const dir = path.join(tempDir(t), 'profiles');
+  const store = new ProfileStore({ dir, key });
+  t.equal(store.encrypted, true);
+  const profile = await store.create({ name: 'sealed' });
+  await store.save(profile.id, userDataDir(path.join(tempDir(t), 'ud'), 'marker-sealed'));
+  const generation = readdirSync(path.join(dir, profile.id)).find((name) => name.startsWith('data-'));
+  const onDisk = readFileSync(path.join(dir, profile.id, generation, 'Default', 'Cookies'));
+  t.notOk(onDisk.includes(Buffer.from('marker-sealed')), 'the cookie database is not readable on disk');
+  t.equal((statSync(path.join(dir, profile.id, generation, 'Default', 'Cookies')).mode & 0o777).toString(8), '600');
+  const copy = path.join(tempDir(t), 'copy');
+  mkdirSync(copy);
+  await store.copyInto(profile.id, copy);
+  t.equal(treeOf(copy)['Default/Cookies'], 'cookies marker-sealed', 'a browser gets it back in the clear');
+  t.notOk(Object.keys(treeOf(copy)).some((name) => name.includes('Cache')), 'caches are left out of a sealed save too');
+  const { stream } = await store.archive(profile.id);
+  const chunks = [];
+  for await (const chunk of stream) chunks.push(chunk);
+  t.ok(Buffer.concat(chunks).includes(Buffer.from('cookies marker-sealed')), 'the download is in the clear');
+
+  const keyless = new ProfileStore({ dir });
+  await t.rejects(keyless.copyInto(profile.id, copy), { code: 'REPL_ERR_PROFILE_KEY', message: /no profile key/ });
+  await t.rejects(keyless.archive(profile.id), { code: 'REPL_ERR_PROFILE_KEY' }, 'a download is refused before any byte');
+  const otherKey = new ProfileStore({ dir, key: Buffer.alloc(32, 2) });
+  await t.rejects(otherKey.copyInto(profile.id, copy), { code: 'REPL_ERR_PROFILE_KEY', message: /another profile key/ });
+  t.equal((await keyless.get(profile.id)).name, 'sealed', 'its metadata stays readable');
+});

@@ -35,6 +35,7 @@ t.test('an empty environment gives the defaults', async (t) => {
       maxWatches: 32, maxWatchDirectories: 4096, maxQueuedEvents: 1000,
     },
     dataDir: join(homedir(), '.local', 'state', 'chromium-repl'),
+    profileKey: undefined,
   });
 });
 
@@ -43,6 +44,15 @@ t.test('the data folder: the option, else BROWSER_REPL_DATA_DIR, else the XDG st
   t.equal(serverSettings({}, { BROWSER_REPL_DATA_DIR: '/env/data' }).dataDir, '/env/data');
   t.equal(serverSettings({}, { XDG_STATE_HOME: '/state' }).dataDir, '/state/chromium-repl');
   t.throws(() => serverSettings({ dataDir: ' ' }, {}), { code: 'REPL_ERR_INVALID_ARGUMENT', message: /dataDir/ });
+});
+
+t.test('the profiles\' key: the option, else BROWSER_REPL_PROFILE_KEY, as hex or base64 of 32 bytes', async (t) => {
+  const key = Buffer.alloc(32, 7);
+  t.same(serverSettings({}, { BROWSER_REPL_PROFILE_KEY: key.toString('hex') }).profileKey, key);
+  t.same(serverSettings({}, { BROWSER_REPL_PROFILE_KEY: key.toString('base64') }).profileKey, key);
+  t.same(serverSettings({ profileKey: key }, { BROWSER_REPL_PROFILE_KEY: 'ignored' }).profileKey, key);
+  t.throws(() => serverSettings({}, { BROWSER_REPL_PROFILE_KEY: 'short' }), { code: 'REPL_ERR_INVALID_ARGUMENT', message: /^BROWSER_REPL_PROFILE_KEY must be a 32-byte key/ });
+  t.throws(() => serverSettings({ profileKey: Buffer.alloc(16) }, {}), { message: /profileKey must be 32 bytes/ });
 });
 
 t.test('only the environment it is given is read', async (t) => {
