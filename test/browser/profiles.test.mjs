@@ -6,7 +6,7 @@
 // pages, retrieved, renamed, downloaded as a tar holding the cookie database, sealed on disk with
 // the server's profile key, deleted); unknown
 // and malformed profiles answer 404 and 400 naming them; `chromium-repl mcp --profile` keeps an
-// agent's login across a restart of the MCP server.
+// agent's login across a restart of the MCP server, and a closing HTTP server saves its browsers.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -181,6 +181,30 @@ t.test('unknown and malformed profiles are refused, naming them', async (t) => {
   t.teardown(() => kernel.browsers.deleteByID(browser.session_id).catch(() => undefined));
   await t.rejects(kernel.browsers.update(browser.session_id, { profile: { name: 'patch-check' } }), { status: 400, error: { message: /^profile is not supported/ } });
   t.equal((await api.call('GET', '/healthz')).status, 200, 'the server lives on');
+});
+
+t.test('a server that closes saves its browsers\' profiles, and the next server on the data folder loads them', async (t) => {
+  const restartData = mkdtempSync(join(tmpdir(), 'chromium-repl-test-profile-restart-'));
+  t.teardown(() => rmSync(restartData, { recursive: true, force: true }));
+  const { startServer } = await import('../../dist/lib/index.js');
+  const options = { port: 0, host: '127.0.0.1', token: undefined, dataDir: restartData, primaryBrowser: { browser: { cdpEndpoint: null } }, maxBrowsers: 1 };
+  const first = await startServer(options);
+  const firstKernel = new Kernel({ apiKey: 'unused', baseURL: first.url, maxRetries: 0 });
+  try {
+    await firstKernel.profiles.create({ name: 'restart' });
+    const browser = await firstKernel.browsers.create({ profile: { name: 'restart', save_changes: true } });
+    t.match((await firstKernel.post(`/browsers/${browser.session_id}/repl`, { body: { code: signInCode('linus'), timeout_sec: 30 } })).content, [{ text: 'signed in as linus' }]);
+  } finally {
+    // The browser is still running: the close ends it, and saves it.
+    await first.close();
+  }
+  const second = await startServer(options);
+  t.teardown(() => second.close());
+  const secondKernel = new Kernel({ apiKey: 'unused', baseURL: second.url, maxRetries: 0 });
+  const browser = await secondKernel.browsers.create({ profile: { name: 'restart' } });
+  const answer = await secondKernel.post(`/browsers/${browser.session_id}/repl`, { body: { code: whoAmICode(), timeout_sec: 30 } });
+  t.match(answer.content, [{ text: 'signed in as linus' }], 'the login made before the restart');
+  await secondKernel.browsers.deleteByID(browser.session_id);
 });
 
 t.test('mcp --profile keeps an agent\'s login across a restart of the MCP server', async (t) => {
