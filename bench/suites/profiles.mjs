@@ -50,8 +50,10 @@ export async function run({ quick }) {
     const tree = await makeUserData(source);
     const store = new ProfileStore({ dir: path.join(scratch, 'profiles') });
     const profile = await store.create({ name: 'bench' });
+    const sealedStore = new ProfileStore({ dir: path.join(scratch, 'sealed'), key: Buffer.alloc(32, 5) });
+    const sealed = await sealedStore.create({ name: 'bench-sealed' });
     let copies = 0;
-    const [save, plainCopy, seed, plainSeed] = await interleaved(iterations, 2, [
+    const [save, plainCopy, seed, plainSeed, sealedSave, sealedBaseline] = await interleaved(iterations, 2, [
       () => store.save(profile.id, source),
       () => cp(source, path.join(scratch, `copy-${copies++}`), { recursive: true }),
       async () => {
@@ -60,6 +62,8 @@ export async function run({ quick }) {
         await store.copyInto(profile.id, target);
       },
       () => cp(source, path.join(scratch, `plain-${copies++}`), { recursive: true }),
+      () => sealedStore.save(sealed.id, source),
+      () => cp(source, path.join(scratch, `sealed-base-${copies++}`), { recursive: true }),
     ]);
     // Every save left one generation, whole: the last one.
     const generations = (await readdir(path.join(store.dir, profile.id))).filter((name) => name.startsWith('data-'));
@@ -71,6 +75,7 @@ export async function run({ quick }) {
         { name: `profile save (${tree.files} files, ${(tree.bytes / MIB).toFixed(0)} MiB: filtered copy, fsync, atomic rename)`, unit: 'p50', ours: save.p50, baseline: plainCopy.p50 },
         { name: 'profile save', unit: 'p99', ours: save.p99, baseline: plainCopy.p99 },
         { name: 'profile copy into a new browser\'s folder', unit: 'p50', ours: seed.p50, baseline: plainSeed.p50 },
+        { name: 'profile save, encrypted at rest (AES-256-GCM per file)', unit: 'p50', ours: sealedSave.p50, baseline: sealedBaseline.p50 },
       ],
       notes: [
         'A save runs after the browser exited and before its folder is removed (lib/chromium/launch-chromium.ts); DELETE /browsers/{id} of a saving browser answers after it.',
