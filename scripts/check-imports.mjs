@@ -27,7 +27,8 @@ export const DEPS = {
   'lib/repl': ['common', 'lib/chromium', 'lib/threads', 'lib/system', 'lib/client/openapi-types.ts'],
   'lib/executor': ['common', 'lib/chromium', 'lib/threads', 'lib/system', 'lib/client/openapi-types.ts'],
   'lib/webmcp': ['common', 'lib/chromium'],
-  'lib/browsers': ['common', 'lib/chromium', 'lib/threads', 'lib/repl', 'lib/executor', 'lib/webmcp', 'lib/telemetry', 'lib/proxies', 'lib/pools'],
+  'lib/browsers': ['common', 'lib/chromium', 'lib/threads', 'lib/repl', 'lib/executor', 'lib/webmcp', 'lib/telemetry', 'lib/proxies', 'lib/pools', 'lib/profiles'],
+  'lib/profiles': ['common'],
   // The warm pools' waiting line and count, generic (no browser code): lib/browsers fills them with browsers.
   'lib/pools': ['common'],
   'lib/proxies': ['common'],
@@ -38,7 +39,7 @@ export const DEPS = {
   'lib/live-view': ['common', 'lib/chromium', 'lib/browsers'],
   'lib/recordings': ['common', 'lib/chromium', 'lib/browsers', 'lib/live-view', 'lib/system'],
   'lib/extensions': ['common', 'lib/system'],
-  'lib/http': ['common', 'lib/extensions', 'lib/chromium', 'lib/threads', 'lib/repl', 'lib/executor', 'lib/browsers', 'lib/system', 'lib/tools', 'lib/mcp', 'lib/webmcp', 'lib/live-view', 'lib/recordings', 'lib/telemetry', 'lib/proxies', 'lib/client/openapi-types.ts'],
+  'lib/http': ['common', 'lib/extensions', 'lib/chromium', 'lib/threads', 'lib/repl', 'lib/executor', 'lib/browsers', 'lib/system', 'lib/tools', 'lib/mcp', 'lib/webmcp', 'lib/live-view', 'lib/recordings', 'lib/telemetry', 'lib/proxies', 'lib/profiles', 'lib/client/openapi-types.ts'],
   // The HTTP answer types of lib/repl, lib/executor, lib/system and lib/http are the ones generated
   // from openapi.json into lib/client/openapi-types.ts (types only).
   // The typed client is standalone: it may be bundled for any fetch runtime, so it imports nothing of ours.

@@ -58,6 +58,16 @@ export interface BrowserOptions extends Omit<ReplOptions, 'env' | 'browser' | 'n
 
 export type Tags = Record<string, string>;
 
+/** The SDK's `Profile` of a browser that started from one, plus whether it saves back when it ends. */
+export interface BrowserProfileInfo {
+  id: string;
+  name: string | null;
+  created_at: string;
+  updated_at: string;
+  last_used_at?: string;
+  saveChanges: boolean;
+}
+
 /** What the browsers API says about a browser, and whether and when it is reaped ({@link Browser.enlist}). */
 export interface BrowserListing {
   name?: string | undefined;
@@ -68,6 +78,8 @@ export interface BrowserListing {
   pooled?: boolean | undefined;
   /** Inactivity, in seconds, after which `onIdle` is called; 0: never (the server's own browser). */
   timeoutSeconds: number;
+  /** The stored profile it started from (docs/browsers.md#profiles), as the API shows it, and whether it saves back. */
+  profile?: BrowserProfileInfo | undefined;
   /** Called once the browser has been inactive for `timeoutSeconds` (the registry reaps it). */
   onIdle?: ((browser: Browser) => void) | undefined;
 }
@@ -103,6 +115,7 @@ export class Browser extends Resource {
   #timeoutSeconds = 0;
   #startUrl: string | undefined;
   #pooled = false;
+  #profile: BrowserProfileInfo | undefined;
   #onIdle: ((browser: Browser) => void) | undefined;
   #holds = 0;
   #idleTimer: NodeJS.Timeout | undefined;
@@ -186,6 +199,7 @@ export class Browser extends Resource {
     this.tags = listing.tags;
     this.#startUrl = listing.startUrl;
     this.#pooled = listing.pooled ?? false;
+    this.#profile = listing.profile;
     this.#timeoutSeconds = listing.timeoutSeconds;
     this.#onIdle = listing.onIdle;
     this.#createdAt = new Date();
@@ -259,6 +273,11 @@ export class Browser extends Resource {
 
   get startUrl(): string | undefined {
     return this.#startUrl;
+  }
+
+  /** The stored profile it started from, if any (docs/browsers.md#profiles). */
+  get profile(): BrowserProfileInfo | undefined {
+    return this.#profile;
   }
 
   /** Taken from the warm pool rather than launched for its request. */

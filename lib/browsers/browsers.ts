@@ -30,7 +30,7 @@ import type { Viewport } from '../chromium/viewport.js';
 import { BrowserManager } from '../chromium/browser-manager.js';
 import type { BrowserManagerOptions } from '../chromium/browser-manager.js';
 import { Browser } from './browser.js';
-import type { BrowserOptions, Tags } from './browser.js';
+import type { BrowserOptions, BrowserProfileInfo, Tags } from './browser.js';
 import { resolveTelemetry } from '../telemetry/config.js';
 import { relayChromiumArgs } from '../proxies/config.js';
 import type { StoredProxy } from '../proxies/config.js';
@@ -39,6 +39,8 @@ import type { ProxyStore } from '../proxies/store.js';
 import type { TelemetrySelection } from '../telemetry/config.js';
 import { WarmPool } from '../pools/warm-pool.js';
 import { recycleBrowser } from './browser-recycle.js';
+import { checkProfileName } from '../profiles/profile-rules.js';
+import type { ProfileStore, StoredProfile } from '../profiles/profile-store.js';
 
 const debug = debuglog('browser-repl:browsers');
 
@@ -81,6 +83,12 @@ export interface BrowserInit {
    * 127.0.0.1 that forwards to it and answers its authentication (docs/browsers.md#proxies).
    */
   proxyId?: string | undefined;
+  /**
+   * The SDK's `profile` (`{ id | name, save_changes }`, docs/browsers.md#profiles): the browser
+   * starts with a copy of that stored profile, and with `save_changes` writes its user data back
+   * when it ends. Needs `profiles` of the registry.
+   */
+  profile?: unknown;
   signal?: AbortSignal | undefined;
 }
 
@@ -101,6 +109,8 @@ export interface BrowserSpec {
   proxy: StoredProxy | undefined;
   /** Chromium flags of this browser alone (its extensions' `--load-extension`). */
   args: readonly string[];
+  /** The stored profile's user data it starts from, and saves to (`profile`; docs/browsers.md#profiles). */
+  userData?: BrowserManagerOptions['userData'];
 }
 
 /** What {@link Browsers.createWarmPool} needs of a pool. */
@@ -136,6 +146,8 @@ export interface BrowsersOptions {
   idPrefix?: string | undefined;
   /** The proxies `proxyId` names (`/proxies`). Default none: a `proxyId` is then not found. */
   proxies?: ProxyStore | undefined;
+  /** The stored profiles `create({ profile })` loads and saves (docs/browsers.md#profiles). Default none: `profile` is refused. */
+  profiles?: ProfileStore | undefined;
 }
 
 /**
@@ -156,6 +168,7 @@ export class Browsers extends Resource {
   /** Default viewport of created browsers (the primary's option, else the Chromium default). */
   readonly #viewport: Viewport | undefined;
   readonly #idPrefix: string;
+  readonly #profiles: ProfileStore | undefined;
   /** The listed browsers, by id, oldest first. */
   readonly #sessions = new Map<string, Browser>();
   /** Ends in progress, so `close()` can wait for them. */
@@ -181,6 +194,7 @@ export class Browsers extends Resource {
     this.poolSize = checkBrowserCount(options.pool ?? 0, 'pool');
     this.#idPrefix = options.idPrefix ?? '';
     this.#proxies = options.proxies;
+    this.#profiles = options.profiles;
     const primary = options.primary ?? {};
     if (primary instanceof Browser) {
       this.#primary = primary;
@@ -246,12 +260,13 @@ export class Browsers extends Resource {
    *
    * @throws ReplError `REPL_ERR_CONFLICT` (the name is taken; the browser is then the caller's to give back).
    */
-  adopt(browser: Browser, spec: BrowserSpec, options: { pooled: boolean; poolId?: string | undefined }): Browser {
+  adopt(browser: Browser, spec: BrowserSpec, options: { pooled: boolean; poolId?: string | undefined; profile?: BrowserProfileInfo | undefined }): Browser {
     if (spec.name !== undefined) this.#assertNameFree(spec.name);
     this.#parked.delete(browser);
     browser.poolId = options.poolId;
     browser.enlist({
       name: spec.name, tags: spec.tags, startUrl: spec.startUrl, pooled: options.pooled, timeoutSeconds: spec.timeoutSeconds,
+      ...(options.profile === undefined ? {} : { profile: options.profile }),
       onIdle: (idle) => {
         debug('%s idle for %d s: reaping', idle.id, idle.timeoutSeconds);
         void this.#end(idle);
@@ -340,9 +355,11 @@ export class Browsers extends Resource {
    */
   async create(init: BrowserInit = {}): Promise<Browser> {
     this.#assertOpen();
-    const spec = this.resolveInit(init);
-    // A pool browser fits when the request asks for what the pool launched: headless, default viewport, no proxy, no extensions.
-    const fitsPool = spec.headless && spec.proxy === undefined && spec.args.length === 0 && (spec.viewport === undefined || sameViewport(spec.viewport, this.#defaultViewport()));
+    const profile = init.profile === undefined || init.profile === null ? undefined : await this.#profileOf(init.profile);
+    const spec: BrowserSpec = { ...this.resolveInit(init), ...(profile === undefined ? {} : { userData: profile.userData }) };
+    // A pool browser fits when the request asks for what the pool launched: headless, default
+    // viewport, no proxy, no extensions, and no profile (a pool browser's user data is already made).
+    const fitsPool = profile === undefined && spec.headless && spec.proxy === undefined && spec.args.length === 0 && (spec.viewport === undefined || sameViewport(spec.viewport, this.#defaultViewport()));
     let browser = fitsPool ? this.#defaultPool.take() : undefined;
     const pooled = browser !== undefined;
     if (browser === undefined) {
@@ -358,7 +375,8 @@ export class Browsers extends Resource {
     }
     try {
       // The name may have been taken while this one launched.
-      this.adopt(browser, spec, { pooled });
+      const loaded = profile === undefined ? undefined : await this.#profiles?.get(profile.id).catch(() => profile.stored);
+      this.adopt(browser, spec, { pooled, ...(profile === undefined ? {} : { profile: { ...(loaded ?? profile.stored), saveChanges: profile.saveChanges } }) });
     } catch (error) {
       this.#parked.delete(browser);
       await browser.destroy();
@@ -420,7 +438,8 @@ export class Browsers extends Resource {
   /**
    * Ends a listed browser: at once it is gone from the API (its id and name are free, its calls fail),
    * then its cells end, its workers exit, its Chromium is killed and its folders are removed.
-   * Resolves at the first point, or with `wait` once all of that is done. A browser still ending
+   * Resolves at the first point, or with `wait` (and for a browser with a profile's `save_changes`,
+   * once that profile is saved) once all of that is done. A browser still ending
    * counts towards `maxBrowsers` (it still holds its memory); `close()` waits for it.
    *
    * @throws ReplError `REPL_ERR_NOT_FOUND`
@@ -431,7 +450,9 @@ export class Browsers extends Resource {
       throw new ReplError('REPL_ERR_INVALID_REQUEST', 'the default browser cannot be deleted (it lives as long as the server); DELETE /repls/default resets its REPL');
     }
     const ended = this.#end(browser);
-    if (options.wait === true) await ended;
+    // A browser that saves to a profile answers once the profile is saved: a browser created on it
+    // right after starts from what this one left (docs/browsers.md#profiles).
+    if (options.wait === true || browser.profile?.saveChanges === true) await ended;
   }
 
   /** The `proxy_id` of a browser (undefined: none, or it was removed). */
@@ -567,7 +588,7 @@ export class Browsers extends Resource {
         ...this.#defaults,
         id: `${this.#idPrefix}${createId()}`,
         // A created browser always launches a Chromium of its own, even when the server's own is attached.
-        browser: { ...this.#launchOptions, cdpEndpoint: null, headless: launch.headless, ...args },
+        browser: { ...this.#launchOptions, cdpEndpoint: null, headless: launch.headless, ...args, ...(launch.userData === undefined ? {} : { userData: launch.userData }) },
         ...(viewport === undefined ? {} : { viewport }),
       });
     } catch (error) {
@@ -592,6 +613,38 @@ export class Browsers extends Resource {
       await browser.destroy();
       throw error;
     }
+  }
+
+  /**
+   * The stored profile `profile` names, checked (`{ id | name, save_changes }`), with what its
+   * launch does: copy it in, and with `save_changes` save it back once Chromium exited.
+   *
+   * @throws ReplError `REPL_ERR_INVALID_REQUEST` (naming the field), `REPL_ERR_PROFILE_NOT_FOUND`
+   */
+  async #profileOf(value: unknown): Promise<ProfileUse> {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ReplError('REPL_ERR_INVALID_REQUEST', 'profile must be an object with id or name');
+    const { id, name, save_changes: saveChanges } = value as Record<string, unknown>;
+    if (saveChanges !== undefined && saveChanges !== null && typeof saveChanges !== 'boolean') throw new ReplError('REPL_ERR_INVALID_REQUEST', 'profile.save_changes must be boolean');
+    const hasId = id !== undefined && id !== null && id !== '';
+    const hasName = name !== undefined && name !== null && name !== '';
+    if (hasId === hasName) throw new ReplError('REPL_ERR_INVALID_REQUEST', 'profile must have either id or name (not both)');
+    if (hasId && typeof id !== 'string') throw new ReplError('REPL_ERR_INVALID_REQUEST', 'profile.id must be string');
+    const key = hasId ? id as string : checkProfileName(name, 'profile.name');
+    const store = this.#profiles;
+    if (store === undefined) throw new ReplError('REPL_ERR_INVALID_REQUEST', 'profile is not supported by this registry: it stores no profiles (BrowsersOptions.profiles)');
+    const stored = await store.get(key);
+    const save = saveChanges === true;
+    return {
+      id: stored.id,
+      stored,
+      saveChanges: save,
+      userData: {
+        seed: (userDataDir) => store.copyInto(stored.id, userDataDir),
+        save: save ? async (userDataDir) => {
+          await store.save(stored.id, userDataDir);
+        } : undefined,
+      },
+    };
   }
 
   #defaultViewport(): Viewport {
@@ -623,6 +676,14 @@ function extensionFlags(dirs: readonly string[] | undefined): string[] {
   // Without --disable-extensions-except: it would also disable what loadExtensions adds later
   // through CDP (docs/browsers.md#extensions).
   return [`--load-extension=${dirs.join(',')}`];
+}
+
+/** A stored profile a created browser starts from (and maybe saves to). */
+interface ProfileUse {
+  id: string;
+  stored: StoredProfile;
+  saveChanges: boolean;
+  userData: NonNullable<BrowserManagerOptions['userData']>;
 }
 
 function checkTimeoutSeconds(value: unknown): number {

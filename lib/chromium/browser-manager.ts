@@ -52,6 +52,12 @@ export interface BrowserManagerOptions {
    * the browser's own windows.
    */
   viewport?: Viewport | undefined;
+  /**
+   * A stored profile's part in each launch (docs/browsers.md#profiles): `seed` fills the fresh
+   * user-data folder before Chromium starts, `save` gets it after Chromium exited and before it is
+   * removed (lib/chromium/launch-chromium.ts).
+   */
+  userData?: { seed?: ((userDataDir: string) => Promise<void>) | undefined; save?: ((userDataDir: string) => Promise<void>) | undefined } | undefined;
 }
 
 /** Passed to {@link BrowserManager.onExit} listeners. */
@@ -250,6 +256,8 @@ export class BrowserManager extends Resource {
       windowSize: this.#viewport,
       startupTimeoutMs: this.#options.startupTimeoutMs,
       killGraceMs: this.#options.killGraceMs,
+      seedUserData: this.#options.userData?.seed,
+      beforeRemoveUserData: this.#options.userData?.save,
     });
     await fitFirstWindow(browser.wsEndpoint, this.#viewport);
     await this.#runReadyHooks(browser.wsEndpoint);

@@ -15,6 +15,7 @@ import { debuglog } from 'node:util';
 import { ReplError } from '../../common/errors.js';
 import { Resource } from '../../common/resource.js';
 import { valueWithin } from '../../common/wait.js';
+import { BrowserLink } from '../../common/cdp/browser-link.js';
 import { ownedTempPrefix, processRuns, sweepStaleTempFolders, tiedCommand, guardProcessGroup } from '../system/child-lifetime.js';
 
 import type { ChildProcess } from 'node:child_process';
@@ -103,6 +104,17 @@ export interface LaunchChromiumOptions {
    * Default true. Spawn from the main thread: the signal follows the thread that launched.
    */
   parentDeathSignal?: boolean | undefined;
+  /**
+   * Fills the fresh user-data folder before Chromium starts (a stored profile's copy,
+   * docs/browsers.md#profiles). A failure fails the launch.
+   */
+  seedUserData?: ((userDataDir: string) => Promise<void>) | undefined;
+  /**
+   * Called once the browser that started (it printed its endpoint) has exited, its whole process
+   * group gone, so its files are flushed, and before its user-data folder is removed: where a
+   * profile is saved. Its failure is logged; the folder is removed all the same.
+   */
+  beforeRemoveUserData?: ((userDataDir: string) => Promise<void>) | undefined;
   signal?: AbortSignal | undefined;
 }
 
@@ -242,7 +254,7 @@ const GROUP_EXIT_WAIT_MS = 2_000;
  * first, its renderers and zygote a moment later, and one that still writes would leave files
  * behind (or recreate the folder). Stragglers past {@link GROUP_EXIT_WAIT_MS} are killed.
  */
-async function removeProfileAfterGroup(pgid: number, userDataDir: string): Promise<void> {
+async function removeProfileAfterGroup(pgid: number, userDataDir: string, beforeRemove?: (userDataDir: string) => Promise<void>): Promise<void> {
   const until = Date.now() + GROUP_EXIT_WAIT_MS;
   while (process.platform !== 'win32' && groupAlive(pgid)) {
     if (Date.now() >= until) {
@@ -255,6 +267,9 @@ async function removeProfileAfterGroup(pgid: number, userDataDir: string): Promi
       break;
     }
     await sleep(20);
+  }
+  if (beforeRemove !== undefined) {
+    await beforeRemove(userDataDir).catch((error: unknown) => debug('saving %s before its removal failed: %o', userDataDir, error));
   }
   const singleton = singletonSocketDir(userDataDir);
   if (singleton !== undefined) await rm(singleton, { recursive: true, force: true }).catch(() => undefined);
@@ -308,9 +323,11 @@ export class ChromiumProcess extends Resource {
   #closeRequested = false;
   #onEndpoint: ((endpoint: string) => void) | undefined;
   #onEarlyExit: ((reason: string) => void) | undefined;
+  readonly #beforeRemove: ((userDataDir: string) => Promise<void>) | undefined;
 
-  private constructor(child: ChildProcess, pid: number, executable: string, userDataDir: string, killGraceMs: number) {
+  private constructor(child: ChildProcess, pid: number, executable: string, userDataDir: string, killGraceMs: number, beforeRemove?: (userDataDir: string) => Promise<void>) {
     super();
+    this.#beforeRemove = beforeRemove;
     this.#child = child;
     this.#pid = pid;
     this.#executable = executable;
@@ -340,6 +357,14 @@ export class ChromiumProcess extends Resource {
     const parentDir = options.tmpDir ?? tmpdir();
     await sweepStaleProfiles(parentDir);
     const userDataDir = await mkdtemp(ownedTempPrefix('browser-repl-profile', parentDir));
+    if (options.seedUserData !== undefined) {
+      try {
+        await options.seedUserData(userDataDir);
+      } catch (error) {
+        await rm(userDataDir, { recursive: true, force: true }).catch(() => {});
+        throw error;
+      }
+    }
     const args = chromiumArgs({ userDataDir, headless: options.headless, noSandbox: options.noSandbox, args: options.args, windowSize: options.windowSize });
     const tied = tiedCommand(executable, args, { enabled: options.parentDeathSignal ?? true, pathEnv: (options.env ?? process.env)['PATH'] });
     debug('spawn %s %s', tied.command, tied.args.join(' '));
@@ -369,7 +394,7 @@ export class ChromiumProcess extends Resource {
       const guard = guardProcessGroup(pid);
       child.once('exit', () => guard.release());
     }
-    const browser = new ChromiumProcess(child, pid, executable, userDataDir, options.killGraceMs ?? KILL_GRACE_MS);
+    const browser = new ChromiumProcess(child, pid, executable, userDataDir, options.killGraceMs ?? KILL_GRACE_MS, options.beforeRemoveUserData);
     try {
       await browser.#waitForEndpoint(options.startupTimeoutMs ?? STARTUP_TIMEOUT_MS, options.signal, options.headless ?? true, options.env ?? process.env);
     } catch (error) {
@@ -423,6 +448,13 @@ export class ChromiumProcess extends Resource {
    */
   protected async closeGracefully(): Promise<void> {
     this.#closeRequested = true;
+    if (this.#exitInfo === undefined && this.#beforeRemove !== undefined && this.#wsEndpoint !== '') {
+      // A browser whose user data is kept is asked to quit over CDP first: a SIGTERMed headless
+      // Chromium exits without flushing its cookie store, so the saved profile would miss the
+      // latest cookies. SIGTERM follows if it has not gone within the grace.
+      await requestBrowserClose(this.#wsEndpoint);
+      await valueWithin(this.#exited.then(() => true), this.#killGraceMs);
+    }
     if (this.#exitInfo === undefined) {
       killGroup(this.#child, this.#pid, 'SIGTERM');
       const exited = await valueWithin(this.#exited.then(() => true), this.#killGraceMs);
@@ -449,7 +481,9 @@ export class ChromiumProcess extends Resource {
       }
       this.#onEarlyExit?.(`it exited (code ${info.code}, signal ${info.signal}) before printing its DevTools endpoint`);
     }
-    await removeProfileAfterGroup(this.#pid, this.#userDataDir);
+    // A browser that never started has nothing worth keeping.
+    const beforeRemove = this.#wsEndpoint === '' ? undefined : this.#beforeRemove;
+    await removeProfileAfterGroup(this.#pid, this.#userDataDir, beforeRemove);
   }
 
   #onStderr(chunk: string): void {
@@ -520,6 +554,16 @@ export class ChromiumProcess extends Resource {
 /** Launches Chromium and resolves once its DevTools endpoint is known. */
 export function launchChromium(options: LaunchChromiumOptions): Promise<ChromiumProcess> {
   return ChromiumProcess.launch(options);
+}
+
+/** Sends `Browser.close` (best effort: a browser that does not answer is signalled after). */
+async function requestBrowserClose(endpoint: string): Promise<void> {
+  const link = new BrowserLink({ endpointProvider: () => Promise.resolve(endpoint) });
+  try {
+    await valueWithin(link.send('Browser.close').catch((error: unknown) => debug('Browser.close: %s', (error as Error).message)), 1_000);
+  } finally {
+    await link.close().catch(() => undefined);
+  }
 }
 
 function killGroup(child: ChildProcess, pid: number, signal: NodeJS.Signals): void {

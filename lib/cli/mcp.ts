@@ -9,6 +9,7 @@ import type { BrowserManagerOptions } from '../chromium/browser-manager.js';
 import type { McpCapability } from '../mcp/capabilities.js';
 import type { BrowserToolsOptions } from '../tools/types.js';
 import { integerFlag, parseFlags, UsageError } from './options.js';
+import { PROFILE_NAME_PATTERN } from '../profiles/profile-rules.js';
 
 export const MCP_USAGE = `Usage: chromium-repl mcp [options]
 
@@ -31,7 +32,14 @@ Options:
   --idle-ms N              close the page after this long unused (default 900000; 0 disables)
   --max-text-chars N       visible text kept per snapshot (default 12000)
   --max-elements N         interactive elements kept per snapshot (default 120)
-  --isolation MODE         context (default: a browser context of the shared browser) or process (a browser of its own)
+  --isolation MODE         context (default: a browser context of the shared browser), process (a browser of its own)
+                           or none (the shared browser's default context, shared by every session)
+  --profile NAME           start the browser from the stored profile NAME (created if missing) and save its user data
+                           back when the server ends, so logins survive restarts (docs/browsers.md#profiles); implies
+                           --isolation none
+  --data-dir DIR           where stored profiles live (<DIR>/profiles; BROWSER_REPL_DATA_DIR; default
+                           $XDG_STATE_HOME/chromium-repl, else ~/.local/state/chromium-repl); with
+                           BROWSER_REPL_PROFILE_KEY (32 bytes, hex or base64) the profile is encrypted at rest
   --workspace DIR          where screenshots, downloads and full snapshots are saved (default: a temporary folder, removed on exit)
   --caps LIST              capabilities beyond the page tools, comma separated (BROWSER_REPL_MCP_CAPS; default none):
                            code lists browser_repl and execute_playwright_code, which run code with this process's
@@ -45,10 +53,12 @@ export interface McpCommandOptions {
   tools: BrowserToolsOptions;
   browser: BrowserManagerOptions;
   caps: McpCapability[];
+  /** `--profile`: the stored profile the browser starts from and saves to, and the data folder that holds it. */
+  profile?: { name: string; dataDir: string | undefined } | undefined;
 }
 
 const PERMISSIONS = ['ask', 'allow', 'deny'] as const;
-const ISOLATIONS = ['context', 'process'] as const;
+const ISOLATIONS = ['context', 'process', 'none'] as const;
 
 function oneOf<T extends string>(value: string | undefined, allowed: readonly T[], flag: string): T | undefined {
   if (value === undefined) return undefined;
@@ -76,10 +86,12 @@ export function mcpOptions(args: string[], env: NodeJS.ProcessEnv = process.env)
       isolation: { type: 'string' },
       workspace: { type: 'string' },
       caps: { type: 'string' },
+      profile: { type: 'string' },
+      'data-dir': { type: 'string' },
     },
   });
   if (values.headless === true && values['no-headless'] === true) throw new UsageError('--headless and --no-headless exclude each other', 'mcp');
-  for (const flag of ['executable', 'workspace'] as const) {
+  for (const flag of ['executable', 'workspace', 'profile', 'data-dir'] as const) {
     if (values[flag] === '') throw new UsageError(`--${flag} must not be empty`, 'mcp');
   }
   for (const flag of ['allowed-origin', 'blocked-origin'] as const) {
@@ -89,7 +101,15 @@ export function mcpOptions(args: string[], env: NodeJS.ProcessEnv = process.env)
   const permission = values.permission !== undefined
     ? oneOf(values.permission, PERMISSIONS, '--permission')
     : oneOf(envPermission, PERMISSIONS, 'BROWSER_REPL_TOOLS_PERMISSION');
-  const isolation = oneOf(values.isolation, ISOLATIONS, '--isolation');
+  let isolation = oneOf(values.isolation, ISOLATIONS, '--isolation');
+  if (values.profile !== undefined) {
+    if (!PROFILE_NAME_PATTERN.test(values.profile)) throw new UsageError('--profile must be 1 to 255 letters, digits, ".", "_" or "-"', 'mcp');
+    // A session's own context or browser would not see the profile's cookies, nor save its own.
+    if (isolation !== undefined && isolation !== 'none') throw new UsageError(`--profile needs --isolation none (the sessions share the profile's default context), got --isolation ${isolation}`, 'mcp');
+    isolation = 'none';
+  } else if (values['data-dir'] !== undefined) {
+    throw new UsageError('--data-dir only matters with --profile', 'mcp');
+  }
   const numbers = {
     timeoutMs: integerFlag(values['timeout-ms'], '--timeout-ms', 1, 600_000, 'mcp'),
     settleMs: integerFlag(values['settle-ms'], '--settle-ms', 0, 60_000, 'mcp'),
@@ -118,7 +138,8 @@ export function mcpOptions(args: string[], env: NodeJS.ProcessEnv = process.env)
   } catch (error) {
     throw new UsageError((error as Error).message, 'mcp');
   }
-  return { tools, browser, caps };
+  if (values.profile === undefined) return { tools, browser, caps };
+  return { tools, browser, caps, profile: { name: values.profile, dataDir: values['data-dir'] } };
 }
 
 /** The one MCP session of a stdio server. */
@@ -138,7 +159,8 @@ export async function mcp(args: string[]): Promise<void> {
     import('../mcp/mcp-server.js'),
     import('../tools/tool-service.js'),
   ]);
-  const host = new Browser({ browser: options.browser });
+  const userData = options.profile === undefined ? undefined : await profileUserData(options.profile);
+  const host = new Browser({ browser: userData === undefined ? options.browser : { ...options.browser, userData } });
   const tools = new BrowserTools({ ...options.tools, host });
   const server = createMcpServer({ tools, sessionId: STDIO_SESSION_ID, caps: options.caps });
   const transport = new StdioServerTransport();
@@ -166,4 +188,37 @@ export async function mcp(args: string[]): Promise<void> {
   process.once('SIGTERM', () => stop('SIGTERM'));
   server.server.onclose = () => stop('transport closed');
   await server.connect(transport);
+}
+
+/**
+ * The browser's part of `--profile NAME`: the stored profile of that name (created when missing)
+ * under the data folder, copied in at each launch and saved back, atomically, when the browser
+ * ends (the server's close on end of stdin or a signal).
+ */
+async function profileUserData(profile: { name: string; dataDir: string | undefined }): Promise<NonNullable<BrowserManagerOptions['userData']>> {
+  const [{ ProfileStore }, { dataDirOf, profileKeyOf }, { default: path }] = await Promise.all([
+    import('../profiles/profile-store.js'),
+    import('../http/settings.js'),
+    import('node:path'),
+  ]);
+  let dataDir: string;
+  let key: Buffer | undefined;
+  try {
+    dataDir = dataDirOf(profile.dataDir, process.env);
+    key = profileKeyOf(undefined);
+  } catch (error) {
+    throw new UsageError((error as Error).message, 'mcp');
+  }
+  const store = new ProfileStore({ dir: path.join(dataDir, 'profiles'), key });
+  const stored = await store.get(profile.name).catch(async (error: unknown) => {
+    if ((error as { code?: unknown }).code !== 'REPL_ERR_PROFILE_NOT_FOUND') throw error;
+    return store.create({ name: profile.name });
+  });
+  process.stderr.write(`chromium-repl mcp: profile "${profile.name}" (${stored.id}) in ${store.dir}\n`);
+  return {
+    seed: (userDataDir) => store.copyInto(stored.id, userDataDir),
+    save: async (userDataDir) => {
+      await store.save(stored.id, userDataDir);
+    },
+  };
 }

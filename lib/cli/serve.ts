@@ -38,8 +38,9 @@ Options:
   --viewport WxH         page size of the tabs it opens (BROWSER_REPL_VIEWPORT; default 1280x720)
   --mcp-caps LIST        capabilities of /mcp beyond the page tools, comma separated (BROWSER_REPL_MCP_CAPS;
                          default none): code lists browser_repl and execute_playwright_code
-  --data-dir PATH        where stored things live: uploaded extensions (BROWSER_REPL_DATA_DIR; default
-                         $XDG_STATE_HOME/chromium-repl or ~/.local/state/chromium-repl)
+  --data-dir DIR         where stored profiles live (<DIR>/profiles; BROWSER_REPL_DATA_DIR; default
+                         $XDG_STATE_HOME/chromium-repl, else ~/.local/state/chromium-repl); with
+                         BROWSER_REPL_PROFILE_KEY (32 bytes, hex or base64) profiles are encrypted at rest
   --trust-proxy VALUE    proxies whose X-Forwarded-Proto/-Host/-Prefix shape the URLs it returns
                          (cdp_ws_url, result_url): true, a hop count, or addresses and subnets such as
                          loopback or 10.0.0.0/8 (BROWSER_REPL_TRUST_PROXY; default none)

@@ -1849,6 +1849,78 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/profiles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List profiles
+         * @description Stored profiles, oldest first, as a bare array, paged with `offset`/`limit`; `X-Has-More` and `X-Next-Offset` (0 on the last page) are what the Kernel SDK pages with.
+         */
+        get: operations["listProfiles"];
+        put?: never;
+        /**
+         * Create a profile
+         * @description Creates an empty profile. A browser created with `profile: {id | name, save_changes: true}` fills it when it ends.
+         */
+        post: operations["createProfile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/profiles/{id_or_name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A profile id or its name. */
+                id_or_name: string;
+            };
+            cookie?: never;
+        };
+        /** Get a profile */
+        get: operations["getProfile"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a profile
+         * @description Removes the profile and its user data. A browser running on it keeps its own copy; its save, if it has save_changes, is then dropped.
+         */
+        delete: operations["deleteProfile"];
+        options?: never;
+        head?: never;
+        /** Rename a profile */
+        patch: operations["updateProfile"];
+        trace?: never;
+    };
+    "/profiles/{id_or_name}/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A profile id or its name. */
+                id_or_name: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Download a profile
+         * @description The profile's user data as a tar archive (one folder named after the profile), zstd-compressed (`tar.zst`) by default where the server's Node.js has zstd (22.15 or later), else plain tar; `format=tar` always gives plain tar. `Content-Type` says which.
+         */
+        get: operations["downloadProfile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/browsers/{id_or_name}/repl": {
         parameters: {
             query?: never;
@@ -3000,7 +3072,7 @@ export interface components {
          * @description Stable error codes; see docs/errors.md.
          * @enum {string}
          */
-        ErrorCode: "REPL_ERR_INVALID_REQUEST" | "REPL_ERR_BODY_TOO_LARGE" | "REPL_ERR_CODE_TOO_LARGE" | "REPL_ERR_UNAUTHORIZED" | "REPL_ERR_PERMISSION_DENIED" | "REPL_ERR_NOT_FOUND" | "REPL_ERR_BROWSER_LIMIT" | "REPL_ERR_HOST_NOT_ALLOWED" | "REPL_ERR_ORIGIN_NOT_ALLOWED" | "REPL_ERR_HEADERS_TOO_LARGE" | "REPL_ERR_REQUEST_TIMEOUT" | "REPL_ERR_POOL_QUEUE_FULL" | "REPL_ERR_POOL_IN_USE" | "REPL_ERR_CONFLICT" | "REPL_ERR_INTERNAL" | "REPL_ERR_START_FAILED" | "REPL_ERR_PEER_UNAVAILABLE" | "REPL_ERR_DRAINING" | "REPL_ERR_CLOSED" | "REPL_ERR_ABORTED" | "REPL_ERR_CELL_TIMEOUT" | "REPL_ERR_WORKER_CRASHED" | "REPL_ERR_OUT_OF_MEMORY" | "REPL_ERR_PROTOCOL" | "REPL_ERR_CELL_SYNTAX" | "REPL_ERR_BINDING" | "REPL_ERR_OUTPUT_LIMIT" | "REPL_ERR_INVALID_ARGUMENT" | "REPL_ERR_CELL_INTERRUPTED" | "REPL_ERR_BROWSER_NOT_FOUND" | "REPL_ERR_BROWSER_LAUNCH_FAILED" | "REPL_ERR_CDP_CONNECT_FAILED" | "REPL_ERR_CDP_COMMAND_FAILED" | "REPL_ERR_CDP_TIMEOUT" | "REPL_ERR_CDP_DEADLINE_REACHED" | "REPL_ERR_CDP_DISCONNECTED" | "REPL_ERR_CDP_OUTCOME_UNKNOWN" | "REPL_ERR_TARGET_NOT_FOUND" | "REPL_ERR_PAGE_EVALUATION" | "REPL_ERR_ACTION_FAILED" | "REPL_ERR_LOAD_TIMEOUT" | "REPL_ERR_DIALOG_OPEN" | "REPL_ERR_NO_DIALOG" | "REPL_ERR_DOWNLOAD_FAILED" | "REPL_ERR_HTTP_GET_FAILED" | "REPL_ERR_STALE_REF" | "REPL_ERR_URL_NOT_ALLOWED" | "REPL_ERR_OPEN_NOT_APPROVED" | "REPL_ERR_PATH_OUTSIDE_WORKSPACE" | "REPL_ERR_WEBMCP_NO_TABS" | "REPL_ERR_WEBMCP_TOOL_NOT_FOUND" | "REPL_ERR_WEBMCP_OUTCOME_UNKNOWN" | "REPL_ERR_HUMAN_TIMEOUT" | "REPL_ERR_EXECUTOR_START_FAILED" | "REPL_ERR_EXECUTOR_TAB_CLOSE_FAILED" | "REPL_ERR_PROCESS_NOT_FOUND" | "REPL_ERR_PROCESS_LIMIT" | "REPL_ERR_PROCESS_EXITED" | "REPL_ERR_CURL_FAILED" | "REPL_ERR_CURL_TIMEOUT" | "REPL_ERR_CURL_TOO_LARGE" | "REPL_ERR_ZIP_UNSAFE_ENTRY" | "REPL_ERR_ZIP_TOO_LARGE" | "REPL_ERR_WATCH_LIMIT" | "REPL_ERR_REPLAY_NOT_FOUND" | "REPL_ERR_REPLAY_LIMIT" | "REPL_ERR_REPLAY_STORAGE_FULL" | "REPL_ERR_REPLAY_NOT_READY" | "REPL_ERR_PROXY_NOT_FOUND" | "REPL_ERR_PROXY_TYPE_UNSUPPORTED" | "REPL_ERR_REPLAY_FAILED" | "REPL_ERR_FFMPEG_NOT_FOUND" | "REPL_ERR_EXTENSION_NOT_FOUND" | "REPL_ERR_EXTENSION_INVALID" | "REPL_ERR_EXTENSION_NAME_TAKEN" | "REPL_ERR_EXTENSION_STORE_OFFLINE";
+        ErrorCode: "REPL_ERR_INVALID_REQUEST" | "REPL_ERR_BODY_TOO_LARGE" | "REPL_ERR_CODE_TOO_LARGE" | "REPL_ERR_UNAUTHORIZED" | "REPL_ERR_PERMISSION_DENIED" | "REPL_ERR_NOT_FOUND" | "REPL_ERR_BROWSER_LIMIT" | "REPL_ERR_HOST_NOT_ALLOWED" | "REPL_ERR_ORIGIN_NOT_ALLOWED" | "REPL_ERR_HEADERS_TOO_LARGE" | "REPL_ERR_REQUEST_TIMEOUT" | "REPL_ERR_POOL_QUEUE_FULL" | "REPL_ERR_POOL_IN_USE" | "REPL_ERR_CONFLICT" | "REPL_ERR_INTERNAL" | "REPL_ERR_START_FAILED" | "REPL_ERR_PEER_UNAVAILABLE" | "REPL_ERR_DRAINING" | "REPL_ERR_CLOSED" | "REPL_ERR_ABORTED" | "REPL_ERR_CELL_TIMEOUT" | "REPL_ERR_WORKER_CRASHED" | "REPL_ERR_OUT_OF_MEMORY" | "REPL_ERR_PROTOCOL" | "REPL_ERR_CELL_SYNTAX" | "REPL_ERR_BINDING" | "REPL_ERR_OUTPUT_LIMIT" | "REPL_ERR_INVALID_ARGUMENT" | "REPL_ERR_CELL_INTERRUPTED" | "REPL_ERR_BROWSER_NOT_FOUND" | "REPL_ERR_BROWSER_LAUNCH_FAILED" | "REPL_ERR_CDP_CONNECT_FAILED" | "REPL_ERR_CDP_COMMAND_FAILED" | "REPL_ERR_CDP_TIMEOUT" | "REPL_ERR_CDP_DEADLINE_REACHED" | "REPL_ERR_CDP_DISCONNECTED" | "REPL_ERR_CDP_OUTCOME_UNKNOWN" | "REPL_ERR_TARGET_NOT_FOUND" | "REPL_ERR_PAGE_EVALUATION" | "REPL_ERR_ACTION_FAILED" | "REPL_ERR_LOAD_TIMEOUT" | "REPL_ERR_DIALOG_OPEN" | "REPL_ERR_NO_DIALOG" | "REPL_ERR_DOWNLOAD_FAILED" | "REPL_ERR_HTTP_GET_FAILED" | "REPL_ERR_STALE_REF" | "REPL_ERR_URL_NOT_ALLOWED" | "REPL_ERR_OPEN_NOT_APPROVED" | "REPL_ERR_PATH_OUTSIDE_WORKSPACE" | "REPL_ERR_WEBMCP_NO_TABS" | "REPL_ERR_WEBMCP_TOOL_NOT_FOUND" | "REPL_ERR_WEBMCP_OUTCOME_UNKNOWN" | "REPL_ERR_HUMAN_TIMEOUT" | "REPL_ERR_EXECUTOR_START_FAILED" | "REPL_ERR_EXECUTOR_TAB_CLOSE_FAILED" | "REPL_ERR_PROCESS_NOT_FOUND" | "REPL_ERR_PROCESS_LIMIT" | "REPL_ERR_PROCESS_EXITED" | "REPL_ERR_CURL_FAILED" | "REPL_ERR_CURL_TIMEOUT" | "REPL_ERR_CURL_TOO_LARGE" | "REPL_ERR_ZIP_UNSAFE_ENTRY" | "REPL_ERR_ZIP_TOO_LARGE" | "REPL_ERR_WATCH_LIMIT" | "REPL_ERR_REPLAY_NOT_FOUND" | "REPL_ERR_PROFILE_NOT_FOUND" | "REPL_ERR_PROFILE_NAME_TAKEN" | "REPL_ERR_PROFILE_KEY" | "REPL_ERR_PROFILE_FORMAT_UNSUPPORTED" | "REPL_ERR_REPLAY_LIMIT" | "REPL_ERR_REPLAY_STORAGE_FULL" | "REPL_ERR_REPLAY_NOT_READY" | "REPL_ERR_PROXY_NOT_FOUND" | "REPL_ERR_PROXY_TYPE_UNSUPPORTED" | "REPL_ERR_REPLAY_FAILED" | "REPL_ERR_FFMPEG_NOT_FOUND" | "REPL_ERR_EXTENSION_NOT_FOUND" | "REPL_ERR_EXTENSION_INVALID" | "REPL_ERR_EXTENSION_NAME_TAKEN" | "REPL_ERR_EXTENSION_STORE_OFFLINE";
         BrowserReplRequest: {
             /** @description JavaScript cell. Required; may be empty only when reset or restore is true. */
             code?: string;
@@ -3278,7 +3350,7 @@ export interface components {
         BrowserTags: {
             [key: string]: string;
         };
-        /** @description The supported fields of the Kernel SDK's BrowserCreateParams. `profile`, `chrome_policy`, `invocation_id` and a true `stealth`, `gpu` or `kiosk_mode` answer 400 naming the field; their "not asked for" values (null, false, empty) are accepted. */
+        /** @description The supported fields of the Kernel SDK's BrowserCreateParams. `chrome_policy`, `invocation_id` and a true `stealth`, `gpu` or `kiosk_mode` answer 400 naming the field; their "not asked for" values (null, false, empty) are accepted. */
         BrowserCreateRequest: {
             /** @description Default true (a server has no display); false needs DISPLAY. */
             headless?: boolean;
@@ -3295,6 +3367,7 @@ export interface components {
             extensions?: components["schemas"]["BrowserExtensionRef"][] | null;
             /** @description A proxy of `/proxies`: the browser talks to a relay of its own on 127.0.0.1 that forwards to it and answers its authentication (docs/browsers.md#proxies). An unknown id answers 404 REPL_ERR_PROXY_NOT_FOUND naming proxy_id. */
             proxy_id?: string | null;
+            profile?: components["schemas"]["BrowserProfileRequest"] | null;
         };
         /** @description Rename or retag a browser; null removes. `profile` and `viewport` answer 400; `proxy_id` switches the proxy of a browser created with one; `disable_default_proxy` is accepted and has no effect. `telemetry` turns capture on, changes it or stops it (docs/telemetry.md); it is the one field the default browser accepts. */
         BrowserUpdateRequest: {
@@ -3343,6 +3416,7 @@ export interface components {
             telemetry?: components["schemas"]["BrowserTelemetryConfig"];
             /** @description The proxy of `proxy_id` (create or update), while the browser has one (docs/browsers.md#proxies). */
             proxy_id?: string;
+            profile?: components["schemas"]["Profile"];
         };
         BrowserSessionList: components["schemas"]["BrowserSession"][];
         ProcessExecRequest: {
@@ -4126,6 +4200,42 @@ export interface components {
             profile_id?: string;
         };
         BrowserPoolList: components["schemas"]["BrowserPool"][];
+        /** @description A stored browser profile (the Kernel SDK's Profile): a Chromium user-data folder without its caches, kept under the server's data folder (docs/browsers.md#profiles). */
+        Profile: {
+            id: string;
+            /** @description Unique among the profiles, compared without case. */
+            name: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description Last rename or save.
+             */
+            updated_at: string;
+            /**
+             * Format: date-time
+             * @description Last time a browser started from it or saved to it.
+             */
+            last_used_at?: string;
+        };
+        ProfileList: components["schemas"]["Profile"][];
+        /** @description The Kernel SDK's ProfileCreateParams. */
+        ProfileCreateRequest: {
+            name?: string | null;
+        };
+        /** @description The Kernel SDK's ProfileUpdateParams: a new name. Browsers running on the profile keep saving to it (they hold its id). */
+        ProfileUpdateRequest: {
+            /** @description 1 to 255 letters, digits, `.`, `_` or `-`; unique among the profiles (compared without case). */
+            name: string;
+        };
+        /** @description The Kernel SDK's BrowserProfile: which stored profile the browser starts with (either `id` or `name`), and whether it writes its user data back when it ends (deleted, reaped by its timeout, or the server shutting down). Two browsers saving one profile: the save that finishes last wins, whole (docs/browsers.md#profiles). */
+        BrowserProfileRequest: {
+            id?: string;
+            /** @description 1 to 255 letters, digits, `.`, `_` or `-`; unique among the profiles (compared without case). */
+            name?: string;
+            /** @description Default false: the stored profile stays as it was. */
+            save_changes?: boolean;
+        };
     };
     responses: {
         /** @description Validation failed; the message names the field. */
@@ -8372,6 +8482,228 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             /** @description No browser pool with that id or name. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listProfiles: {
+        parameters: {
+            query?: {
+                offset?: number;
+                limit?: number;
+                /** @description Exact name, compared without case. */
+                name?: string;
+                /** @description Substring of the id or name, compared without case. */
+                query?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page. */
+            200: {
+                headers: {
+                    "X-Has-More"?: "true" | "false";
+                    "X-Next-Offset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProfileList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    createProfile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ProfileCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description The new profile. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Profile"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description Another profile has that name (REPL_ERR_PROFILE_NAME_TAKEN). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getProfile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A profile id or its name. */
+                id_or_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The profile. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Profile"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description No profile with that id or name (REPL_ERR_PROFILE_NOT_FOUND). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteProfile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A profile id or its name. */
+                id_or_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description No profile with that id or name (REPL_ERR_PROFILE_NOT_FOUND). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateProfile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A profile id or its name. */
+                id_or_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProfileUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The renamed profile. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Profile"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description No profile with that id or name (REPL_ERR_PROFILE_NOT_FOUND). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Another profile has that name (REPL_ERR_PROFILE_NAME_TAKEN). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    downloadProfile: {
+        parameters: {
+            query?: {
+                format?: "tar.zst" | "tar";
+            };
+            header?: never;
+            path: {
+                /** @description A profile id or its name. */
+                id_or_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The archive. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-tar": string;
+                    "application/zstd": string;
+                };
+            };
+            /** @description A bad format, or tar.zst on a Node.js without zstd (REPL_ERR_PROFILE_FORMAT_UNSUPPORTED). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description No profile with that id or name (REPL_ERR_PROFILE_NOT_FOUND). */
             404: {
                 headers: {
                     [name: string]: unknown;

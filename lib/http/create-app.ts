@@ -12,11 +12,14 @@ import express, { Router } from 'express';
 import type { Express, Request, Response } from 'express';
 import { Browsers } from '../browsers/browsers.js';
 import { randomBytes } from 'node:crypto';
+import path from 'node:path';
 import { CdpProxy } from './cdp-proxy.js';
 import { browserCapabilityAuth } from './browser-capability.js';
 import { curlRoutes } from './routes/curl-routes.js';
 import { browsersRoutes, resolveBrowser } from './routes/browsers-routes.js';
 import { browserPoolsRoutes } from './routes/browser-pools-routes.js';
+import { profilesRoutes } from './routes/profiles-routes.js';
+import { ProfileStore } from '../profiles/profile-store.js';
 import { accessGuard, bearerAuth, errorHandler, browserFromLocals, notFound } from './middleware.js';
 import type { BrowserOf } from './middleware.js';
 import { replRoutes } from './routes/repl-routes.js';
@@ -104,10 +107,13 @@ export function appOf(settings: ServerSettings): BrowserReplApp {
       return false;
     }
   });
-  // The proxies of /proxies (docs/browsers.md#proxies), in the data directory.
+  // The proxies of /proxies (docs/browsers.md#proxies) and the stored profiles
+  // (docs/browsers.md#profiles), in the data directory.
   const proxyStore = new ProxyStore(settings.dataDir);
+  const profiles = new ProfileStore({ dir: path.join(settings.dataDir, 'profiles'), key: settings.profileKey });
   const browsers = new Browsers({
     proxies: proxyStore,
+    profiles,
     primary: settings.primaryBrowser,
     idPrefix: peers?.idPrefix,
     pool: settings.browserPool,
@@ -240,6 +246,7 @@ export function appOf(settings: ServerSettings): BrowserReplApp {
   const extensionStore = new ExtensionStore({ dataDir: settings.dataDir, limits: settings.files });
   app.use(extensionsRoutes({ browsers, store: extensionStore, live: new LiveExtensions(settings.files), files: settings.files }));
   const resolveExtensions = (references: ReadonlyArray<{ id?: string; name?: string }>, field: string) => extensionStore.resolve(references, field);
+  app.use(profilesRoutes({ profiles }));
   app.use(browsersRoutes({ browsers, capabilityKey, liveViewKeys, resolveExtensions }));
   app.use(browserPoolsRoutes({ browsers, capabilityKey, liveViewKeys, resolveExtensions }));
   app.use(replaysRoutes({ browsers, replays, keys: liveViewKeys }));

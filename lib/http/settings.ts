@@ -16,6 +16,7 @@ import { ReplError } from '../../common/errors.js';
 import { Browser } from '../browsers/browser.js';
 import type { BrowserOptions } from '../browsers/browser.js';
 import { checkBrowserCount } from '../browsers/browsers.js';
+import { parseProfileKey } from '../profiles/encryption.js';
 import { BrowserManager } from '../chromium/browser-manager.js';
 import { checkViewport, resolveViewport } from '../chromium/viewport.js';
 import type { Viewport } from '../chromium/viewport.js';
@@ -121,7 +122,8 @@ export interface AppOptions {
   files?: FileOptions | undefined;
   /**
    * Where the server keeps what it stores (`--data-dir`, `BROWSER_REPL_DATA_DIR`): uploaded
-   * extensions (docs/browsers.md#extensions) and the proxies of `/proxies` (`proxies.json`, 0600). Default `$XDG_STATE_HOME/chromium-repl`, else
+   * extensions (docs/browsers.md#extensions), the proxies of `/proxies` (`proxies.json`, 0600) and stored
+   * profiles (`<dataDir>/profiles`, 0700; docs/browsers.md#profiles). Default `$XDG_STATE_HOME/chromium-repl`, else
    * `~/.local/state/chromium-repl`. Nothing is written there until something is stored.
    */
   dataDir?: string | undefined;
@@ -130,6 +132,12 @@ export interface AppOptions {
    * (`--proxy-check-url`, `BROWSER_REPL_PROXY_CHECK_URL`). Default `https://example.com/`.
    */
   proxyCheckUrl?: string | undefined;
+  /**
+   * The key stored profiles are encrypted with at rest (AES-256-GCM, docs/browsers.md#profiles):
+   * 32 bytes, or their 64 hex digits or base64. Default `BROWSER_REPL_PROFILE_KEY`, else none
+   * (profiles are stored plain, mode 0700).
+   */
+  profileKey?: string | Buffer | undefined;
 }
 
 export interface ServerOptions extends AppOptions {
@@ -180,6 +188,8 @@ export interface ServerSettings {
   readonly dataDir: string;
   /** The default target of a proxy check (an http: or https: URL). */
   readonly proxyCheckUrl: string;
+  /** The profiles' key, 32 bytes, or undefined: stored plain. */
+  readonly profileKey: Buffer | undefined;
   /** Where `startServer` listens. */
   readonly host: string;
   readonly port: number;
@@ -258,6 +268,7 @@ export function serverSettings(options: ServerOptions = {}, env: NodeJS.ProcessE
     files: fileSettings(options.files, env),
     dataDir: dataDirOf(options.dataDir, env),
     proxyCheckUrl: proxyCheckUrlOf(options.proxyCheckUrl ?? nonBlank(env['BROWSER_REPL_PROXY_CHECK_URL']), options.proxyCheckUrl === undefined ? 'BROWSER_REPL_PROXY_CHECK_URL' : 'proxyCheckUrl'),
+    profileKey: profileKeyOf(options.profileKey, env),
     host: options.host ?? env['HOST'] ?? '127.0.0.1',
     // Not checked here, as before: listen() refuses a port that is not one.
     port: options.port ?? (env['PORT'] === undefined ? 10001 : Number(env['PORT'])),
@@ -310,6 +321,17 @@ function absoluteOnly(value: string | undefined): string | undefined {
 
 function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value === '' ? undefined : value;
+}
+
+/** The profiles' key of `profileKey`, else of `BROWSER_REPL_PROFILE_KEY`; undefined when neither is set. */
+export function profileKeyOf(profileKey: string | Buffer | undefined, env: NodeJS.ProcessEnv = process.env): Buffer | undefined {
+  if (Buffer.isBuffer(profileKey)) {
+    if (profileKey.length !== 32) throw new ReplError('REPL_ERR_INVALID_ARGUMENT', `profileKey must be 32 bytes, got ${profileKey.length}`);
+    return Buffer.from(profileKey);
+  }
+  if (profileKey !== undefined) return parseProfileKey(profileKey, 'profileKey');
+  const variable = env['BROWSER_REPL_PROFILE_KEY'];
+  return variable === undefined || variable === '' ? undefined : parseProfileKey(variable, 'BROWSER_REPL_PROFILE_KEY');
 }
 
 /** The entries of a comma-separated variable; undefined when it is unset or blank. */

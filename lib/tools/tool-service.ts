@@ -84,7 +84,9 @@ function resolveConfig(options: BrowserToolsOptions): ResolvedConfig {
     throw new ReplError('REPL_ERR_INVALID_ARGUMENT', `permission must be "ask", "allow" or "deny", got ${JSON.stringify(permission)}`);
   }
   const isolation = options.isolation ?? 'context';
-  if (isolation !== 'context' && isolation !== 'process') throw new ReplError('REPL_ERR_INVALID_ARGUMENT', `isolation must be "context" or "process", got ${JSON.stringify(isolation)}`);
+  if (isolation !== 'context' && isolation !== 'process' && isolation !== 'none') {
+    throw new ReplError('REPL_ERR_INVALID_ARGUMENT', `isolation must be "context", "process" or "none", got ${JSON.stringify(isolation)}`);
+  }
   return {
     permission,
     approve: options.approve,

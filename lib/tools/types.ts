@@ -22,7 +22,12 @@ export interface OpenApprovalRequest {
 }
 
 /** How sessions are kept apart: a browser context each (default), or a browser process each. */
-export type Isolation = 'context' | 'process';
+/**
+ * Where a session's tab lives: `context`, a browser context of its own in the shared browser;
+ * `process`, a browser of its own; `none`, the shared browser's default context, whose cookies and
+ * storage every such session shares (a stored profile's logins: `mcp --profile`, docs/mcp.md).
+ */
+export type Isolation = 'context' | 'process' | 'none';
 
 /** What a mutating tool answers with: the whole page, what changed since the previous snapshot, or nothing. */
 export type SnapshotMode = 'full' | 'diff' | 'none';
@@ -60,7 +65,7 @@ export interface BrowserToolsOptions {
   allowedOrigins?: string[];
   /** Origins `open` may never reach; wins over `allowedOrigins`. */
   blockedOrigins?: string[];
-  /** Default `"context"`: a browser context of the shared browser per session; `"process"`: a browser each. */
+  /** Default `"context"`: a browser context of the shared browser per session; `"process"`: a browser each; `"none"`: the shared browser's default context. */
   isolation?: Isolation;
   /**
    * Folder under which each session gets `<workspace>/<sessionId>/` for its screenshots,

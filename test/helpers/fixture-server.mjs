@@ -35,6 +35,22 @@ export async function startFixtureServer({ root = new URL('../fixtures/', import
       return;
     }
     if (pathname === '/__hang') return;
+    // A cookie login for the profile tests (test/browser/profiles.test.mjs): the form of
+    // profile-login.html posts here, the answer sets a persistent session cookie, and /__account
+    // says who is signed in.
+    if (pathname === '/__login' && request.method === 'POST') {
+      const chunks = [];
+      for await (const chunk of request) chunks.push(chunk);
+      const user = new URLSearchParams(Buffer.concat(chunks).toString('utf8')).get('user') ?? '';
+      response.writeHead(303, { location: '/__account', 'set-cookie': `session=${encodeURIComponent(user)}; Max-Age=86400; Path=/; HttpOnly; SameSite=Lax`, 'cache-control': 'no-store' }).end();
+      return;
+    }
+    if (pathname === '/__account') {
+      const session = /(?:^|;\s*)session=([^;]*)/.exec(request.headers.cookie ?? '')?.[1];
+      const text = session === undefined || session === '' ? 'signed out' : `signed in as ${decodeURIComponent(session)}`;
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(`<!doctype html><title>Account</title><p id="who">${text.replace(/[<&]/g, '')}</p>`);
+      return;
+    }
     if (pathname === '/__big') {
       // One byte more than the JSON answer of curl carries (10 MiB), in chunks.
       response.writeHead(200, { 'content-type': 'application/octet-stream', 'cache-control': 'no-store' });

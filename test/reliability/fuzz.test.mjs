@@ -36,7 +36,7 @@ writeFileSync(join(root, 'file'), 'fuzz');
 mkdirSync(join(root, 'dir'));
 
 // One browser beyond the default one: every create the fuzzer sends hits the limit (429), none launches.
-// The data directory (uploaded extensions, the proxies it creates) inside the fuzzer's folder, never the user's own.
+// The data directory (uploaded extensions, the proxies and profiles it creates) inside the fuzzer's folder, never the user's own.
 const api = await apiServer(t, { maxBrowsers: 1, dataDir: join(root, 'data') });
 const address = { host: '127.0.0.1', port: api.server.port };
 
@@ -187,6 +187,8 @@ const BASE_BODIES = {
   WebMcpInvokeRequest: { tool_ref: 'no-such-tool', input: {}, timeout_sec: 5 },
   BrowserCreateRequest: { name: 'fuzz-new', headless: true, timeout_seconds: 60, viewport: { width: 800, height: 600 }, tags: { a: 'b' }, extensions: [] },
   BrowserUpdateRequest: { name: 'fuzz-renamed', tags: { a: 'b' } },
+  ProfileCreateRequest: { name: 'fuzz-profile' },
+  ProfileUpdateRequest: { name: 'fuzz-profile-renamed' },
   ProcessExecRequest: { command: 'true', args: ['x'], cwd: root, env: { FUZZ_A: '1' }, timeout_sec: 5, as_user: null, as_root: null },
   // An inert command that exits at once; the routes of one process_id only ever find fuzzed ids.
   ProcessSpawnRequest: { command: 'true', args: ['x'], cwd: root, env: { FUZZ_A: '1' }, timeout_sec: 5, as_user: null, as_root: null, allocate_tty: false, cols: null, rows: null },

@@ -5,7 +5,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { serverSettings, parseTrustProxy } from '../../dist/lib/http/settings.js';
 import { derivedMaxBrowsers } from '../../dist/common/memory-budget.js';
 import { BrowserManager } from '../../dist/lib/chromium/browser-manager.js';
@@ -38,7 +38,24 @@ t.test('an empty environment gives the defaults', async (t) => {
     },
     dataDir: join(homedir(), '.local', 'state', 'chromium-repl'),
     proxyCheckUrl: 'https://example.com/',
+    profileKey: undefined,
   });
+});
+
+t.test('the data folder: the option, else BROWSER_REPL_DATA_DIR, else the XDG state folder', async (t) => {
+  t.equal(serverSettings({ dataDir: 'rel/dir' }, { BROWSER_REPL_DATA_DIR: '/env' }).dataDir, resolve('rel/dir'));
+  t.equal(serverSettings({}, { BROWSER_REPL_DATA_DIR: '/env/data' }).dataDir, '/env/data');
+  t.equal(serverSettings({}, { XDG_STATE_HOME: '/state' }).dataDir, '/state/chromium-repl');
+  t.throws(() => serverSettings({ dataDir: ' ' }, {}), { code: 'REPL_ERR_INVALID_ARGUMENT', message: /dataDir/ });
+});
+
+t.test('the profiles\' key: the option, else BROWSER_REPL_PROFILE_KEY, as hex or base64 of 32 bytes', async (t) => {
+  const key = Buffer.alloc(32, 7);
+  t.same(serverSettings({}, { BROWSER_REPL_PROFILE_KEY: key.toString('hex') }).profileKey, key);
+  t.same(serverSettings({}, { BROWSER_REPL_PROFILE_KEY: key.toString('base64') }).profileKey, key);
+  t.same(serverSettings({ profileKey: key }, { BROWSER_REPL_PROFILE_KEY: 'ignored' }).profileKey, key);
+  t.throws(() => serverSettings({}, { BROWSER_REPL_PROFILE_KEY: 'short' }), { code: 'REPL_ERR_INVALID_ARGUMENT', message: /^BROWSER_REPL_PROFILE_KEY must be a 32-byte key/ });
+  t.throws(() => serverSettings({ profileKey: Buffer.alloc(16) }, {}), { message: /profileKey must be 32 bytes/ });
 });
 
 t.test('only the environment it is given is read', async (t) => {

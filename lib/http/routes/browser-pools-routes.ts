@@ -55,6 +55,8 @@ export function browserPoolsRoutes(options: BrowsersRoutesOptions & { pools?: Br
   router.post('/browser_pools', jsonBody(BODY_LIMIT_BYTES), async (req: Request, res: Response) => {
     const { settings, browser } = splitBody(req.body, 'BrowserPoolSettings');
     if (settings['size'] === undefined) throw new ReplError('REPL_ERR_INVALID_REQUEST', 'size is required');
+    // A pool's browsers are launched ahead of any request, without a stored profile's user data.
+    if (browser['profile'] !== undefined && browser['profile'] !== null) throw new ReplError('REPL_ERR_INVALID_REQUEST', 'profile is not supported on pools yet: pool browsers start from fresh user data; create a browser with profile instead (docs/browsers.md#pools)');
     const init = await browserInitOf(browser, options);
     const pool = pools.create({
       name: settings['name'] as string | undefined,
@@ -73,6 +75,8 @@ export function browserPoolsRoutes(options: BrowsersRoutesOptions & { pools?: Br
     // An empty start_url clears the pool's (the hosted product's update rule).
     const clearStartUrl = browser['start_url'] === '';
     if (clearStartUrl) delete browser['start_url'];
+    // A pool's browsers are launched ahead of any request, without a stored profile's user data.
+    if (browser['profile'] !== undefined && browser['profile'] !== null) throw new ReplError('REPL_ERR_INVALID_REQUEST', 'profile is not supported on pools yet: pool browsers start from fresh user data; create a browser with profile instead (docs/browsers.md#pools)');
     const init = await browserInitOf(browser, options);
     const pool = await pools.update(String(req.params['id_or_name']), {
       name: settings['name'] as string | undefined,

@@ -50,7 +50,6 @@ export interface BrowsersRoutesOptions {
  * accept so that SDK code passing defaults still works. Anything else is a 400 naming the field.
  */
 const UNSUPPORTED_CREATE: Record<string, { harmless: (value: unknown) => boolean; why: string }> = {
-  profile: { harmless: isNullish, why: 'every browser starts from a fresh temporary profile; persist state with cookies or storage in a cell' },
   chrome_policy: { harmless: (value) => isNullish(value) || isEmptyObject(value), why: 'enterprise policies are not applied' },
   stealth: { harmless: (value) => isNullish(value) || value === false, why: 'there is no stealth mode; patchright is available inside cells and executors (docs/playwright.md)' },
   gpu: { harmless: (value) => isNullish(value) || value === false, why: 'GPU acceleration is not offered' },
@@ -58,7 +57,7 @@ const UNSUPPORTED_CREATE: Record<string, { harmless: (value: unknown) => boolean
   invocation_id: { harmless: isNullish, why: 'there are no actions on this server' },
 };
 const UNSUPPORTED_UPDATE: Record<string, { harmless: (value: unknown) => boolean; why: string }> = {
-  profile: UNSUPPORTED_CREATE['profile']!,
+  profile: { harmless: isNullish, why: 'a running browser keeps the user data it started with; create a browser with profile instead' },
   disable_default_proxy: { harmless: () => true, why: '' },
   viewport: { harmless: isNullish, why: 'a running browser keeps its viewport; create a browser with the viewport you need, or call setViewport() in a cell' },
 };
@@ -85,6 +84,7 @@ export async function browserInitOf(body: Record<string, unknown>, options: Pick
     telemetry: body['telemetry'],
     extensionDirs,
     proxyId: (body['proxy_id'] ?? undefined) as string | undefined,
+    profile: body['profile'],
   };
 }
 
