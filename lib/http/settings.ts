@@ -311,7 +311,7 @@ export function dataDirOf(given: string | undefined, env: NodeJS.ProcessEnv): st
     : (env['BROWSER_REPL_DATA_DIR'] ?? '') !== '' ? [env['BROWSER_REPL_DATA_DIR']!, 'BROWSER_REPL_DATA_DIR']
       // A relative XDG_STATE_HOME is ignored, as the XDG rule says.
       : [join(absoluteOnly(nonEmpty(env['XDG_STATE_HOME'])) ?? join(nonEmpty(env['HOME']) ?? homedir(), '.local', 'state'), 'chromium-repl'), 'dataDir'];
-  if (typeof value !== 'string' || value === '' || value.includes('\u0000')) throw new ReplError('REPL_ERR_INVALID_ARGUMENT', `${source} must be a non-empty path`);
+  if (typeof value !== 'string' || value.trim() === '' || value.includes('\u0000')) throw new ReplError('REPL_ERR_INVALID_ARGUMENT', `${source} must be a non-empty path`);
   return resolvePath(value);
 }
 

@@ -1,8 +1,6 @@
 // lib/http/settings.ts: the server's options and environment read once into one frozen settings
 // object. The library option wins over the variable, the variable over the default; a bad variable
 // throws naming it; nothing is left mutable; an empty environment gives the defaults.
-import { homedir } from 'node:os';
-import { join } from 'node:path';
 import t from 'tap';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';

@@ -113,6 +113,10 @@ export function browserWire(options: Pick<BrowsersRoutesOptions, 'browsers' | 'c
     if (session.startUrl !== undefined) browser.start_url = session.startUrl;
     const proxyId = options.browsers.proxyIdOf(session);
     if (proxyId !== undefined) browser.proxy_id = proxyId;
+    if (session.profile !== undefined) {
+      const { saveChanges: _saveChanges, ...profile } = session.profile;
+      browser.profile = profile;
+    }
     const telemetry = telemetryWire(session.telemetry.selection);
     if (telemetry !== undefined) browser.telemetry = telemetry;
     return browser;
