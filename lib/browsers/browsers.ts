@@ -27,6 +27,7 @@ import type { Viewport } from '../chromium/viewport.js';
 import { BrowserManager } from '../chromium/browser-manager.js';
 import type { BrowserManagerOptions } from '../chromium/browser-manager.js';
 import { Browser } from './browser.js';
+import { CreateQueue } from './create-queue.js';
 import type { BrowserOptions, Tags } from './browser.js';
 import { resolveTelemetry } from '../telemetry/config.js';
 
@@ -59,6 +60,13 @@ export interface BrowserInit {
   /** The SDK's `telemetry` field, checked here (docs/telemetry.md); default: no capture. */
   telemetry?: unknown;
   signal?: AbortSignal | undefined;
+  /**
+   * How long to wait in the create queue when there is no room, in ms, at most the registry's
+   * `createWaitMs`. Default `createWaitMs`; 0: the fast `REPL_ERR_BROWSER_LIMIT` of a full server.
+   */
+  waitMs?: number | undefined;
+  /** Leaves the create queue when it fires (the caller found room elsewhere); unlike `signal`, it does not stop a launch once the turn came. */
+  leaveQueue?: AbortSignal | undefined;
 }
 
 export interface BrowsersOptions {
@@ -80,6 +88,10 @@ export interface BrowsersOptions {
   maxBrowsers?: number | undefined;
   /** Prefix of created browsers' ids (issue 14 names the pod in it). Default none. */
   idPrefix?: string | undefined;
+  /** Longest wait of a create for room, in ms (`--create-wait-seconds`). Default 0: a full server refuses at once. */
+  createWaitMs?: number | undefined;
+  /** Most creates waiting for room at once (`--create-queue`). Default 0 (no waiting). */
+  createQueue?: number | undefined;
 }
 
 /**
@@ -111,6 +123,12 @@ export class Browsers extends Resource {
   readonly #launches = new Set<Promise<void>>();
   readonly maxBrowsers: number;
   readonly poolSize: number;
+  /** Longest wait for room a create may have (docs/deploy.md#waiting-for-room). */
+  readonly createWaitMs: number;
+  /** Creates waiting for room, oldest first: a freed slot goes to the first. */
+  readonly #queue: CreateQueue;
+  /** Waiters granted a slot that have not launched yet (between the grant and their next step). */
+  #admitted = 0;
   #draining = false;
 
   constructor(options: BrowsersOptions = {}) {
@@ -118,6 +136,8 @@ export class Browsers extends Resource {
     this.maxBrowsers = options.maxBrowsers === undefined ? derivedMaxBrowsers() : checkBrowserCount(options.maxBrowsers, 'maxBrowsers');
     this.poolSize = checkBrowserCount(options.pool ?? 0, 'pool');
     this.#idPrefix = options.idPrefix ?? '';
+    this.createWaitMs = checkBrowserCount(options.createWaitMs ?? 0, 'createWaitMs');
+    this.#queue = new CreateQueue({ capacity: checkBrowserCount(options.createQueue ?? 0, 'createQueue') });
     const primary = options.primary ?? {};
     if (primary instanceof Browser) {
       this.#primary = primary;
@@ -151,6 +171,22 @@ export class Browsers extends Resource {
     return [...this.#sessions.values()];
   }
 
+  /** Creates waiting for room now. */
+  get queued(): number {
+    return this.#queue.length;
+  }
+
+  /** Most creates that may wait for room at once. */
+  get queueCapacity(): number {
+    return this.#queue.capacity;
+  }
+
+  /** Whether a create would start a browser now, without waiting (a pool browser, or a free slot nobody waits for). */
+  get hasRoom(): boolean {
+    if (this.closed || this.#draining) return false;
+    return this.#pool.length > 0 || (this.#queue.length === 0 && this.liveBrowsers + this.#admitted < this.maxBrowsers);
+  }
+
   /** Warm browsers ready right now. */
   get pooled(): number {
     return this.#pool.length;
@@ -173,6 +209,8 @@ export class Browsers extends Resource {
    */
   drain(): void {
     this.#draining = true;
+    // The waiting creates go elsewhere now: a client or the forwarding server retries another.
+    this.#queue.close(new ReplError('REPL_ERR_DRAINING', 'this server began draining while the create waited for room: create it on another server'));
   }
 
   /**
@@ -215,10 +253,26 @@ export class Browsers extends Resource {
     let browser = fitsPool ? this.#pool.shift() : undefined;
     const pooled = browser !== undefined;
     if (browser === undefined) {
-      if (this.liveBrowsers >= this.maxBrowsers) {
-        throw new ReplError('REPL_ERR_BROWSER_LIMIT',
-          `this server already runs ${this.liveBrowsers} of its ${this.maxBrowsers} browsers; delete one (DELETE /browsers/{id}) `
-          + 'or wait for an idle one to be reaped (timeout_seconds); the limit is maxBrowsers (BROWSER_REPL_MAX_BROWSERS)');
+      // First in, first out: a create that arrives while others wait waits behind them.
+      if (this.#queue.length > 0 || this.liveBrowsers + this.#admitted >= this.maxBrowsers) {
+        const waitMs = Math.min(init.waitMs ?? this.createWaitMs, this.createWaitMs);
+        if (waitMs <= 0 || this.#queue.capacity === 0) {
+          throw new ReplError('REPL_ERR_BROWSER_LIMIT',
+            `this server already runs ${this.liveBrowsers} of its ${this.maxBrowsers} browsers; delete one (DELETE /browsers/{id}) `
+            + 'or wait for an idle one to be reaped (timeout_seconds); the limit is maxBrowsers (BROWSER_REPL_MAX_BROWSERS)');
+        }
+        const signals = [init.signal, init.leaveQueue].filter((signal) => signal !== undefined);
+        await this.#queue.wait({ timeoutMs: waitMs, signal: signals.length > 1 ? AbortSignal.any(signals) : signals[0] });
+        // Granted: the slot was counted for this create in #admitted until it launches, now.
+        this.#admitted--;
+        try {
+          this.#assertOpen();
+          if (init.name !== undefined) this.#assertNameFree(init.name);
+        } catch (error) {
+          // This create will not use its turn: the next waiter gets it.
+          this.#slotFreed();
+          throw error;
+        }
       }
       browser = await this.#launch({ headless, viewport }, init.signal);
     }
@@ -229,6 +283,7 @@ export class Browsers extends Resource {
         this.#assertNameFree(init.name);
       } catch (error) {
         await browser.destroy();
+        this.#slotFreed();
         throw error;
       }
     }
@@ -303,6 +358,7 @@ export class Browsers extends Resource {
   }
 
   async #shutdown(end: (browser: Browser) => Promise<void>): Promise<void> {
+    this.#queue.close(new ReplError('REPL_ERR_CLOSED', 'the server is shutting down'));
     const sessions = [...this.#sessions.values()];
     this.#sessions.clear();
     const pool = this.#pool.splice(0);
@@ -318,13 +374,22 @@ export class Browsers extends Resource {
       .catch((error: unknown) => debug('%s: teardown failed: %o', session.id, error))
       .finally(() => this.#ending.delete(ending));
     this.#ending.add(ending);
-    // A freed slot may let the pool refill.
-    void ending.then(() => this.#fillPool());
+    // A freed slot goes to the first waiting create, else may let the pool refill.
+    void ending.then(() => this.#slotFreed());
     return ending;
   }
 
+  /** Room may have appeared: the oldest waiting creates get it first, the pool what is left. */
+  #slotFreed(): void {
+    while (this.#queue.length > 0 && !this.closed && this.liveBrowsers + this.#admitted < this.maxBrowsers) {
+      this.#admitted++;
+      this.#queue.grant();
+    }
+    this.#fillPool();
+  }
+
   #fillPool(): void {
-    while (!this.closed && !this.#draining && this.#pool.length + this.#filling < this.poolSize && this.liveBrowsers < this.maxBrowsers) {
+    while (!this.closed && !this.#draining && this.#queue.length === 0 && this.#pool.length + this.#filling < this.poolSize && this.liveBrowsers < this.maxBrowsers) {
       this.#filling++;
       this.#launch({ headless: true, viewport: undefined }, undefined).then(
         (browser) => {
@@ -349,9 +414,14 @@ export class Browsers extends Resource {
   /** Launches a browser; `close()` waits for every launch still running. */
   #launch(launch: { headless: boolean; viewport: Viewport | undefined }, signal: AbortSignal | undefined): Promise<Browser> {
     const launching = this.#launchBrowser(launch, signal);
-    const settled = launching.then(() => undefined, () => undefined);
-    this.#launches.add(settled);
-    void settled.then(() => this.#launches.delete(settled));
+    const settled = launching.then(() => false, () => true);
+    const tracked = settled.then(() => undefined);
+    this.#launches.add(tracked);
+    void settled.then((failed) => {
+      this.#launches.delete(tracked);
+      // A launch that failed leaves its slot free (a successful one holds it as a browser).
+      if (failed) this.#slotFreed();
+    });
     return launching;
   }
 

@@ -33,6 +33,8 @@ import { McpHttpSessions } from '../mcp/http-sessions.js';
 import { BrowserTools } from '../tools/tool-service.js';
 import { ServerMetrics } from './metrics.js';
 import { Peers } from './peers.js';
+import { PeerDirectory } from './peer-directory.js';
+import { pressureRoute } from './pressure.js';
 import { InFlightRequests } from './in-flight.js';
 import { MountPrefixes } from './public-url.js';
 import { LiveViewKeys } from '../live-view/capability.js';
@@ -103,7 +105,17 @@ export function appOf(settings: ServerSettings): BrowserReplApp {
     idPrefix: peers?.idPrefix,
     pool: settings.browserPool,
     maxBrowsers: settings.maxBrowsers,
+    createWaitMs: settings.createWaitSeconds * 1000,
+    createQueue: settings.createQueue,
   });
+  const directory = peers === undefined ? undefined : new PeerDirectory({
+    peers, dnsName: settings.peers?.peerDns, dnsPort: settings.peers?.peerPort, token,
+  });
+  if (peers !== undefined && directory !== undefined) {
+    // Names are owned by one server of the deployment; ids name theirs (lib/http/peers.ts).
+    peers.nameOwner = (name) => directory.ownerOf(name);
+    peers.discovered = (node) => directory.urlOf(node);
+  }
   const proxy = new CdpProxy({ token, access, resolve: (idOrName) => browsers.get(idOrName) });
   // The live views' key: the token, or a secret of this process (a capability is always needed).
   const liveViewKeys = new LiveViewKeys(token);
@@ -170,7 +182,7 @@ export function appOf(settings: ServerSettings): BrowserReplApp {
           // The tools' pages live in the server's own browser: they close before the browsers end.
           const toolsClosed = mcp.close().then(() => tools.close());
           await Promise.allSettled([proxy.close(), liveViews.close(), replays.close(), processes.close(), toolsClosed]);
-          await Promise.all([browsers.destroy(), peers?.close()]);
+          await Promise.all([browsers.destroy(), peers?.close(), directory?.destroy()]);
           await toolsClosed;
         })();
         return destroying;
@@ -213,13 +225,21 @@ export function appOf(settings: ServerSettings): BrowserReplApp {
       res.end(text);
     }, next);
   };
-  if (metricsPublic) app.get('/metrics', serveMetrics);
+  // The pressure is as public as the metrics: what a load balancer or scraper reads.
+  const servePressure = pressureRoute(browsers, peers?.nodeId ?? '');
+  if (metricsPublic) {
+    app.get('/metrics', serveMetrics);
+    app.get('/pressure', servePressure);
+  }
   if (token !== undefined && token !== '') {
     // The capability of cdp_ws_url admits the routes the SDK sends to base_url (docs/curl.md).
     app.use(browserCapabilityAuth(token));
     app.use(bearerAuth(token));
   }
-  if (!metricsPublic) app.get('/metrics', serveMetrics);
+  if (!metricsPublic) {
+    app.get('/metrics', serveMetrics);
+    app.get('/pressure', servePressure);
+  }
   app.use(inFlight.middleware());
   // Before any route reads a body: a forwarded request's body streams on as it arrives.
   if (peers !== undefined) app.use(peers.forwardHttp());
@@ -227,7 +247,7 @@ export function appOf(settings: ServerSettings): BrowserReplApp {
   // cdp_ws_url always carries a capability, as the SDK reads base_url's from it: the token's HMAC,
   // or, without a token (nothing is checked then), one of a secret of this process.
   const capabilityKey = token !== undefined && token !== '' ? token : randomBytes(32).toString('base64url');
-  app.use(browsersRoutes({ browsers, capabilityKey, liveViewKeys }));
+  app.use(browsersRoutes({ browsers, capabilityKey, liveViewKeys, directory }));
   app.use(replaysRoutes({ browsers, replays, keys: liveViewKeys }));
   // One router for one browser, mounted once at a path whose /browsers/{id_or_name} part is
   // optional (mergeParams: the id is the mount's): without an id in the path, the resolver picks
