@@ -4,7 +4,10 @@
 // placed across the servers; the list from another server shows all six; a seventh waits and gets
 // the room a delete on another server frees; a name taken through one server is refused through
 // another and retrieved through a third; SIGKILL of a server drops its browsers from the lists.
+import { readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import t from 'tap';
 import Kernel from '@onkernel/sdk';
 import { request } from 'undici';
@@ -29,9 +32,22 @@ const pods = [];
 for (const node of nodes) {
   pods.push(await spawnServe(t, {
     argv: [process.execPath, MAIN, 'serve', '--max-browsers', '2', '--create-wait-seconds', '60'],
+    teardownSignal: 'SIGTERM',
     env: serveEnv({ HOST: '127.0.0.1', PORT: String(node.port), BROWSER_REPL_TOKEN: TOKEN, BROWSER_REPL_NODE_ID: node.name, BROWSER_REPL_PEERS: peerList }),
   }));
 }
+// A server killed with SIGKILL cannot remove its browsers' profiles: the test does, once every server ended.
+t.teardown(async () => {
+  for (const pod of pods) if (pod.child.exitCode === null && pod.child.signalCode === null) pod.child.kill('SIGTERM');
+  await Promise.all(pods.map((pod) => pod.closed));
+  // Chromium of a killed server exits once its parent's pipe closes; give it a moment before removing its folders.
+  await new Promise((resolve) => setTimeout(resolve, 3_000));
+  const pids = new Set(pods.map((pod) => String(pod.child.pid)));
+  for (const entry of readdirSync(tmpdir())) {
+    const match = /^browser-repl-profile-(\d+)-/.exec(entry);
+    if (match !== null && pids.has(match[1])) rmSync(join(tmpdir(), entry), { recursive: true, force: true, maxRetries: 5 });
+  }
+});
 const kernelAt = (index) => new Kernel({ apiKey: TOKEN, baseURL: nodes[index].url, maxRetries: 0 });
 const kernel = kernelAt(0);
 const listAll = async (index) => (await kernelAt(index).browsers.list({ limit: 100 })).getPaginatedItems();
