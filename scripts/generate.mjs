@@ -60,7 +60,7 @@ openapi.paths['/repl'].post.description = [
 // openapi.json: every per-browser route again below /browsers/{id_or_name}/ (lib/http/create-app.ts
 // mounts them there), generated from the top-level path so the two can never disagree. Routes of
 // the server itself (probes, metrics, the /browsers API, MCP, the stored profiles) have no per-browser copy.
-const SERVER_ROUTES = ['/healthz', '/readyz', '/metrics', '/browsers', '/mcp', '/extensions', '/proxies', '/browser_pools', '/profiles'];
+const SERVER_ROUTES = ['/healthz', '/readyz', '/metrics', '/pressure', '/browsers', '/mcp', '/extensions', '/proxies', '/browser_pools', '/profiles'];
 const BROWSER_PARAMETER = {
   name: 'id_or_name', in: 'path', required: true, schema: { type: 'string' },
   description: 'A browser id, its name, or `default` for the server\'s own browser (docs/browsers.md).',

@@ -30,6 +30,7 @@ import type { Viewport } from '../chromium/viewport.js';
 import { BrowserManager } from '../chromium/browser-manager.js';
 import type { BrowserManagerOptions } from '../chromium/browser-manager.js';
 import { Browser } from './browser.js';
+import { CreateQueue } from './create-queue.js';
 import type { BrowserOptions, BrowserProfileInfo, Tags } from './browser.js';
 import { resolveTelemetry } from '../telemetry/config.js';
 import { relayChromiumArgs } from '../proxies/config.js';
@@ -90,6 +91,13 @@ export interface BrowserInit {
    */
   profile?: unknown;
   signal?: AbortSignal | undefined;
+  /**
+   * How long to wait in the create queue when there is no room, in ms, at most the registry's
+   * `createWaitMs`. Default `createWaitMs`; 0: the fast `REPL_ERR_BROWSER_LIMIT` of a full server.
+   */
+  waitMs?: number | undefined;
+  /** Leaves the create queue when it fires (the caller found room elsewhere); unlike `signal`, it does not stop a launch once the turn came. */
+  leaveQueue?: AbortSignal | undefined;
 }
 
 /**
@@ -148,6 +156,10 @@ export interface BrowsersOptions {
   proxies?: ProxyStore | undefined;
   /** The stored profiles `create({ profile })` loads and saves (docs/browsers.md#profiles). Default none: `profile` is refused. */
   profiles?: ProfileStore | undefined;
+  /** Longest wait of a create for room, in ms (`--create-wait-seconds`). Default 0: a full server refuses at once. */
+  createWaitMs?: number | undefined;
+  /** Most creates waiting for room at once (`--create-queue`). Default 0 (no waiting). */
+  createQueue?: number | undefined;
 }
 
 /**
@@ -183,6 +195,12 @@ export class Browsers extends Resource {
   readonly #launches = new Set<Promise<void>>();
   readonly maxBrowsers: number;
   readonly poolSize: number;
+  /** Longest wait for room a create may have (docs/deploy.md#waiting-for-room). */
+  readonly createWaitMs: number;
+  /** Creates waiting for room, oldest first: a freed slot goes to the first. */
+  readonly #queue: CreateQueue;
+  /** Waiters granted a slot that have not launched yet (between the grant and their next step). */
+  #admitted = 0;
   #draining = false;
   readonly #proxies: ProxyStore | undefined;
   /** The relay and proxy of each browser created with a `proxyId` (its relay closes with it). */
@@ -195,6 +213,8 @@ export class Browsers extends Resource {
     this.#idPrefix = options.idPrefix ?? '';
     this.#proxies = options.proxies;
     this.#profiles = options.profiles;
+    this.createWaitMs = checkBrowserCount(options.createWaitMs ?? 0, 'createWaitMs');
+    this.#queue = new CreateQueue({ capacity: checkBrowserCount(options.createQueue ?? 0, 'createQueue') });
     const primary = options.primary ?? {};
     if (primary instanceof Browser) {
       this.#primary = primary;
@@ -310,6 +330,22 @@ export class Browsers extends Resource {
     return [...this.#sessions.values()];
   }
 
+  /** Creates waiting for room now. */
+  get queued(): number {
+    return this.#queue.length;
+  }
+
+  /** Most creates that may wait for room at once. */
+  get queueCapacity(): number {
+    return this.#queue.capacity;
+  }
+
+  /** Whether a create would start a browser now, without waiting (a pool browser, or a free slot nobody waits for). */
+  get hasRoom(): boolean {
+    if (this.closed || this.#draining) return false;
+    return this.#defaultPool.available > 0 || (this.#queue.length === 0 && this.liveBrowsers + this.#admitted < this.maxBrowsers);
+  }
+
   /** Warm browsers of the default pool ready right now. */
   get pooled(): number {
     return this.#defaultPool.available;
@@ -332,6 +368,8 @@ export class Browsers extends Resource {
    */
   drain(): void {
     this.#draining = true;
+    // The waiting creates go elsewhere now: a client or the forwarding server retries another.
+    this.#queue.close(new ReplError('REPL_ERR_DRAINING', 'this server began draining while the create waited for room: create it on another server'));
   }
 
   /**
@@ -363,11 +401,28 @@ export class Browsers extends Resource {
     let browser = fitsPool ? this.#defaultPool.take() : undefined;
     const pooled = browser !== undefined;
     if (browser === undefined) {
-      if (this.liveBrowsers >= this.maxBrowsers) {
-        throw new ReplError('REPL_ERR_BROWSER_LIMIT',
-          `this server already runs ${this.liveBrowsers} of its ${this.maxBrowsers} browsers; delete one (DELETE /browsers/{id}) `
-          + 'or wait for an idle one to be reaped (timeout_seconds); the limit is maxBrowsers (BROWSER_REPL_MAX_BROWSERS)');
+      // First in, first out: a create that arrives while others wait waits behind them (docs/deploy.md).
+      if (this.#queue.length > 0 || this.liveBrowsers + this.#admitted >= this.maxBrowsers) {
+        const waitMs = Math.min(init.waitMs ?? this.createWaitMs, this.createWaitMs);
+        if (waitMs <= 0 || this.#queue.capacity === 0) {
+          throw new ReplError('REPL_ERR_BROWSER_LIMIT',
+            `this server already runs ${this.liveBrowsers} of its ${this.maxBrowsers} browsers; delete one (DELETE /browsers/{id}) `
+            + 'or wait for an idle one to be reaped (timeout_seconds); the limit is maxBrowsers (BROWSER_REPL_MAX_BROWSERS)');
+        }
+        const signals = [init.signal, init.leaveQueue].filter((signal) => signal !== undefined);
+        await this.#queue.wait({ timeoutMs: waitMs, signal: signals.length > 1 ? AbortSignal.any(signals) : signals[0] });
+        // Granted: the slot was counted for this create in #admitted until it launches, now.
+        this.#admitted--;
+        try {
+          this.#assertOpen();
+          if (spec.name !== undefined) this.#assertNameFree(spec.name);
+        } catch (error) {
+          // This create will not use its turn: the next waiter gets it.
+          this.#slotFreed();
+          throw error;
+        }
       }
+      // A launch that fails frees its slot itself (#launch).
       browser = await this.#launch(spec, init.signal);
     } else {
       // Out of the pool for good (the pool refills): an ordinary browser from now on.
@@ -380,6 +435,7 @@ export class Browsers extends Resource {
     } catch (error) {
       this.#parked.delete(browser);
       await browser.destroy();
+      this.#slotFreed();
       throw error;
     }
     debug('created %s%s', browser.id, pooled ? ' (from the pool)' : '');
@@ -504,6 +560,7 @@ export class Browsers extends Resource {
     this.#pools.clear();
     // Their waiters get REPL_ERR_CLOSED; their idle browsers end below with the others.
     await Promise.all(pools.map((pool) => pool.close()));
+    this.#queue.close(new ReplError('REPL_ERR_CLOSED', 'the server is shutting down'));
     const sessions = [...this.#sessions.values()];
     this.#sessions.clear();
     const parked = [...this.#parked];
@@ -520,13 +577,25 @@ export class Browsers extends Resource {
       .catch((error: unknown) => debug('%s: teardown failed: %o', session.id, error))
       .finally(() => this.#ending.delete(ending));
     this.#ending.add(ending);
-    // A leased browser that ends (deleted, reaped) is no longer its pool's; a freed slot may let the pools refill.
+    // A leased browser that ends (deleted, reaped) is no longer its pool's; the freed slot goes to
+    // the first waiting create, else may let the pools refill.
     for (const pool of this.#pools) pool.forget(session);
-    void ending.then(() => this.#fillPools());
+    void ending.then(() => this.#slotFreed());
     return ending;
   }
 
+  /** Room may have appeared: the oldest waiting creates get it first, the pools what is left. */
+  #slotFreed(): void {
+    while (this.#queue.length > 0 && !this.closed && this.liveBrowsers + this.#admitted < this.maxBrowsers) {
+      this.#admitted++;
+      this.#queue.grant();
+    }
+    this.#fillPools();
+  }
+
   #fillPools(): void {
+    // Creates that wait for room come before warming.
+    if (this.#queue.length > 0) return;
     for (const pool of this.#pools) pool.fill();
   }
 
@@ -563,16 +632,21 @@ export class Browsers extends Resource {
       .catch((error: unknown) => debug('%s: teardown failed: %o', browser.id, error))
       .finally(() => this.#ending.delete(ending));
     this.#ending.add(ending);
-    void ending.then(() => this.#fillPools());
+    void ending.then(() => this.#slotFreed());
     return ending;
   }
 
   /** Launches a browser; `close()` waits for every launch still running. */
   #launch(launch: BrowserSpec, signal: AbortSignal | undefined): Promise<Browser> {
     const launching = this.#launchBrowser(launch, signal);
-    const settled = launching.then(() => undefined, () => undefined);
-    this.#launches.add(settled);
-    void settled.then(() => this.#launches.delete(settled));
+    const settled = launching.then(() => false, () => true);
+    const tracked = settled.then(() => undefined);
+    this.#launches.add(tracked);
+    void settled.then((failed) => {
+      this.#launches.delete(tracked);
+      // A launch that failed leaves its slot free (a successful one holds it as a browser).
+      if (failed) this.#slotFreed();
+    });
     return launching;
   }
 

@@ -33,6 +33,10 @@ Options:
   --browser-pool N       keep N launched, unused browsers ready for POST /browsers (default 0)
   --max-browsers N       most browsers POST /browsers may run at once (BROWSER_REPL_MAX_BROWSERS; default:
                          one per 512 MiB of the memory limit, the container's when there is one, minus one)
+  --create-wait-seconds N  how long POST /browsers on a full server waits for room before its 429
+                         (BROWSER_REPL_CREATE_WAIT_SECONDS; default 0: answer 429 at once)
+  --create-queue N       most creates waiting for room at once (BROWSER_REPL_CREATE_QUEUE; default 100
+                         when waiting is on)
   --heap-mb N            heap cap of each REPL worker in MiB (BROWSER_REPL_HEAP_MB; default 512, or an
                          eighth of a smaller memory limit, at least 128)
   --viewport WxH         page size of the tabs it opens (BROWSER_REPL_VIEWPORT; default 1280x720)
@@ -78,6 +82,8 @@ export function serveOptions(args: string[], env: NodeJS.ProcessEnv = process.en
       headful: { type: 'boolean' },
       'browser-pool': { type: 'string' },
       'max-browsers': { type: 'string' },
+      'create-wait-seconds': { type: 'string' },
+      'create-queue': { type: 'string' },
       'heap-mb': { type: 'string' },
       viewport: { type: 'string' },
       'mcp-caps': { type: 'string' },
@@ -89,6 +95,8 @@ export function serveOptions(args: string[], env: NodeJS.ProcessEnv = process.en
   const port = integerFlag(values.port, '--port', 0, 65535, 'serve');
   const browserPool = integerFlag(values['browser-pool'], '--browser-pool', 0, 1024, 'serve');
   const maxBrowsers = integerFlag(values['max-browsers'], '--max-browsers', 1, 1024, 'serve');
+  const createWaitSeconds = integerFlag(values['create-wait-seconds'], '--create-wait-seconds', 0, 3600, 'serve');
+  const createQueue = integerFlag(values['create-queue'], '--create-queue', 0, 100_000, 'serve');
   // 16 MiB is below what a worker needs to start; the server would fail every cell instead.
   const heapMb = integerFlag(values['heap-mb'], '--heap-mb', 32, 65536, 'serve');
   if (browserPool !== undefined && maxBrowsers !== undefined && browserPool > maxBrowsers) {
@@ -145,6 +153,8 @@ export function serveOptions(args: string[], env: NodeJS.ProcessEnv = process.en
   if (Object.keys(primaryBrowser).length > 0) options.primaryBrowser = primaryBrowser;
   if (browserPool !== undefined) options.browserPool = browserPool;
   if (maxBrowsers !== undefined) options.maxBrowsers = maxBrowsers;
+  if (createWaitSeconds !== undefined) options.createWaitSeconds = createWaitSeconds;
+  if (createQueue !== undefined) options.createQueue = createQueue;
   if (mcpCaps !== undefined) options.mcpCaps = mcpCaps;
   if (values['data-dir'] !== undefined) options.dataDir = values['data-dir'];
   if (values['proxy-check-url'] !== undefined) options.proxyCheckUrl = values['proxy-check-url'];

@@ -1921,6 +1921,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/pressure": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Pressure: how full this server is, for load balancers and peers
+         * @description Browsers running, creates queued, the limit, CPU and memory use, and whether this server takes a browser now (docs/deploy.md#pressure). JSON by default; `?format=text` or `Accept: text/plain` answers one line and 503 when the server takes no browser now, for a load balancer's health check. Needs the token unless /metrics is public (BROWSER_REPL_METRICS_PUBLIC=1).
+         */
+        get: operations["getPressure"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/browsers/{id_or_name}/repl": {
         parameters: {
             query?: never;
@@ -3072,7 +3092,7 @@ export interface components {
          * @description Stable error codes; see docs/errors.md.
          * @enum {string}
          */
-        ErrorCode: "REPL_ERR_INVALID_REQUEST" | "REPL_ERR_BODY_TOO_LARGE" | "REPL_ERR_CODE_TOO_LARGE" | "REPL_ERR_UNAUTHORIZED" | "REPL_ERR_PERMISSION_DENIED" | "REPL_ERR_NOT_FOUND" | "REPL_ERR_BROWSER_LIMIT" | "REPL_ERR_HOST_NOT_ALLOWED" | "REPL_ERR_ORIGIN_NOT_ALLOWED" | "REPL_ERR_HEADERS_TOO_LARGE" | "REPL_ERR_REQUEST_TIMEOUT" | "REPL_ERR_POOL_QUEUE_FULL" | "REPL_ERR_POOL_IN_USE" | "REPL_ERR_CONFLICT" | "REPL_ERR_INTERNAL" | "REPL_ERR_START_FAILED" | "REPL_ERR_PEER_UNAVAILABLE" | "REPL_ERR_DRAINING" | "REPL_ERR_CLOSED" | "REPL_ERR_ABORTED" | "REPL_ERR_CELL_TIMEOUT" | "REPL_ERR_WORKER_CRASHED" | "REPL_ERR_OUT_OF_MEMORY" | "REPL_ERR_PROTOCOL" | "REPL_ERR_CELL_SYNTAX" | "REPL_ERR_BINDING" | "REPL_ERR_OUTPUT_LIMIT" | "REPL_ERR_INVALID_ARGUMENT" | "REPL_ERR_CELL_INTERRUPTED" | "REPL_ERR_BROWSER_NOT_FOUND" | "REPL_ERR_BROWSER_LAUNCH_FAILED" | "REPL_ERR_CDP_CONNECT_FAILED" | "REPL_ERR_CDP_COMMAND_FAILED" | "REPL_ERR_CDP_TIMEOUT" | "REPL_ERR_CDP_DEADLINE_REACHED" | "REPL_ERR_CDP_DISCONNECTED" | "REPL_ERR_CDP_OUTCOME_UNKNOWN" | "REPL_ERR_TARGET_NOT_FOUND" | "REPL_ERR_PAGE_EVALUATION" | "REPL_ERR_ACTION_FAILED" | "REPL_ERR_LOAD_TIMEOUT" | "REPL_ERR_DIALOG_OPEN" | "REPL_ERR_NO_DIALOG" | "REPL_ERR_DOWNLOAD_FAILED" | "REPL_ERR_HTTP_GET_FAILED" | "REPL_ERR_STALE_REF" | "REPL_ERR_URL_NOT_ALLOWED" | "REPL_ERR_OPEN_NOT_APPROVED" | "REPL_ERR_PATH_OUTSIDE_WORKSPACE" | "REPL_ERR_WEBMCP_NO_TABS" | "REPL_ERR_WEBMCP_TOOL_NOT_FOUND" | "REPL_ERR_WEBMCP_OUTCOME_UNKNOWN" | "REPL_ERR_HUMAN_TIMEOUT" | "REPL_ERR_EXECUTOR_START_FAILED" | "REPL_ERR_EXECUTOR_TAB_CLOSE_FAILED" | "REPL_ERR_PROCESS_NOT_FOUND" | "REPL_ERR_PROCESS_LIMIT" | "REPL_ERR_PROCESS_EXITED" | "REPL_ERR_CURL_FAILED" | "REPL_ERR_CURL_TIMEOUT" | "REPL_ERR_CURL_TOO_LARGE" | "REPL_ERR_ZIP_UNSAFE_ENTRY" | "REPL_ERR_ZIP_TOO_LARGE" | "REPL_ERR_WATCH_LIMIT" | "REPL_ERR_REPLAY_NOT_FOUND" | "REPL_ERR_PROFILE_NOT_FOUND" | "REPL_ERR_PROFILE_NAME_TAKEN" | "REPL_ERR_PROFILE_KEY" | "REPL_ERR_PROFILE_FORMAT_UNSUPPORTED" | "REPL_ERR_REPLAY_LIMIT" | "REPL_ERR_REPLAY_STORAGE_FULL" | "REPL_ERR_REPLAY_NOT_READY" | "REPL_ERR_PROXY_NOT_FOUND" | "REPL_ERR_PROXY_TYPE_UNSUPPORTED" | "REPL_ERR_REPLAY_FAILED" | "REPL_ERR_FFMPEG_NOT_FOUND" | "REPL_ERR_EXTENSION_NOT_FOUND" | "REPL_ERR_EXTENSION_INVALID" | "REPL_ERR_EXTENSION_NAME_TAKEN" | "REPL_ERR_EXTENSION_STORE_OFFLINE";
+        ErrorCode: "REPL_ERR_INVALID_REQUEST" | "REPL_ERR_BODY_TOO_LARGE" | "REPL_ERR_CODE_TOO_LARGE" | "REPL_ERR_UNAUTHORIZED" | "REPL_ERR_PERMISSION_DENIED" | "REPL_ERR_NOT_FOUND" | "REPL_ERR_BROWSER_LIMIT" | "REPL_ERR_HOST_NOT_ALLOWED" | "REPL_ERR_ORIGIN_NOT_ALLOWED" | "REPL_ERR_HEADERS_TOO_LARGE" | "REPL_ERR_REQUEST_TIMEOUT" | "REPL_ERR_POOL_QUEUE_FULL" | "REPL_ERR_POOL_IN_USE" | "REPL_ERR_CONFLICT" | "REPL_ERR_INTERNAL" | "REPL_ERR_START_FAILED" | "REPL_ERR_PEER_UNAVAILABLE" | "REPL_ERR_CAPACITY_QUEUE_FULL" | "REPL_ERR_CAPACITY_WAIT_TIMEOUT" | "REPL_ERR_DRAINING" | "REPL_ERR_CLOSED" | "REPL_ERR_ABORTED" | "REPL_ERR_CELL_TIMEOUT" | "REPL_ERR_WORKER_CRASHED" | "REPL_ERR_OUT_OF_MEMORY" | "REPL_ERR_PROTOCOL" | "REPL_ERR_CELL_SYNTAX" | "REPL_ERR_BINDING" | "REPL_ERR_OUTPUT_LIMIT" | "REPL_ERR_INVALID_ARGUMENT" | "REPL_ERR_CELL_INTERRUPTED" | "REPL_ERR_BROWSER_NOT_FOUND" | "REPL_ERR_BROWSER_LAUNCH_FAILED" | "REPL_ERR_CDP_CONNECT_FAILED" | "REPL_ERR_CDP_COMMAND_FAILED" | "REPL_ERR_CDP_TIMEOUT" | "REPL_ERR_CDP_DEADLINE_REACHED" | "REPL_ERR_CDP_DISCONNECTED" | "REPL_ERR_CDP_OUTCOME_UNKNOWN" | "REPL_ERR_TARGET_NOT_FOUND" | "REPL_ERR_PAGE_EVALUATION" | "REPL_ERR_ACTION_FAILED" | "REPL_ERR_LOAD_TIMEOUT" | "REPL_ERR_DIALOG_OPEN" | "REPL_ERR_NO_DIALOG" | "REPL_ERR_DOWNLOAD_FAILED" | "REPL_ERR_HTTP_GET_FAILED" | "REPL_ERR_STALE_REF" | "REPL_ERR_URL_NOT_ALLOWED" | "REPL_ERR_OPEN_NOT_APPROVED" | "REPL_ERR_PATH_OUTSIDE_WORKSPACE" | "REPL_ERR_WEBMCP_NO_TABS" | "REPL_ERR_WEBMCP_TOOL_NOT_FOUND" | "REPL_ERR_WEBMCP_OUTCOME_UNKNOWN" | "REPL_ERR_HUMAN_TIMEOUT" | "REPL_ERR_EXECUTOR_START_FAILED" | "REPL_ERR_EXECUTOR_TAB_CLOSE_FAILED" | "REPL_ERR_PROCESS_NOT_FOUND" | "REPL_ERR_PROCESS_LIMIT" | "REPL_ERR_PROCESS_EXITED" | "REPL_ERR_CURL_FAILED" | "REPL_ERR_CURL_TIMEOUT" | "REPL_ERR_CURL_TOO_LARGE" | "REPL_ERR_ZIP_UNSAFE_ENTRY" | "REPL_ERR_ZIP_TOO_LARGE" | "REPL_ERR_WATCH_LIMIT" | "REPL_ERR_REPLAY_NOT_FOUND" | "REPL_ERR_PROFILE_NOT_FOUND" | "REPL_ERR_PROFILE_NAME_TAKEN" | "REPL_ERR_PROFILE_KEY" | "REPL_ERR_PROFILE_FORMAT_UNSUPPORTED" | "REPL_ERR_REPLAY_LIMIT" | "REPL_ERR_REPLAY_STORAGE_FULL" | "REPL_ERR_REPLAY_NOT_READY" | "REPL_ERR_PROXY_NOT_FOUND" | "REPL_ERR_PROXY_TYPE_UNSUPPORTED" | "REPL_ERR_REPLAY_FAILED" | "REPL_ERR_FFMPEG_NOT_FOUND" | "REPL_ERR_EXTENSION_NOT_FOUND" | "REPL_ERR_EXTENSION_INVALID" | "REPL_ERR_EXTENSION_NAME_TAKEN" | "REPL_ERR_EXTENSION_STORE_OFFLINE";
         BrowserReplRequest: {
             /** @description JavaScript cell. Required; may be empty only when reset or restore is true. */
             code?: string;
@@ -3368,6 +3388,8 @@ export interface components {
             /** @description A proxy of `/proxies`: the browser talks to a relay of its own on 127.0.0.1 that forwards to it and answers its authentication (docs/browsers.md#proxies). An unknown id answers 404 REPL_ERR_PROXY_NOT_FOUND naming proxy_id. */
             proxy_id?: string | null;
             profile?: components["schemas"]["BrowserProfileRequest"] | null;
+            /** @description Seconds this create may wait for room when no server has any, at most the server's --create-wait-seconds; 0: answer 429 at once. Not a field of the Kernel SDK: pass it as x-wait-timeout, or through the body (docs/deploy.md#waiting-for-room). */
+            wait_timeout_seconds?: number;
         };
         /** @description Rename or retag a browser; null removes. `profile` and `viewport` answer 400; `proxy_id` switches the proxy of a browser created with one; `disable_default_proxy` is accepted and has no effect. `telemetry` turns capture on, changes it or stops it (docs/telemetry.md); it is the one field the default browser accepts. */
         BrowserUpdateRequest: {
@@ -4236,6 +4258,27 @@ export interface components {
             /** @description Default false: the stored profile stays as it was. */
             save_changes?: boolean;
         };
+        Pressure: {
+            /** @description This server's node id (BROWSER_REPL_NODE_ID), "" without one. */
+            node: string;
+            /** @description Browsers of POST /browsers alive now. */
+            running: number;
+            /** @description Browsers launching, pooled or ending: they hold room too. */
+            starting?: number;
+            /** @description Creates waiting for room now. */
+            queued: number;
+            /** @description Most browsers at once (--max-browsers). */
+            max: number;
+            /** @description Most creates that may wait at once (--create-queue). */
+            queue_max: number;
+            /** @description The 1-minute load average per CPU (1 = every core busy). */
+            cpu: number;
+            /** @description The share of the memory limit in use, 0..1 (the container's when there is one). */
+            memory: number;
+            /** @description Whether a create would start a browser here now, without waiting. */
+            accepting: boolean;
+            draining: boolean;
+        };
     };
     responses: {
         /** @description Validation failed; the message names the field. */
@@ -4887,7 +4930,10 @@ export interface operations {
     createBrowser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Seconds this create may wait for room when no server has any, at most the server's --create-wait-seconds (it can only shorten the wait); 0: answer 429 at once. The body's wait_timeout_seconds says the same and wins (docs/deploy.md#waiting-for-room). */
+                "x-wait-timeout"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4917,9 +4963,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server runs as many browsers as its limit allows (REPL_ERR_BROWSER_LIMIT). */
+            /** @description No room for a browser: this server (and its peers) run as many browsers as their limits allow and the create could not wait (REPL_ERR_BROWSER_LIMIT: waiting is off; REPL_ERR_CAPACITY_QUEUE_FULL: the queue is full; REPL_ERR_CAPACITY_WAIT_TIMEOUT: the wait ended). Retry after Retry-After seconds. */
             429: {
                 headers: {
+                    /** @description Seconds after which a retry may find room. */
+                    "Retry-After"?: number;
+                    /** @description Whether the Kernel SDK should retry this answer: true for 429, 502 and 503, false for the rest (a name taken, a bad field). */
+                    "x-should-retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8710,6 +8760,39 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPressure: {
+        parameters: {
+            query?: {
+                format?: "json" | "text";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description It takes a browser now (text), or the pressure (JSON, always 200). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Pressure"];
+                    "text/plain": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The text form: it takes no browser now (full or draining). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
                 };
             };
         };

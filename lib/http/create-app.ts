@@ -37,6 +37,8 @@ import { McpHttpSessions } from '../mcp/http-sessions.js';
 import { BrowserTools } from '../tools/tool-service.js';
 import { ServerMetrics } from './metrics.js';
 import { Peers } from './peers.js';
+import { PeerDirectory } from './peer-directory.js';
+import { pressureRoute } from './pressure.js';
 import { InFlightRequests } from './in-flight.js';
 import { MountPrefixes } from './public-url.js';
 import { LiveViewKeys } from '../live-view/capability.js';
@@ -118,7 +120,17 @@ export function appOf(settings: ServerSettings): BrowserReplApp {
     idPrefix: peers?.idPrefix,
     pool: settings.browserPool,
     maxBrowsers: settings.maxBrowsers,
+    createWaitMs: settings.createWaitSeconds * 1000,
+    createQueue: settings.createQueue,
   });
+  const directory = peers === undefined ? undefined : new PeerDirectory({
+    peers, dnsName: settings.peers?.peerDns, dnsPort: settings.peers?.peerPort, token,
+  });
+  if (peers !== undefined && directory !== undefined) {
+    // Names are owned by one server of the deployment; ids name theirs (lib/http/peers.ts).
+    peers.nameOwner = (name) => directory.ownerOf(name);
+    peers.discovered = (node) => directory.urlOf(node);
+  }
   const proxy = new CdpProxy({ token, access, resolve: (idOrName) => browsers.get(idOrName) });
   // The live views' key: the token, or a secret of this process (a capability is always needed).
   const liveViewKeys = new LiveViewKeys(token);
@@ -185,7 +197,7 @@ export function appOf(settings: ServerSettings): BrowserReplApp {
           // The tools' pages live in the server's own browser: they close before the browsers end.
           const toolsClosed = mcp.close().then(() => tools.close());
           await Promise.allSettled([proxy.close(), liveViews.close(), replays.close(), processes.close(), toolsClosed]);
-          await Promise.all([browsers.destroy(), peers?.close()]);
+          await Promise.all([browsers.destroy(), peers?.close(), directory?.destroy()]);
           await toolsClosed;
         })();
         return destroying;
@@ -228,13 +240,21 @@ export function appOf(settings: ServerSettings): BrowserReplApp {
       res.end(text);
     }, next);
   };
-  if (metricsPublic) app.get('/metrics', serveMetrics);
+  // The pressure is as public as the metrics: what a load balancer or scraper reads.
+  const servePressure = pressureRoute(browsers, peers?.nodeId ?? '');
+  if (metricsPublic) {
+    app.get('/metrics', serveMetrics);
+    app.get('/pressure', servePressure);
+  }
   if (token !== undefined && token !== '') {
     // The capability of cdp_ws_url admits the routes the SDK sends to base_url (docs/curl.md).
     app.use(browserCapabilityAuth(token));
     app.use(bearerAuth(token));
   }
-  if (!metricsPublic) app.get('/metrics', serveMetrics);
+  if (!metricsPublic) {
+    app.get('/metrics', serveMetrics);
+    app.get('/pressure', servePressure);
+  }
   app.use(inFlight.middleware());
   // Before any route reads a body: a forwarded request's body streams on as it arrives.
   if (peers !== undefined) app.use(peers.forwardHttp());
@@ -247,7 +267,7 @@ export function appOf(settings: ServerSettings): BrowserReplApp {
   app.use(extensionsRoutes({ browsers, store: extensionStore, live: new LiveExtensions(settings.files), files: settings.files }));
   const resolveExtensions = (references: ReadonlyArray<{ id?: string; name?: string }>, field: string) => extensionStore.resolve(references, field);
   app.use(profilesRoutes({ profiles }));
-  app.use(browsersRoutes({ browsers, capabilityKey, liveViewKeys, resolveExtensions }));
+  app.use(browsersRoutes({ browsers, capabilityKey, liveViewKeys, resolveExtensions, directory }));
   app.use(browserPoolsRoutes({ browsers, capabilityKey, liveViewKeys, resolveExtensions }));
   app.use(replaysRoutes({ browsers, replays, keys: liveViewKeys }));
   app.use(proxiesRoutes({ proxies: proxyStore, checkUrl: settings.proxyCheckUrl }));

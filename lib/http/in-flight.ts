@@ -5,7 +5,7 @@
  */
 import type { RequestHandler } from 'express';
 
-const PROBE_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
+const PROBE_PATHS = new Set(['/healthz', '/readyz', '/metrics', '/pressure']);
 
 export class InFlightRequests {
   #count = 0;

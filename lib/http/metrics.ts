@@ -19,6 +19,8 @@ import type {
 import type { Browsers } from '../browsers/browsers.js';
 import type { McpHttpSessions } from '../mcp/http-sessions.js';
 import { appBasePath } from './public-url.js';
+import { FORWARDED_LOCAL } from './peers.js';
+import { openapiDocument } from './schema-validator.js';
 
 /** Seconds: from a helper call of a few milliseconds to the 300 s `timeout_sec` limit. */
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
@@ -79,6 +81,22 @@ export class ServerMetrics {
       registers,
       collect() {
         this.set(browsers.maxBrowsers);
+      },
+    });
+    new Gauge({
+      name: 'browser_repl_creates_queued',
+      help: 'POST /browsers waiting for room now (--create-wait-seconds): demand the server cannot yet meet. Autoscale on browser_repl_browsers + this.',
+      registers,
+      collect() {
+        this.set(browsers.queued);
+      },
+    });
+    new Gauge({
+      name: 'browser_repl_create_queue_limit',
+      help: 'Most POST /browsers that may wait for room at once (--create-queue); 0: a full server refuses at once.',
+      registers,
+      collect() {
+        this.set(browsers.queueCapacity);
       },
     });
     new Gauge({
@@ -231,9 +249,23 @@ export class ServerMetrics {
  */
 function routeOf(req: Request, res: Response): string {
   const route = (req.route as { path?: unknown } | undefined)?.path;
-  if (typeof route !== 'string') return 'unmatched';
+  // A request a peer answered matched no route here: its pattern is the documented path it fits.
+  if (typeof route !== 'string') return res.locals[FORWARDED_LOCAL] === true ? documentedRoute(req.path) ?? 'forwarded' : 'unmatched';
   // The app's own base: a parent's mount path (`/browser`) is no part of the route.
   const base = appBasePath(req, res);
   const prefix = base.startsWith('/browsers/') ? '/browsers/{id_or_name}' : base;
   return `${prefix}${route}`.replace(/:([A-Za-z_]+)/g, '{$1}');
+}
+
+/** The path templates of openapi.json, as patterns, literal ones before those with more parameters. */
+let templates: Array<{ template: string; pattern: RegExp; params: number }> | undefined;
+
+/** The openapi.json path template `path` fits (`/browsers/{id_or_name}/repl`), or undefined. */
+export function documentedRoute(path: string): string | undefined {
+  templates ??= Object.keys((openapiDocument['paths'] ?? {}) as Record<string, unknown>).map((template) => ({
+    template,
+    pattern: new RegExp(`^${template.split(/\{[^}]+\}/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[^/]+')}/?$`),
+    params: (template.match(/\{/g) ?? []).length,
+  })).sort((a, b) => a.params - b.params);
+  return templates.find(({ pattern }) => pattern.test(path))?.template;
 }

@@ -37,7 +37,16 @@ export interface PeerOptions {
   peerUrl?: string | undefined;
   /** Fixed peers, node id → base URL (`BROWSER_REPL_PEERS`); wins over `peerUrl`. */
   peers?: Readonly<Record<string, string>> | undefined;
+  /** The headless Service's DNS name, whose addresses are the peers (`BROWSER_REPL_PEER_DNS`); see lib/http/peer-directory.ts. */
+  peerDns?: string | undefined;
+  /** The port of the peers found through `peerDns` (`BROWSER_REPL_PEER_PORT`). Default 10001. */
+  peerPort?: number | undefined;
 }
+
+/** Set on `res.locals` of a request answered by a peer: its metrics take the route's pattern from the path. */
+export const FORWARDED_LOCAL = 'browser-repl:forwarded';
+/** A browser id: the node, a dot, a cuid2 (lib/browsers/browsers.ts). A name shaped otherwise is routed by its owner. */
+const BROWSER_ID = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?\.[a-z][a-z0-9]{23}$/;
 
 /** Whether this server has a browser of that id or name: it is served here, whatever its id looks like. */
 export type LocalBrowserCheck = (idOrName: string) => boolean;
@@ -52,7 +61,11 @@ export function peerOptionsFromEnv(env: NodeJS.ProcessEnv): PeerOptions | undefi
     if (equals <= 0) throw new ReplError('REPL_ERR_INVALID_ARGUMENT', `BROWSER_REPL_PEERS entries are name=url, got ${JSON.stringify(entry)}`);
     peers[entry.slice(0, equals)] = entry.slice(equals + 1);
   }
-  return { nodeId, peerUrl: env['BROWSER_REPL_PEER_URL'] || undefined, peers };
+  const peerPort = env['BROWSER_REPL_PEER_PORT'] ? Number(env['BROWSER_REPL_PEER_PORT']) : undefined;
+  if (peerPort !== undefined && !(Number.isInteger(peerPort) && peerPort > 0 && peerPort < 65536)) {
+    throw new ReplError('REPL_ERR_INVALID_ARGUMENT', `BROWSER_REPL_PEER_PORT must be a port number, got ${JSON.stringify(env['BROWSER_REPL_PEER_PORT'])}`);
+  }
+  return { nodeId, peerUrl: env['BROWSER_REPL_PEER_URL'] || undefined, peers, peerDns: env['BROWSER_REPL_PEER_DNS'] || undefined, peerPort };
 }
 
 /**
@@ -84,6 +97,8 @@ export class Peers extends Resource {
   readonly #fixed: ReadonlyMap<string, URL>;
   readonly #agent = new Agent({ connect: { timeout: CONNECT_TIMEOUT_MS } });
   readonly #isLocal: LocalBrowserCheck;
+  /** The node that owns a name (lib/http/peer-directory.ts); unset: names are served where they are asked for. */
+  nameOwner: ((name: string) => string) | undefined;
 
   /** `isLocal`: a name may contain a dot and look like another server's id (`my.browser`); a browser of this server is served here. */
   constructor(options: PeerOptions, isLocal: LocalBrowserCheck = () => false) {
@@ -108,12 +123,21 @@ export class Peers extends Resource {
     return node !== this.nodeId && NODE_ID.test(node) ? node : undefined;
   }
 
+  /** The nodes of the static list (`BROWSER_REPL_PEERS`), this one included when it is listed. */
+  fixedNodes(): string[] {
+    return [...this.#fixed.keys()];
+  }
+
   /** A peer's base URL, or undefined when this server does not know where it is. */
   urlOf(node: string): URL | undefined {
     const fixed = this.#fixed.get(node);
     if (fixed !== undefined) return fixed;
-    return this.#template === undefined ? undefined : new URL(this.#template.replaceAll('{node}', node));
+    if (this.#template !== undefined) return new URL(this.#template.replaceAll('{node}', node));
+    return this.discovered?.(node);
   }
+
+  /** Where a node found through DNS answers (lib/http/peer-directory.ts); asked last. */
+  discovered: ((node: string) => URL | undefined) | undefined;
 
   /**
    * Forwards the requests under `/browsers/{id}` whose id names another server to that server,
@@ -196,15 +220,19 @@ export class Peers extends Resource {
     } catch {
       return undefined;
     }
-    const node = this.foreignNodeOf(idOrName);
     // Sent here by a peer: never again, or two servers that disagree would bounce it forever.
-    if (node === undefined || headers[FORWARDED_HEADER] !== undefined || this.#isLocal(idOrName)) return undefined;
+    if (headers[FORWARDED_HEADER] !== undefined || this.#isLocal(idOrName)) return undefined;
+    // An id names its server; a name, the server that owns it (names are created there).
+    let node = BROWSER_ID.test(idOrName) || this.nameOwner === undefined ? this.foreignNodeOf(idOrName) : this.nameOwner(idOrName);
+    if (node === this.nodeId) node = undefined;
+    if (node === undefined) return undefined;
     const url = this.urlOf(node);
     if (url === undefined) return undefined;
     return { node, url };
   }
 
   async #forward(req: Request, res: Response, target: { node: string; url: URL }): Promise<void> {
+    res.locals[FORWARDED_LOCAL] = true;
     const abort = new AbortController();
     // The client went away before the answer was out: stop the owner's work for it.
     res.once('close', () => {

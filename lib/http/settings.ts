@@ -70,6 +70,14 @@ export interface AppOptions {
    */
   maxBrowsers?: number | undefined;
   /**
+   * Longest wait of `POST /browsers` for room when the server is full, in seconds; a request may
+   * ask for less (docs/deploy.md#waiting-for-room). Default `BROWSER_REPL_CREATE_WAIT_SECONDS`,
+   * else 0: a full server answers 429 at once, as before.
+   */
+  createWaitSeconds?: number | undefined;
+  /** Most creates waiting for room at once (`--create-queue`). Default `BROWSER_REPL_CREATE_QUEUE`, else 100 when waiting is on. */
+  createQueue?: number | undefined;
+  /**
    * Options of the agent browser tools behind `/mcp` (docs/mcp.md); they run on the default
    * browser. Default: `permission: "ask"` (approval through the MCP client's elicitation).
    */
@@ -176,6 +184,8 @@ export interface ServerSettings {
   readonly primaryBrowser: BrowserOptions | Browser;
   readonly browserPool: number;
   readonly maxBrowsers: number;
+  readonly createWaitSeconds: number;
+  readonly createQueue: number;
   /** Routing between servers, checked; undefined: none. */
   readonly peers: Readonly<PeerOptions> | undefined;
   /** The recordings' limits, checked. */
@@ -196,6 +206,16 @@ export interface ServerSettings {
   readonly headersTimeoutMs: number;
   /** At least `headersTimeoutMs`. */
   readonly requestTimeoutMs: number;
+}
+
+/** The create queue's length when waiting is on and `createQueue` is not given. */
+const DEFAULT_CREATE_QUEUE = 100;
+
+/** A count option, else its variable when set, checked; undefined when neither is. */
+function countOf(value: number | undefined, field: string, env: NodeJS.ProcessEnv, variable: string): number | undefined {
+  if (value !== undefined) return checkBrowserCount(value, field);
+  const text = env[variable] ?? '';
+  return text === '' ? undefined : checkBrowserCount(Number(text), variable);
 }
 
 /**
@@ -241,6 +261,8 @@ export function serverSettings(options: ServerOptions = {}, env: NodeJS.ProcessE
       ? checkBrowserCount(Number(env['BROWSER_REPL_MAX_BROWSERS']), 'BROWSER_REPL_MAX_BROWSERS')
       : derivedMaxBrowsers();
   const browserPool = checkBrowserCount(options.browserPool ?? 0, 'pool');
+  const createWaitSeconds = countOf(options.createWaitSeconds, 'createWaitSeconds', env, 'BROWSER_REPL_CREATE_WAIT_SECONDS') ?? 0;
+  const createQueue = countOf(options.createQueue, 'createQueue', env, 'BROWSER_REPL_CREATE_QUEUE') ?? (createWaitSeconds > 0 ? DEFAULT_CREATE_QUEUE : 0);
   const { primaryBrowser, viewport } = primaryBrowserOf(options, env);
   const mcpCaps = options.mcpCaps !== undefined
     ? readCapabilities(options.mcpCaps, 'mcpCaps')
@@ -262,6 +284,8 @@ export function serverSettings(options: ServerOptions = {}, env: NodeJS.ProcessE
     primaryBrowser,
     browserPool,
     maxBrowsers,
+    createWaitSeconds,
+    createQueue,
     peers,
     recordings: recordingSettings(options.recordings, env),
     processes: processSettings(options.processes, env),

@@ -62,6 +62,8 @@ t.test('every family is present, typed and documented', async (t) => {
     browser_repl_browsers: 'gauge',
     browser_repl_browsers_pooled: 'gauge',
     browser_repl_browsers_limit: 'gauge',
+    browser_repl_creates_queued: 'gauge',
+    browser_repl_create_queue_limit: 'gauge',
     browser_repl_repls: 'gauge',
     browser_repl_executors: 'gauge',
     browser_repl_mcp_sessions: 'gauge',

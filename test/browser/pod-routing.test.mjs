@@ -151,8 +151,10 @@ t.test('the owner drains: its running cell finishes through another pod; then no
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
   t.same(ready.json, { status: 'draining' }, 'the owner is draining: the Service stops sending it new work');
-  const refused = await call(0, 'POST', '/browsers', {});
-  t.equal(refused.json?.code, 'REPL_ERR_DRAINING', 'it takes no new browser');
+  const handed = await call(0, 'POST', '/browsers', {});
+  t.equal(handed.status, 200, handed.text);
+  t.match(handed.json?.session_id, /^browser-repl-[12]\./, 'it takes no new browser: it hands the create to a peer (docs/deploy.md#one-service-from-many-servers)');
+  t.equal((await call(1, 'DELETE', `/browsers/${handed.json.session_id}`)).status, 204);
   const answer = await running;
   t.match(answer.json, { success: true, content: [{ text: 'finished' }] }, 'the running cell, reached through pod 1, finished');
   const [code] = await pods[0].closed;

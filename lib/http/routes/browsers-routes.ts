@@ -25,6 +25,9 @@ import { publicUrl } from '../public-url.js';
 import type { LiveViewKeys } from '../../live-view/capability.js';
 import { liveViewUrl, mintLiveView } from './live-view-routes.js';
 import { telemetryWire } from '../../telemetry/config.js';
+import { CreatePlacement, refusalHeaders, requestedWaitMs } from '../create-placement.js';
+import type { PeerDirectory } from '../peer-directory.js';
+import { FORWARDED_HEADER } from '../peers.js';
 
 /** Size limit of a create or update body: a few fields and at most 50 tags. */
 const BODY_LIMIT_BYTES = 64 * 1024;
@@ -43,7 +46,12 @@ export interface BrowsersRoutesOptions {
   liveViewKeys: LiveViewKeys;
   /** The folders of a create's `extensions` (`[{id | name}]`, lib/extensions); throws naming the field. */
   resolveExtensions?: ((references: ReadonlyArray<{ id?: string; name?: string }>, field: string) => Promise<string[]>) | undefined;
+  /** The deployment's other servers: creates without room here go to them, listings show theirs (docs/deploy.md). */
+  directory?: PeerDirectory | undefined;
 }
+
+/** Asks a peer for every browser of its own that the listing's filters keep, unpaged (the asking server pages). */
+const LIST_ALL_HEADER = 'x-browser-repl-list';
 
 /**
  * Create fields of the SDK we do not support, and the value that means "not asked for", which we
@@ -124,19 +132,28 @@ export function browserWire(options: Pick<BrowsersRoutesOptions, 'browsers' | 'c
 }
 
 export function browsersRoutes(options: BrowsersRoutesOptions): Router {
-  const { browsers } = options;
+  const { browsers, directory } = options;
   const router = Router();
   const wire = browserWire(options);
+  const placement = new CreatePlacement({ browsers, directory });
 
   router.post('/browsers', jsonBody(BODY_LIMIT_BYTES), async (req: Request, res: Response) => {
     const body = (req.body ?? {}) as Record<string, unknown>;
     if (!isObject(body)) throw new ReplError('REPL_ERR_INVALID_REQUEST', 'invalid request body: body must be object');
-    const init = await browserInitOf(body, options);
+    let session: Browser | undefined;
     const controller = new AbortController();
-    // A client that gave up before its browser launched gets none left behind.
+    // A client that gave up before its browser launched (or while it waited) gets none left behind.
     const onClose = () => { if (!res.writableFinished) controller.abort(new Error('client disconnected')); };
     res.once('close', onClose);
-    const session = await browsers.create({ ...init, signal: controller.signal });
+    try {
+      const init = await browserInitOf(body, options);
+      session = await placement.place(req, res, { ...init, signal: controller.signal, waitMs: requestedWaitMs(req, body) }, body);
+    } catch (error) {
+      refusalHeaders(res, error);
+      throw error;
+    }
+    // A peer answered (docs/deploy.md#one-service-from-many-servers).
+    if (session === undefined) return;
     if (controller.signal.aborted) {
       await browsers.delete(session.id).catch(() => undefined);
       return;
@@ -144,7 +161,7 @@ export function browsersRoutes(options: BrowsersRoutesOptions): Router {
     res.json(wire(req, res, session));
   });
 
-  router.get('/browsers', (req: Request, res: Response) => {
+  router.get('/browsers', async (req: Request, res: Response) => {
     const offset = pageNumber(req.query['offset'], 'offset', 0);
     const limit = pageNumber(req.query['limit'], 'limit', DEFAULT_PAGE);
     if (limit < 1 || limit > MAX_PAGE) throw new ReplError('REPL_ERR_INVALID_REQUEST', `limit must be from 1 to ${MAX_PAGE}`);
@@ -161,12 +178,24 @@ export function browsersRoutes(options: BrowsersRoutesOptions): Router {
     }
     const tagFilter = tagQuery(req.query);
     if (tagFilter.length > 0) rows = rows.filter((session) => tagFilter.every(([key, value]) => session.tags?.[key] === value));
-    const page = rows.slice(offset, offset + limit);
-    const hasMore = offset + page.length < rows.length;
+    const forwarded = req.headers[FORWARDED_HEADER] !== undefined;
+    // A peer asks for all of this server's rows: it pages the deployment's list itself.
+    if (forwarded && req.headers[LIST_ALL_HEADER] === 'all') {
+      res.json(rows.map((session) => wire(req, res, session)));
+      return;
+    }
+    let wired = rows.map((session) => wire(req, res, session));
+    if (directory !== undefined && !forwarded) {
+      // Every server's browsers, in one order every server agrees on: oldest first, then by id.
+      wired = [...wired, ...await peerRows(directory, req)]
+        .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.session_id.localeCompare(b.session_id));
+    }
+    const page = wired.slice(offset, offset + limit);
+    const hasMore = offset + page.length < wired.length;
     res.setHeader('X-Has-More', String(hasMore));
     // The SDK's pager reads the absolute start of the next page, and 0 as "no more".
     res.setHeader('X-Next-Offset', String(hasMore ? offset + page.length : 0));
-    res.json(page.map((session) => wire(req, res, session)));
+    res.json(page);
   });
 
   router.get('/browsers/:id_or_name', (req: Request, res: Response) => {
@@ -207,6 +236,26 @@ export function browsersRoutes(options: BrowsersRoutesOptions): Router {
   });
 
   return router;
+}
+
+/** The rows of every other server that answers in time; one that does not (ended, unreachable) lists nothing. */
+async function peerRows(directory: PeerDirectory, req: Request): Promise<WireBrowser[]> {
+  const others = await directory.others();
+  const lists = await Promise.all(others.map(async ({ url }) => {
+    try {
+      const answer = await directory.send(url, req.originalUrl, {
+        method: 'GET', headers: { ...req.headers, [LIST_ALL_HEADER]: 'all' }, timeoutMs: 2_000, signal: AbortSignal.timeout(5_000),
+      });
+      if (answer.status !== 200) {
+        await answer.body.dump();
+        return [];
+      }
+      return await answer.body.json() as WireBrowser[];
+    } catch {
+      return [];
+    }
+  }));
+  return lists.flat();
 }
 
 /**
