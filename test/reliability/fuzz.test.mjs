@@ -221,6 +221,12 @@ const BASE_BODIES = {
   ProxyCreateRequest: { type: 'custom', name: 'fuzz', protocol: 'http', config: { host: '127.0.0.1', port: 9, username: 'fuzz', password: 'fuzz-pass' }, bypass_hosts: ['<-loopback>'] },
   ProxyUpdateRequest: { name: 'fuzz-renamed' },
   ProxyCheckRequest: { url: `${api.url}/healthz` },
+  // Pools of size 0 launch nothing; acquire waits at most a second.
+  BrowserPoolCreateRequest: { name: 'fuzz-pool', size: 0 },
+  BrowserPoolUpdateRequest: { size: 0 },
+  BrowserPoolDeleteRequest: { force: false },
+  BrowserPoolAcquireRequest: { acquire_timeout_seconds: 1 },
+  BrowserPoolReleaseRequest: { session_id: 'fuzz-none', reuse: false },
 };
 
 /**
