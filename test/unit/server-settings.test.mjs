@@ -23,6 +23,8 @@ t.test('an empty environment gives the defaults', async (t) => {
     primaryBrowser: { viewport: { width: 1280, height: 720 } },
     browserPool: 0,
     maxBrowsers: derivedMaxBrowsers(),
+    createWaitSeconds: 0,
+    createQueue: 0,
     peers: undefined,
     host: '127.0.0.1',
     port: 10001,
@@ -96,7 +98,7 @@ t.test('the environment fills in what the options leave out', async (t) => {
   t.strictSame(settings.viewport, { width: 800, height: 600 });
   t.strictSame(settings.primaryBrowser.viewport, { width: 800, height: 600 }, 'handed to the primary browser');
   t.equal(settings.maxBrowsers, 7);
-  t.strictSame({ ...settings.peers }, { nodeId: 'pod-1', peerUrl: 'http://{node}.svc:10001', peers: {} });
+  t.strictSame({ ...settings.peers }, { nodeId: 'pod-1', peerUrl: 'http://{node}.svc:10001', peers: {}, peerDns: undefined, peerPort: undefined });
   t.equal(settings.host, '127.0.0.2');
   t.equal(settings.port, 0);
 });
