@@ -9,6 +9,7 @@
 import { Router } from 'express';
 import type { Request, Response } from 'express';
 
+import { pageOf, pageRequest } from '../paging.js';
 import { ReplError } from '../../../common/errors.js';
 import type { components } from '../../client/openapi-types.js';
 import { BrowserPools } from '../../browsers/browser-pools.js';
@@ -21,8 +22,6 @@ import { browserInitOf, browserWire } from './browsers-routes.js';
 import type { BrowsersRoutesOptions } from './browsers-routes.js';
 
 const BODY_LIMIT_BYTES = 64 * 1024;
-const DEFAULT_PAGE = 20;
-const MAX_PAGE = 100;
 /** The pool's own fields of a create or update body; the rest are its browsers' options. */
 const POOL_FIELDS = ['name', 'size', 'fill_rate_per_minute', 'refresh_on_profile_update', 'discard_all_idle'] as const;
 
@@ -34,9 +33,7 @@ export function browserPoolsRoutes(options: BrowsersRoutesOptions & { pools?: Br
   const router = Router();
 
   router.get('/browser_pools', (req: Request, res: Response) => {
-    const offset = pageNumber(req.query['offset'], 'offset', 0);
-    const limit = pageNumber(req.query['limit'], 'limit', DEFAULT_PAGE);
-    if (limit < 1 || limit > MAX_PAGE) throw new ReplError('REPL_ERR_INVALID_REQUEST', `limit must be from 1 to ${MAX_PAGE}`);
+    const paging = pageRequest(req.query);
     let rows = pools.list();
     const name = req.query['name'];
     if (typeof name === 'string' && name !== '') rows = rows.filter((pool) => pool.name?.toLowerCase() === name.toLowerCase());
@@ -45,10 +42,7 @@ export function browserPoolsRoutes(options: BrowsersRoutesOptions & { pools?: Br
       const needle = query.toLowerCase();
       rows = rows.filter((pool) => pool.id === query || (pool.name?.toLowerCase().includes(needle) ?? false));
     }
-    const page = rows.slice(offset, offset + limit);
-    const hasMore = offset + page.length < rows.length;
-    res.setHeader('X-Has-More', String(hasMore));
-    res.setHeader('X-Next-Offset', String(hasMore ? offset + page.length : 0));
+    const page = pageOf(res, rows, paging);
     res.json(page.map(wirePool));
   });
 
@@ -185,9 +179,3 @@ function optionalBody(raw: unknown): Record<string, unknown> {
   return raw as Record<string, unknown>;
 }
 
-function pageNumber(value: unknown, field: string, fallback: number): number {
-  if (value === undefined || value === '') return fallback;
-  const number = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : Number.NaN;
-  if (!Number.isSafeInteger(number)) throw new ReplError('REPL_ERR_INVALID_REQUEST', `${field} must be a non-negative integer`);
-  return number;
-}

@@ -13,6 +13,7 @@
 import { Router } from 'express';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 
+import { pageOf, pageRequest } from '../paging.js';
 import { ReplError } from '../../../common/errors.js';
 import type { components } from '../../client/openapi-types.js';
 import type { BrowserInit, Browsers } from '../../browsers/browsers.js';
@@ -31,9 +32,6 @@ import { FORWARDED_HEADER } from '../peers.js';
 
 /** Size limit of a create or update body: a few fields and at most 50 tags. */
 const BODY_LIMIT_BYTES = 64 * 1024;
-/** `limit` of a listing when the request gives none, and its ceiling. */
-const DEFAULT_PAGE = 20;
-const MAX_PAGE = 100;
 
 /** The `BrowserSession` of openapi.json, the generated type (the SDK's `BrowserCreateResponse`, `BrowserRetrieveResponse`, …). */
 export type WireBrowser = components['schemas']['BrowserSession'];
@@ -162,9 +160,7 @@ export function browsersRoutes(options: BrowsersRoutesOptions): Router {
   });
 
   router.get('/browsers', async (req: Request, res: Response) => {
-    const offset = pageNumber(req.query['offset'], 'offset', 0);
-    const limit = pageNumber(req.query['limit'], 'limit', DEFAULT_PAGE);
-    if (limit < 1 || limit > MAX_PAGE) throw new ReplError('REPL_ERR_INVALID_REQUEST', `limit must be from 1 to ${MAX_PAGE}`);
+    const paging = pageRequest(req.query);
     const status = req.query['status'];
     if (status !== undefined && status !== 'active' && status !== 'deleted' && status !== 'all') {
       throw new ReplError('REPL_ERR_INVALID_REQUEST', 'status must be active, deleted or all');
@@ -190,11 +186,7 @@ export function browsersRoutes(options: BrowsersRoutesOptions): Router {
       wired = [...wired, ...await peerRows(directory, req)]
         .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.session_id.localeCompare(b.session_id));
     }
-    const page = wired.slice(offset, offset + limit);
-    const hasMore = offset + page.length < wired.length;
-    res.setHeader('X-Has-More', String(hasMore));
-    // The SDK's pager reads the absolute start of the next page, and 0 as "no more".
-    res.setHeader('X-Next-Offset', String(hasMore ? offset + page.length : 0));
+    const page = pageOf(res, wired, paging);
     res.json(page);
   });
 
@@ -301,13 +293,6 @@ function viewportOf(value: unknown): Viewport | undefined {
   if (value === undefined || value === null) return undefined;
   const { width, height } = value as { width: number; height: number };
   return { width, height };
-}
-
-function pageNumber(value: unknown, field: string, fallback: number): number {
-  if (value === undefined || value === '') return fallback;
-  const number = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : Number.NaN;
-  if (!Number.isSafeInteger(number)) throw new ReplError('REPL_ERR_INVALID_REQUEST', `${field} must be a non-negative integer`);
-  return number;
 }
 
 /** `tags[team]=search` query pairs (how the SDK encodes its `tags` filter). */

@@ -10,6 +10,7 @@ import { createReadStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import { Router } from 'express';
 import type { Request, Response } from 'express';
+import { pageOf, pageRequest, stringQuery } from '../paging.js';
 import { ReplError } from '../../../common/errors.js';
 import type { Browsers } from '../../browsers/browsers.js';
 import { checkExtensionName, extensionWire } from '../../extensions/extension-store.js';
@@ -19,8 +20,6 @@ import { receiveParts } from '../../system/file-upload.js';
 import type { FileSettings } from '../../system/file-upload.js';
 import { requestSignal } from '../middleware.js';
 
-const DEFAULT_PAGE = 20;
-const MAX_PAGE = 100;
 /** Extensions of one `loadExtensions` call. */
 const MAX_LOAD = 20;
 
@@ -39,19 +38,6 @@ async function readingBody<T>(req: Request, res: Response, work: () => Promise<T
     if (!req.complete) res.setHeader('connection', 'close');
     throw error;
   }
-}
-
-function pageNumber(value: unknown, field: string, fallback: number): number {
-  if (value === undefined || value === '') return fallback;
-  const number = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : Number.NaN;
-  if (!Number.isSafeInteger(number)) throw new ReplError('REPL_ERR_INVALID_REQUEST', `${field} must be a non-negative integer`);
-  return number;
-}
-
-function textQuery(value: unknown, field: string): string | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string') throw new ReplError('REPL_ERR_INVALID_REQUEST', `${field} must be a string`);
-  return value;
 }
 
 /** `extensions[3][name]`, `extensions[3].name`, `extensions.3.name` → [3, 'name']. */
@@ -86,30 +72,24 @@ export function extensionsRoutes(options: ExtensionsRoutesOptions): Router {
   });
 
   router.get('/extensions', async (req: Request, res: Response) => {
-    const offset = pageNumber(req.query['offset'], 'offset', 0);
-    const limit = pageNumber(req.query['limit'], 'limit', DEFAULT_PAGE);
-    if (limit < 1 || limit > MAX_PAGE) throw new ReplError('REPL_ERR_INVALID_REQUEST', `limit must be from 1 to ${MAX_PAGE}`);
-    const name = textQuery(req.query['name'], 'name');
-    const query = textQuery(req.query['query'], 'query');
+    const paging = pageRequest(req.query);
+    const name = stringQuery(req.query['name'], 'name');
+    const query = stringQuery(req.query['query'], 'query');
     let rows = await store.list();
     if (name !== undefined && name !== '') rows = rows.filter((record) => record.name === name);
     if (query !== undefined && query !== '') {
       const needle = query.toLowerCase();
       rows = rows.filter((record) => record.id === query || (record.name?.toLowerCase().includes(needle) ?? false));
     }
-    const page = rows.slice(offset, offset + limit);
-    const hasMore = offset + page.length < rows.length;
-    res.setHeader('X-Has-More', String(hasMore));
-    // The SDK's pager reads the absolute start of the next page, and 0 as "no more".
-    res.setHeader('X-Next-Offset', String(hasMore ? offset + page.length : 0));
+    const page = pageOf(res, rows, paging);
     res.json(page.map(extensionWire));
   });
 
   // Before /extensions/:id_or_name, which would take it for a name.
   router.get('/extensions/from_chrome_store', (req: Request) => {
-    const url = textQuery(req.query['url'], 'url');
+    const url = stringQuery(req.query['url'], 'url');
     if (url === undefined || url === '') throw new ReplError('REPL_ERR_INVALID_REQUEST', 'url is required (the extension\'s Chrome Web Store URL)');
-    const os = textQuery(req.query['os'], 'os');
+    const os = stringQuery(req.query['os'], 'os');
     if (os !== undefined && os !== 'win' && os !== 'mac' && os !== 'linux') throw new ReplError('REPL_ERR_INVALID_REQUEST', 'os must be win, mac or linux');
     throw new ReplError('REPL_ERR_EXTENSION_STORE_OFFLINE',
       'this server runs offline and does not fetch from the Chrome Web Store: download and unpack the extension on a machine with internet access, zip the folder, and upload it (POST /extensions)');

@@ -9,15 +9,13 @@ import * as zlib from 'node:zlib';
 import { Router } from 'express';
 import type { Request, Response } from 'express';
 
+import { pageOf, pageRequest, stringQuery } from '../paging.js';
 import { ReplError } from '../../../common/errors.js';
 import type { ProfileStore } from '../../profiles/profile-store.js';
 import { jsonBody } from '../middleware.js';
 import { validateBody } from '../schema-validator.js';
 
 const BODY_LIMIT_BYTES = 16 * 1024;
-/** `limit` of a listing when the request gives none, and its ceiling (as `GET /browsers`). */
-const DEFAULT_PAGE = 20;
-const MAX_PAGE = 100;
 
 /** node:zlib's zstd compressor where this Node.js has one (22.15 and later). */
 type ZstdCompress = () => NodeJS.ReadWriteStream;
@@ -37,15 +35,9 @@ export function profilesRoutes(options: { profiles: ProfileStore }): Router {
   });
 
   router.get('/profiles', async (req: Request, res: Response) => {
-    const offset = pageNumber(req.query['offset'], 'offset', 0);
-    const limit = pageNumber(req.query['limit'], 'limit', DEFAULT_PAGE);
-    if (limit < 1 || limit > MAX_PAGE) throw new ReplError('REPL_ERR_INVALID_REQUEST', `limit must be from 1 to ${MAX_PAGE}`);
+    const paging = pageRequest(req.query);
     const rows = await profiles.list({ name: stringQuery(req.query['name'], 'name'), query: stringQuery(req.query['query'], 'query') });
-    const page = rows.slice(offset, offset + limit);
-    const hasMore = offset + page.length < rows.length;
-    // The SDK's pager reads the absolute start of the next page, and 0 as "no more".
-    res.setHeader('X-Has-More', String(hasMore));
-    res.setHeader('X-Next-Offset', String(hasMore ? offset + page.length : 0));
+    const page = pageOf(res, rows, paging);
     res.json(page);
   });
 
@@ -98,15 +90,3 @@ function objectBody(req: Request): Record<string, unknown> {
   return body as Record<string, unknown>;
 }
 
-function pageNumber(value: unknown, field: string, fallback: number): number {
-  if (value === undefined || value === '') return fallback;
-  const number = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : Number.NaN;
-  if (!Number.isSafeInteger(number)) throw new ReplError('REPL_ERR_INVALID_REQUEST', `${field} must be a non-negative integer`);
-  return number;
-}
-
-function stringQuery(value: unknown, field: string): string | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string') throw new ReplError('REPL_ERR_INVALID_REQUEST', `${field} must be a string`);
-  return value;
-}

@@ -9,6 +9,7 @@
 import { Router } from 'express';
 import type { Request, Response } from 'express';
 
+import { pageOf, pageRequest, stringQuery } from '../paging.js';
 import { ReplError } from '../../../common/errors.js';
 import { checkName, checkProxyCreate, wireProxy } from '../../proxies/config.js';
 import type { WireProxy } from '../../proxies/config.js';
@@ -18,8 +19,6 @@ import { jsonBody } from '../middleware.js';
 import { validateBody } from '../schema-validator.js';
 
 const BODY_LIMIT_BYTES = 64 * 1024;
-const DEFAULT_PAGE = 20;
-const MAX_PAGE = 100;
 
 export interface ProxiesRoutesOptions {
   proxies: ProxyStore;
@@ -40,14 +39,9 @@ export function proxiesRoutes(options: ProxiesRoutesOptions): Router {
   });
 
   router.get('/proxies', (req: Request, res: Response) => {
-    const offset = pageNumber(req.query['offset'], 'offset', 0);
-    const limit = pageNumber(req.query['limit'], 'limit', DEFAULT_PAGE);
-    if (limit < 1 || limit > MAX_PAGE) throw new ReplError('REPL_ERR_INVALID_REQUEST', `limit must be from 1 to ${MAX_PAGE}`);
+    const paging = pageRequest(req.query);
     const rows = proxies.list({ name: stringQuery(req.query['name'], 'name'), query: stringQuery(req.query['query'], 'query') });
-    const page = rows.slice(offset, offset + limit);
-    const hasMore = offset + page.length < rows.length;
-    res.setHeader('X-Has-More', String(hasMore));
-    res.setHeader('X-Next-Offset', String(hasMore ? offset + page.length : 0));
+    const page = pageOf(res, rows, paging);
     res.json(page.map(wireProxy));
   });
 
@@ -105,15 +99,3 @@ function checkTarget(value: string, field: string): URL {
   return url;
 }
 
-function pageNumber(value: unknown, field: string, fallback: number): number {
-  if (value === undefined || value === '') return fallback;
-  const number = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : Number.NaN;
-  if (!Number.isSafeInteger(number)) throw new ReplError('REPL_ERR_INVALID_REQUEST', `${field} must be a non-negative integer`);
-  return number;
-}
-
-function stringQuery(value: unknown, field: string): string | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string') throw new ReplError('REPL_ERR_INVALID_REQUEST', `${field} must be a string`);
-  return value;
-}
