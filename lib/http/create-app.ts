@@ -53,6 +53,8 @@ import { LiveExtensions } from '../extensions/live-extensions.js';
 import { extensionsRoutes } from './routes/extensions-routes.js';
 import { ProxyStore } from '../proxies/store.js';
 import { proxiesRoutes } from './routes/proxies-routes.js';
+import { gated } from './route-gate.js';
+import type { PathShape } from './route-gate.js';
 import type { AppOptions, ServerSettings } from './settings.js';
 
 export type { AppOptions } from './settings.js';
@@ -86,6 +88,21 @@ export interface BrowserReplApp extends Express {
   /** Ends every browser, REPL and proxied connection now (running cells are cancelled). Idempotent. */
   destroy(): Promise<void>;
 }
+
+/**
+ * Which paths each gated router serves: a superset of its routes' patterns, by their literal
+ * segments (lib/http/route-gate.ts; test/unit/route-gate.test.mjs holds every route to it).
+ */
+const SERVES = {
+  livePage: (path: PathShape) => path.first === 'browsers' && path.third === 'live',
+  mcp: (path: PathShape) => path.first === 'mcp',
+  extensions: (path: PathShape) => path.first === 'extensions' || (path.first === 'browsers' && path.third === 'extensions'),
+  profiles: (path: PathShape) => path.first === 'profiles',
+  browsers: (path: PathShape) => path.first === 'browsers' && (path.count <= 2 || path.third === 'live_view'),
+  browserPools: (path: PathShape) => path.first === 'browser_pools',
+  replays: (path: PathShape) => path.first === 'browsers' && path.third === 'replays',
+  proxies: (path: PathShape) => path.first === 'proxies',
+} as const;
 
 /** The routes of one browser (the one the resolver left in `res.locals`). */
 function browserRoutes(browserOf: BrowserOf, serverLog: ServerLog, processes: SpawnedProcesses, settings: ServerSettings): Router[] {
@@ -215,8 +232,8 @@ export function appOf(settings: ServerSettings): BrowserReplApp {
   app.use(metrics.countRequests());
   // The live-view page is opened by a person's browser, often in another site's iframe, with no
   // token: its capability admits it, after the Host check (lib/http/routes/live-view-routes.ts).
-  app.use(livePageRoutes({ browsers, keys: liveViewKeys, access }));
-  app.use(replayPageRoutes({ browsers, replays, keys: liveViewKeys, access }));
+  app.use(gated(SERVES.livePage, livePageRoutes({ browsers, keys: liveViewKeys, access })));
+  app.use(gated(SERVES.replays, replayPageRoutes({ browsers, replays, keys: liveViewKeys, access })));
   // Order matters: Host (DNS rebinding), then Origin (cross-site pages, CORS preflights), then
   // the token, so that no refusal tells a page anything about the token.
   app.use(accessGuard(access));
@@ -258,19 +275,19 @@ export function appOf(settings: ServerSettings): BrowserReplApp {
   app.use(inFlight.middleware());
   // Before any route reads a body: a forwarded request's body streams on as it arrives.
   if (peers !== undefined) app.use(peers.forwardHttp());
-  app.use(mcpRoutes({ sessions: mcp, token, access }));
+  app.use(gated(SERVES.mcp, mcpRoutes({ sessions: mcp, token, access })));
   // cdp_ws_url always carries a capability, as the SDK reads base_url's from it: the token's HMAC,
   // or, without a token (nothing is checked then), one of a secret of this process.
   const capabilityKey = token !== undefined && token !== '' ? token : randomBytes(32).toString('base64url');
   // Uploaded extensions (docs/browsers.md#extensions), before the per-browser router takes /browsers/{id}/….
   const extensionStore = new ExtensionStore({ dataDir: settings.dataDir, limits: settings.files });
-  app.use(extensionsRoutes({ browsers, store: extensionStore, live: new LiveExtensions(settings.files), files: settings.files }));
+  app.use(gated(SERVES.extensions, extensionsRoutes({ browsers, store: extensionStore, live: new LiveExtensions(settings.files), files: settings.files })));
   const resolveExtensions = (references: ReadonlyArray<{ id?: string; name?: string }>, field: string) => extensionStore.resolve(references, field);
-  app.use(profilesRoutes({ profiles }));
-  app.use(browsersRoutes({ browsers, capabilityKey, liveViewKeys, resolveExtensions, directory }));
-  app.use(browserPoolsRoutes({ browsers, capabilityKey, liveViewKeys, resolveExtensions }));
-  app.use(replaysRoutes({ browsers, replays, keys: liveViewKeys }));
-  app.use(proxiesRoutes({ proxies: proxyStore, checkUrl: settings.proxyCheckUrl }));
+  app.use(gated(SERVES.profiles, profilesRoutes({ profiles })));
+  app.use(gated(SERVES.browsers, browsersRoutes({ browsers, capabilityKey, liveViewKeys, resolveExtensions, directory })));
+  app.use(gated(SERVES.browserPools, browserPoolsRoutes({ browsers, capabilityKey, liveViewKeys, resolveExtensions })));
+  app.use(gated(SERVES.replays, replaysRoutes({ browsers, replays, keys: liveViewKeys })));
+  app.use(gated(SERVES.proxies, proxiesRoutes({ proxies: proxyStore, checkUrl: settings.proxyCheckUrl })));
   // One router for one browser, mounted once at a path whose /browsers/{id_or_name} part is
   // optional (mergeParams: the id is the mount's): without an id in the path, the resolver picks
   // the registry's own browser.

@@ -254,8 +254,18 @@ function routeOf(req: Request, res: Response): string {
   // The app's own base: a parent's mount path (`/browser`) is no part of the route.
   const base = appBasePath(req, res);
   const prefix = base.startsWith('/browsers/') ? '/browsers/{id_or_name}' : base;
-  return `${prefix}${route}`.replace(/:([A-Za-z_]+)/g, '{$1}');
+  const key = `${prefix}\n${route}`;
+  let label = routeLabels.get(key);
+  if (label === undefined) {
+    label = `${prefix}${route}`.replace(/:([A-Za-z_]+)/g, '{$1}');
+    // Bounded by the app's routes and mount points (a handful of prefixes).
+    if (routeLabels.size < 1_000) routeLabels.set(key, label);
+  }
+  return label;
 }
+
+/** Route labels by prefix and Express pattern: every request asks again (issue 26's fixed cost). */
+const routeLabels = new Map<string, string>();
 
 /** The path templates of openapi.json, as patterns, literal ones before those with more parameters. */
 let templates: Array<{ template: string; pattern: RegExp; params: number }> | undefined;

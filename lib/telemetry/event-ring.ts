@@ -25,6 +25,13 @@ export interface EventRingOptions {
 export const DEFAULT_RING_EVENTS = 10_000;
 export const DEFAULT_RING_BYTES = 16 * 1024 * 1024;
 
+/** `{"seq":,"event":}` around an event's JSON, without the seq's digits. */
+const ENVELOPE_OVERHEAD = '{"seq":,"event":}'.length;
+
+function digits(value: number): number {
+  return String(value).length;
+}
+
 interface Slot<E> {
   envelope: Envelope<E>;
   bytes: number;
@@ -66,15 +73,20 @@ export class EventRing<E = unknown> {
     return this.size === 0 ? this.#nextSeq : this.#slots[this.#head]!.envelope.seq;
   }
 
-  /** Appends `event` with the next seq, evicts what no longer fits, and tells every listener. */
-  push(event: E): Envelope<E> {
+  /**
+   * Appends `event` with the next seq, evicts what no longer fits, and tells every listener.
+   * `jsonBytes`, when the caller knows it, is the event's serialised length (the envelope's
+   * `{"seq":…,"event":…}` is added here): a ring of one known shape then skips serialising.
+   */
+  push(event: E, jsonBytes?: number): Envelope<E> {
     const envelope: Envelope<E> = { seq: this.#nextSeq++, event };
-    const bytes = JSON.stringify(envelope).length;
+    const bytes = jsonBytes === undefined ? JSON.stringify(envelope).length : jsonBytes + ENVELOPE_OVERHEAD + digits(envelope.seq);
     this.#slots.push({ envelope, bytes });
     this.#bytes += bytes;
     // The newest event is always kept, even one larger than maxBytes on its own.
     while (this.size > 1 && (this.size > this.maxEvents || this.#bytes > this.maxBytes)) this.#evict();
-    for (const listener of [...this.#listeners]) listener(envelope);
+    // A copy: a listener may unsubscribe (or subscribe another) while it hears the event.
+    if (this.#listeners.size > 0) for (const listener of [...this.#listeners]) listener(envelope);
     return envelope;
   }
 

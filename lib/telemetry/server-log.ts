@@ -23,6 +23,8 @@ export interface LogLine {
 export const SERVER_LOG_PROCESSES = ['api', 'chromium-repl'] as const;
 
 const MAX_LINES = 2_000;
+/** A line's JSON without its message's and timestamp's: `{"event":"log","message":,"timestamp":""}`. */
+const LINE_OVERHEAD = '{"event":"log","message":,"timestamp":""}'.length;
 const MAX_BYTES = 1024 * 1024;
 
 /** See the module comment. Close it to unsubscribe. */
@@ -42,7 +44,10 @@ export class ServerLog {
 
   /** Adds one line (line breaks become spaces: one event is one line). */
   write(message: string): void {
-    this.ring.push({ event: 'log', message: message.replace(/[\r\n]+/g, ' '), timestamp: new Date().toISOString() });
+    const line: LogLine = { event: 'log', message: message.replace(/[\r\n]+/g, ' '), timestamp: new Date().toISOString() };
+    // One shape: only the message varies, and JSON.stringify of a string is cheap (a cell's line
+    // is written on every request: issue 26's fixed cost).
+    this.ring.push(line, LINE_OVERHEAD + JSON.stringify(line.message).length + line.timestamp.length);
   }
 
   close(): void {

@@ -13,10 +13,12 @@ function routesOf(app) {
     for (const layer of stack) {
       if (layer.route) {
         for (const method of Object.keys(layer.route.methods)) found.push(`${method.toUpperCase()} ${prefix}${layer.route.path}`);
-      } else if (layer.handle?.stack) {
+      } else if ((layer.handle?.gatedRouter ?? layer.handle)?.stack) {
+        // A gated router (lib/http/route-gate.ts) serves its routes as an ungated one would.
+        const router = layer.handle.gatedRouter ?? layer.handle;
         const mount = typeof layer.rawPath === 'string' && layer.rawPath !== '/' ? layer.rawPath : '';
         const optional = /^\{(.*)\}$/.exec(mount);
-        for (const path of optional === null ? [mount] : ['', optional[1]]) visit(layer.handle.stack, `${prefix}${path}`);
+        for (const path of optional === null ? [mount] : ['', optional[1]]) visit(router.stack, `${prefix}${path}`);
       }
     }
   };

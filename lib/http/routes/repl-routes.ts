@@ -73,7 +73,7 @@ export function replRoutes(browserOf: BrowserOf): Router {
     // A streamed cell outlives its client (its result stays fetchable); a plain one is dropped with it.
     const operation = Operation.fromTimeoutSec(body.timeout_sec, CELL_TIMEOUT, { signal: streaming ? undefined : requestSignal(req, res) });
     if (code === '' && !reset && !restore) throw new ReplError('REPL_ERR_INVALID_REQUEST', 'code is required (it may be empty only when reset or restore is true)');
-    const encoded = encodedRequestBytes(code, operation.timeoutMs);
+    const encoded = mayExceedEncodedLimit(code) ? encodedRequestBytes(code, operation.timeoutMs) : 0;
     if (encoded > LIMITS.encodedRequestBytes) {
       throw new ReplError('REPL_ERR_CODE_TOO_LARGE',
         `code too large: encoded request is ${encoded} bytes, maximum is ${LIMITS.encodedRequestBytes}`);
@@ -240,6 +240,15 @@ async function streamCell(
 const UUID_LENGTH = 36;
 // Go's encoder escapes \b and \f as \u0008/\u000c and U+2028/U+2029 as \u2028/\u2029; JSON.stringify does not.
 const EXTRA_ESCAPES = /[\b\f\u2028\u2029]/g;
+
+/**
+ * False when `code` cannot reach the limit however it encodes: a UTF-16 unit becomes at most six
+ * bytes of the request line (`\u0000`, a lone surrogate, `\u2028`), and the rest of the line is
+ * under 100 bytes. Spares a trivial cell the encoding (issue 26's fixed cost).
+ */
+function mayExceedEncodedLimit(code: string): boolean {
+  return code.length * 6 + 100 > LIMITS.encodedRequestBytes;
+}
 
 export function encodedRequestBytes(code: string, timeoutMs: number): number {
   const line = JSON.stringify({ id: 'x'.repeat(UUID_LENGTH), code, timeout_ms: timeoutMs });
