@@ -59,6 +59,7 @@ for (const name of SHARED_CACHES) {
   symlinkSync(path.join(temp, name), path.join(runTemp, name));
 }
 
+const runStarted = Date.now();
 const child = spawn(command, args, { stdio: 'inherit', env: { ...process.env, [MARKER]: runId, TMPDIR: runTemp } });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
 const [code, signal] = await new Promise((resolve) => child.once('exit', (...result) => resolve(result)));
@@ -82,8 +83,9 @@ if (processes.length === 0 && folders.length === 0) {
 console.log('# leak check FAILED: the tests left these behind');
 for (const p of processes) console.log(`#   process ${p.pid} (group ${p.pgid}): ${p.cmdline.slice(0, 160)}`);
 // Named by where the command believed it wrote them: its TMPDIR (the run's folder, removed below).
-for (const file of leftInRunTemp) console.log(`#   ${kindOf(file)} ${path.join('$TMPDIR', path.basename(file))}`);
-for (const file of leftInShared) console.log(`#   folder ${file}`);
+// When it was made (and what is in it) tells which test file left it: tap prints each file's end.
+for (const file of leftInRunTemp) console.log(`#   ${kindOf(file)} ${path.join('$TMPDIR', path.basename(file))}${whenMade(file)}`);
+for (const file of leftInShared) console.log(`#   folder ${file}${whenMade(file)}`);
 // Clean up, so that the machine and the next run are not affected.
 for (const p of processes) {
   try {
@@ -146,5 +148,21 @@ function liveOther(pid) {
     return !readFileSync(`/proc/${pid}/environ`, 'latin1').includes(`${MARKER}=${runId}`);
   } catch (error) {
     return error.code === 'EACCES';
+  }
+}
+
+/** ` (made 312 s into the run, last changed 318 s; holds SingletonSocket, SingletonCookie)`, or '' when it is gone. */
+function whenMade(file) {
+  try {
+    const stat = lstatSync(file);
+    const at = (ms) => Math.round((ms - runStarted) / 1000);
+    let inside = '';
+    if (stat.isDirectory()) {
+      const names = readdirSync(file);
+      inside = names.length === 0 ? '; empty' : `; holds ${names.slice(0, 6).join(', ')}${names.length > 6 ? ', …' : ''}`;
+    }
+    return ` (made ${at(stat.birthtimeMs || stat.ctimeMs)} s into the run, last changed ${at(stat.mtimeMs)} s${inside})`;
+  } catch {
+    return '';
   }
 }
