@@ -135,6 +135,8 @@ export async function receiveParts(req: IncomingMessage, limits: { maxFiles: num
   const stages = new Set<Transform>();
   let total = 0;
   let failure: unknown;
+  /** Removes the listeners finished() added to the request (it does not on its own). */
+  let stopWatchingRequest = (): void => {};
   try {
     await new Promise<void>((resolve, reject) => {
       const fail = (error: unknown) => {
@@ -189,7 +191,7 @@ export async function receiveParts(req: IncomingMessage, limits: { maxFiles: num
       // finished() also reports a request that ended before this listener existed (the client went
       // away while the folder was being made): an 'aborted' listener added now would never fire,
       // the parser would wait for a body that never comes, and the folder would stay.
-      finished(req, { writable: false }, (error) => {
+      stopWatchingRequest = finished(req, { writable: false }, (error) => {
         if (error !== undefined && error !== null) fail(new ReplError('REPL_ERR_ABORTED', 'the client went away during the upload', { cause: error }));
       });
       req.pipe(parser);
@@ -197,6 +199,8 @@ export async function receiveParts(req: IncomingMessage, limits: { maxFiles: num
   } catch (error) {
     await dispose();
     throw error;
+  } finally {
+    stopWatchingRequest();
   }
   return { parts, dispose };
 }
