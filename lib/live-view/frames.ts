@@ -62,3 +62,54 @@ export class StillFrames {
     return request.token === this.#generation;
   }
 }
+
+/** The live view's frame rate at most while the page changes: acknowledgements are paced to it. */
+export const MOTION_FPS = 30;
+
+/**
+ * Paces a screencast's acknowledgements. Chromium captures, converts and encodes the next frame
+ * only once the last one was acknowledged, at up to the display's 60 frames a second while a page
+ * animates: acknowledging a frame no sooner than `1000 / fps` ms after the one before caps what
+ * the screencast costs the page at what its consumer uses (a recording's frame rate, a person's
+ * eye). A frame after a pause is acknowledged at once, so the first change after an input shows
+ * as fast as before. One per screencast session.
+ */
+export class AckPacer {
+  readonly #intervalMs: number;
+  readonly #now: () => number;
+  #lastAckAt = -Infinity;
+  #pending: NodeJS.Timeout | undefined;
+
+  constructor(fps: number, now: () => number = () => performance.now()) {
+    this.#intervalMs = 1000 / fps;
+    this.#now = now;
+  }
+
+  /** How long to wait before acknowledging a frame that arrived now (0: at once). */
+  delayMs(): number {
+    return Math.max(0, this.#lastAckAt + this.#intervalMs - this.#now());
+  }
+
+  /** Runs `ack` when the pace allows: now, or on a timer (one at a time: Chromium sends no frame before it). */
+  schedule(ack: () => void): void {
+    const delay = this.delayMs();
+    const run = (): void => {
+      this.#pending = undefined;
+      this.#lastAckAt = this.#now();
+      ack();
+    };
+    clearTimeout(this.#pending);
+    if (delay === 0) {
+      run();
+      return;
+    }
+    this.#pending = setTimeout(run, delay);
+    this.#pending.unref();
+  }
+
+  /** Drops an acknowledgement not yet sent (the session is going). */
+  cancel(): void {
+    clearTimeout(this.#pending);
+    this.#pending = undefined;
+  }
+}

@@ -34,7 +34,7 @@ import type { Browser } from '../browsers/browser.js';
 import { HUMAN_REPLY_MAX_CHARS } from '../../common/protocol/human-messages.js';
 import { INPUT_TYPES, inputCommands, LiveViewInputError } from './input.js';
 import type { FrameGeometry, InputCommand } from './input.js';
-import { MOTION_MAX, STILL_AFTER_MS, StillFrames } from './frames.js';
+import { AckPacer, MOTION_FPS, MOTION_MAX, STILL_AFTER_MS, StillFrames } from './frames.js';
 
 const debug = debuglog('browser-repl:live-view');
 
@@ -91,6 +91,8 @@ export class BrowserLiveView extends Resource {
   /** The shown tab's frame rule, and the pending still's timer (lib/live-view/frames.ts). */
   #stills: StillFrames | undefined;
   #stillTimer: NodeJS.Timeout | undefined;
+  /** Paces the acknowledgements of the shown tab's screencast (lib/live-view/frames.ts). */
+  #acks: AckPacer | undefined;
   /** Metadata of the last relayed screencast frame: a still shows the same geometry. */
   #lastMetadata: Protocol.Page.ScreencastFrameMetadata | undefined;
 
@@ -207,10 +209,12 @@ export class BrowserLiveView extends Resource {
     this.#lastMetadata = undefined;
     const stills = new StillFrames();
     this.#stills = stills;
+    const acks = new AckPacer(MOTION_FPS);
+    this.#acks = acks;
     session.on('Page.screencastFrame', (event) => {
       const { data, metadata, sessionId } = event.params;
-      // Acknowledged as relayed: Chromium sends the next frame only then.
-      session.send('Page.screencastFrameAck', { sessionId }).catch(() => undefined);
+      // Chromium sends the next frame only once this one is acknowledged: at most MOTION_FPS a second.
+      acks.schedule(() => void session.send('Page.screencastFrameAck', { sessionId }).catch(() => undefined));
       if (!stills.onFrame(data, metadata)) return;
       this.#geometry = {
         deviceWidth: metadata.deviceWidth, deviceHeight: metadata.deviceHeight,
@@ -263,6 +267,7 @@ export class BrowserLiveView extends Resource {
 
   async #detach(): Promise<void> {
     clearTimeout(this.#stillTimer);
+    this.#acks?.cancel();
     this.#stills = undefined;
     const session = this.#session;
     this.#session = undefined;

@@ -31,6 +31,7 @@ import { ReplError } from '../../common/errors.js';
 import { Resource } from '../../common/resource.js';
 import { waitAtMost } from '../../common/wait.js';
 import type { Browser } from '../browsers/browser.js';
+import { AckPacer } from '../live-view/frames.js';
 import { defaultTab, TICK_MS } from '../live-view/live-view.js';
 import type { LiveViewTab } from '../live-view/live-view.js';
 import { guardProcessGroup, tiedCommand } from '../system/child-lifetime.js';
@@ -82,6 +83,8 @@ export class Recorder extends Resource {
   #guard: GroupGuard | undefined;
   #exited: Promise<number | null> | undefined;
   #stderr = '';
+  /** Paces the acknowledgements of the screencast to the video's frame rate (lib/live-view/frames.ts). */
+  #acks: AckPacer | undefined;
   #session: CdpSession | undefined;
   #targetId: string | undefined;
   #ticking: Promise<void> | undefined;
@@ -267,10 +270,13 @@ export class Recorder extends Resource {
     }
     this.#session = session;
     this.#targetId = targetId;
+    const acks = new AckPacer(this.#options.framerate);
+    this.#acks = acks;
     session.on('Page.screencastFrame', (event) => {
       const { data, sessionId } = event.params;
-      // Acknowledged at once: Chromium sends the next frame only then.
-      session.send('Page.screencastFrameAck', { sessionId }).catch(() => undefined);
+      // Chromium sends the next frame only once this one is acknowledged: no more often than the
+      // video takes them, so an animating page is not encoded at 60 frames a second for nothing.
+      acks.schedule(() => void session.send('Page.screencastFrameAck', { sessionId }).catch(() => undefined));
       if (this.closed) return;
       // The frames due until now show what was there before this one.
       this.#pump();
@@ -289,6 +295,7 @@ export class Recorder extends Resource {
   }
 
   async #detach(): Promise<void> {
+    this.#acks?.cancel();
     const session = this.#session;
     this.#session = undefined;
     if (session === undefined || session.closed) return;

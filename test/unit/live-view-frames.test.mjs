@@ -2,7 +2,7 @@
 // screencast frames are relayed, when a full-size still is due, and when a still that came back
 // may be shown.
 import t from 'tap';
-import { MOTION_MAX, StillFrames } from '../../dist/lib/live-view/frames.js';
+import { AckPacer, MOTION_MAX, StillFrames } from '../../dist/lib/live-view/frames.js';
 
 const big = { deviceWidth: 1280, deviceHeight: 720 };
 const small = { deviceWidth: MOTION_MAX.width, deviceHeight: MOTION_MAX.height };
@@ -48,4 +48,35 @@ t.test('a tab whose frames already come at full size gets no still', async (t) =
   const custom = new StillFrames(() => true);
   custom.onFrame('A', big);
   t.equal(custom.stillDue(), undefined, 'the full-size test is the caller\'s to give');
+});
+
+t.test('acknowledgements are paced: at once after a pause, then no sooner than 1000 / fps ms apart', async (t) => {
+  let now = 1000;
+  const pacer = new AckPacer(25, () => now);
+  const acked = [];
+  pacer.schedule(() => acked.push(now));
+  t.same(acked, [1000], 'the first frame is acknowledged at once');
+  now = 1010;
+  t.equal(pacer.delayMs(), 30, 'a frame 10 ms later waits for the rest of the 40 ms');
+  // A real timer sends the paced acknowledgement (unref'd, as the server has other handles: this
+  // test's own sleep keeps the process up); the clock moves before it fires.
+  pacer.schedule(() => acked.push(now));
+  t.same(acked, [1000], 'not yet');
+  now = 1040;
+  await new Promise((resolve) => setTimeout(resolve, 80));
+  t.same(acked, [1000, 1040]);
+  now = 2000;
+  t.equal(pacer.delayMs(), 0, 'after a pause: at once');
+});
+
+t.test('a cancelled acknowledgement is never sent', async (t) => {
+  let now = 0;
+  const pacer = new AckPacer(10, () => now);
+  const acked = [];
+  pacer.schedule(() => acked.push('first'));
+  pacer.schedule(() => acked.push('second'));
+  pacer.cancel();
+  await new Promise((resolve) => setTimeout(resolve, 150));
+  now = 500;
+  t.same(acked, ['first'], 'the pending one went with the session');
 });
