@@ -42,6 +42,9 @@ export async function recycleBrowser(browser: Browser, options: CleanOptions): P
     }
   }
   await browser.resetDefaultRepl();
+  // As a launch leaves it (lib/browsers/browsers.ts): the fresh worker started, connected, its page
+  // attached, so the next user's first cell does not pay for it.
+  await browser.repl('default').warm();
   const repls = browser.replNames().filter((name) => name !== 'default');
   if (repls.length > 0) throw new Error(`named REPLs left: ${repls.join(', ')}`);
 }
