@@ -3,7 +3,7 @@
 // server: a pool with a profile keeps a login (and the site's local storage) across a release with
 // reuse, while its REPL bindings do not survive; a pool without one is signed out after reuse; with
 // save_changes the login reaches the stored profile when the pool's browser ends (released without
-// reuse, flushed), and a browser that was never acquired saves nothing; a save of the profile ends
+// reuse, flushed, deleted while acquired), and a browser that was never acquired saves nothing; a save of the profile ends
 // the idle browsers of a pool that refreshes, so the next acquire starts from the save; the answers
 // name the profile (profile_id, browser_pool_config.profile, the acquired browser's profile); the
 // profile is removed with `{ id: "" }`; bad profile input is a 4xx naming the field; and
@@ -146,6 +146,15 @@ t.test('with save_changes the profile is written back when the pool\'s browser e
   const later = await kernel.browsers.create({ profile: { name: 'pool-writer' } });
   t.equal(await whoAmI(later), 'signed in as hopper', 'the flushed browser saved its lease\'s login');
   await kernel.browsers.deleteByID(later.session_id);
+
+  // Deleted while acquired: DELETE answers once the profile is saved.
+  const third = await kernel.browserPools.acquire(pool.id, {});
+  t.equal(await signIn(third, 'lovelace'), 'signed in as lovelace');
+  await kernel.browsers.deleteByID(third.session_id);
+  const last = await kernel.browsers.create({ profile: { name: 'pool-writer' } });
+  t.equal(await whoAmI(last), 'signed in as lovelace', 'a browser created right after the delete starts from its save');
+  await kernel.browsers.deleteByID(last.session_id);
+  t.equal((await kernel.browserPools.retrieve(pool.id)).acquired_count, 0, 'the deleted browser is no longer the pool\'s');
 });
 
 t.test('a save of the profile refreshes the idle browsers of a pool on it', async (t) => {
