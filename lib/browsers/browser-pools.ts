@@ -156,8 +156,10 @@ export class BrowserPools {
       : hasProfile(init.profile) ? await this.#browsers.resolveProfile(init.profile) : state.profile;
     const refreshOnProfileUpdate = options.clearProfile === true ? false
       : checkRefresh(settings.refreshOnProfileUpdate, profile) ?? (profile !== undefined && (state.profile === undefined || state.refreshOnProfileUpdate));
+    // Checked again after the wait: the pool may be gone, another may have taken the name or the room.
     if (this.#pools.get(state.id) !== state) throw new ReplError('REPL_ERR_NOT_FOUND', `no browser pool with id or name "${idOrName}"`);
     if (name !== state.name && name !== undefined) this.#assertNameFree(name, state.id);
+    if (settings.size !== undefined) this.#checkSize(size, state.id);
     state.name = name;
     state.init = merged;
     state.spec = specOf(base, profile);
