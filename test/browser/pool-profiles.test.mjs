@@ -3,7 +3,8 @@
 // server: a pool with a profile keeps a login (and the site's local storage) across a release with
 // reuse, while its REPL bindings do not survive; a pool without one is signed out after reuse; with
 // save_changes the login reaches the stored profile when the pool's browser ends (released without
-// reuse, flushed, deleted while acquired), and a browser that was never acquired saves nothing; a save of the profile ends
+// reuse, flushed, deleted while acquired), and a browser that was never acquired saves nothing; of
+// two pool browsers saving one profile the one that ends last is the profile; a save of the profile ends
 // the idle browsers of a pool that refreshes, so the next acquire starts from the save; the answers
 // name the profile (profile_id, browser_pool_config.profile, the acquired browser's profile); the
 // profile is removed with `{ id: "" }`; bad profile input is a 4xx naming the field; and
@@ -155,6 +156,27 @@ t.test('with save_changes the profile is written back when the pool\'s browser e
   t.equal(await whoAmI(last), 'signed in as lovelace', 'a browser created right after the delete starts from its save');
   await kernel.browsers.deleteByID(last.session_id);
   t.equal((await kernel.browserPools.retrieve(pool.id)).acquired_count, 0, 'the deleted browser is no longer the pool\'s');
+});
+
+t.test('two browsers of one pool saving one profile: the last to end wins, whole', async (t) => {
+  const profile = await kernel.profiles.create({ name: 'pool-two-writers' });
+  const pool = await kernel.browserPools.create({ name: 'two-writers', size: 2, profile: { name: 'pool-two-writers', save_changes: true } });
+  t.teardown(async () => {
+    await kernel.browserPools.delete(pool.id, { force: true }).catch(() => undefined);
+    await kernel.profiles.delete(profile.id).catch(() => undefined);
+  });
+  const [a, b] = await Promise.all([kernel.browserPools.acquire(pool.id, {}), kernel.browserPools.acquire(pool.id, {})]);
+  t.not(a.session_id, b.session_id, 'two browsers');
+  t.equal(await signIn(a, 'first-writer'), 'signed in as first-writer');
+  t.equal(await signIn(b, 'second-writer'), 'signed in as second-writer');
+  await kernel.browsers.deleteByID(b.session_id);
+  t.equal(await whoAmI(await kernel.browsers.create({ profile: { id: profile.id }, name: 'check-1' })), 'signed in as second-writer', 'after the first save');
+  await kernel.browsers.deleteByID('check-1');
+  await kernel.browsers.deleteByID(a.session_id);
+  const reader = await kernel.browsers.create({ profile: { id: profile.id } });
+  t.equal(await whoAmI(reader), 'signed in as first-writer', 'the browser that ended last is the profile, not a merge');
+  t.equal(await remembered(reader), 'first-writer', 'its local storage too');
+  await kernel.browsers.deleteByID(reader.session_id);
 });
 
 t.test('a save of the profile refreshes the idle browsers of a pool on it', async (t) => {
