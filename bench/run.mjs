@@ -8,7 +8,7 @@ import os from 'node:os';
 import { ms } from './stats.mjs';
 
 const quick = process.argv.includes('--quick');
-const ALL_SUITES = ['repl-core', 'cell-speed', 'interrupts', 'named-repls', 'playwright', 'interaction', 'browser-core', 'flows', 'browsers', 'agent-tools', 'agent-task', 'webmcp', 'live-view', 'computer', 'recordings', 'proxies', 'profiles', 'reteach'];
+const ALL_SUITES = ['repl-core', 'cell-speed', 'interrupts', 'named-repls', 'playwright', 'interaction', 'browser-core', 'flows', 'browsers', 'agent-tools', 'agent-task', 'webmcp', 'live-view', 'computer', 'recordings', 'proxies', 'profiles', 'pools', 'reteach'];
 const onlyIndex = process.argv.indexOf('--only');
 const only = onlyIndex === -1 ? undefined : process.argv[onlyIndex + 1];
 if (only !== undefined && !ALL_SUITES.includes(only)) throw new Error(`--only: unknown suite ${only}; one of ${ALL_SUITES.join(', ')}`);

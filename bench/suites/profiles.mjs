@@ -14,7 +14,7 @@ import { interleaved } from '../bench-page.mjs';
 const MIB = 1024 * 1024;
 
 /** A user-data-like tree of about 20 MiB: databases, LevelDB logs, IndexedDB and many small files. */
-async function makeUserData(root) {
+export async function makeUserData(root) {
   const files = [
     ['Local State', 16 * 1024], ['Default/Preferences', 64 * 1024], ['Default/Secure Preferences', 16 * 1024],
     ['Default/Cookies', 1 * MIB], ['Default/History', 4 * MIB], ['Default/Favicons', 2 * MIB], ['Default/Web Data', 1 * MIB],

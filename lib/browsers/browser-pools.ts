@@ -8,13 +8,20 @@
  * `Browsers.resolveInit` as `POST /browsers`, so a field browsers learn is a field pools have.
  * Every pool's browsers count against `maxBrowsers`, and the sizes of all pools together may not
  * exceed it.
+ *
+ * A pool may keep a stored profile (`profile: { id | name, save_changes }`,
+ * docs/browsers.md#pools-with-a-profile): its browsers launch on a copy of it, a release keeps
+ * their cookies and sites' storage, with `save_changes` a browser that was leased writes its user
+ * data back when it ends (the last save to finish wins, whole, as for any two browsers on one
+ * profile), and with `refresh_on_profile_update` (the default with a profile) a save of the
+ * profile ends the idle browsers, so the next ones launch on it.
  */
 import { createId } from '@paralleldrive/cuid2';
 
 import { ReplError } from '../../common/errors.js';
 import type { WarmPool } from '../pools/warm-pool.js';
 import type { Browser } from './browser.js';
-import type { BrowserInit, Browsers, BrowserSpec } from './browsers.js';
+import type { BrowserInit, Browsers, BrowserSpec, ProfileUse } from './browsers.js';
 
 /** The id and name of the server's own warm pool. */
 export const DEFAULT_POOL_ID = 'default';
@@ -32,6 +39,8 @@ export interface PoolSettings {
   size: number;
   /** Percent of `size` launched per minute at most (the hosted product's unit); default: as fast as launches go. */
   fillRatePerMinute?: number | undefined;
+  /** End the idle browsers when the pool's profile is saved (default: true with a profile); needs a profile. */
+  refreshOnProfileUpdate?: boolean | undefined;
 }
 
 /** One pool, as the API describes it. */
@@ -46,6 +55,10 @@ export interface BrowserPoolEntry {
   /** The options, checked (what its browsers launch with). */
   readonly spec: BrowserSpec;
   readonly pool: WarmPool<Browser>;
+  /** The stored profile its browsers launch on (`profile_id`), if any. */
+  readonly profileId: string | undefined;
+  /** Whether a save of that profile ends the idle browsers. */
+  readonly refreshOnProfileUpdate: boolean;
 }
 
 interface PoolState {
@@ -55,6 +68,8 @@ interface PoolState {
   init: BrowserInit;
   spec: BrowserSpec;
   pool: WarmPool<Browser>;
+  profile: ProfileUse | undefined;
+  refreshOnProfileUpdate: boolean;
 }
 
 export class BrowserPools {
@@ -66,7 +81,10 @@ export class BrowserPools {
     this.#browsers = browsers;
     this.#pools.set(DEFAULT_POOL_ID, {
       id: DEFAULT_POOL_ID, name: DEFAULT_POOL_ID, createdAt: new Date(), init: {}, spec: browsers.resolveInit({}), pool: browsers.defaultPool,
+      profile: undefined, refreshOnProfileUpdate: false,
     });
+    // For the server's life, as the registry and its store.
+    browsers.onProfileSaved((profileId) => this.#profileSaved(profileId));
   }
 
   list(): BrowserPoolEntry[] {
@@ -79,21 +97,31 @@ export class BrowserPools {
   }
 
   /**
-   * A new pool; it starts filling at once.
+   * A new pool; it starts filling at once. With `init.profile`, its browsers launch on that stored
+   * profile (resolved now: `profile_id` is the id it named).
    *
-   * @throws ReplError `REPL_ERR_INVALID_REQUEST` naming the field, `REPL_ERR_CONFLICT` (name taken).
+   * @throws ReplError `REPL_ERR_INVALID_REQUEST` naming the field, `REPL_ERR_CONFLICT` (name taken),
+   *   `REPL_ERR_PROFILE_NOT_FOUND`.
    */
-  create(settings: PoolSettings, init: BrowserInit): BrowserPoolEntry {
+  async create(settings: PoolSettings, init: BrowserInit): Promise<BrowserPoolEntry> {
     if (this.#browsers.closed) throw new ReplError('REPL_ERR_CLOSED', 'the server is shutting down');
     const name = settings.name;
     if (name !== undefined) this.#assertNameFree(name, undefined);
     const size = this.#checkSize(settings.size, undefined);
     const fillRatePerMinute = checkFillRate(settings.fillRatePerMinute);
-    const spec = this.#browsers.resolveInit(init);
+    const base = this.#browsers.resolveInit(init);
+    const profile = hasProfile(init.profile) ? await this.#browsers.resolveProfile(init.profile) : undefined;
+    const refreshOnProfileUpdate = checkRefresh(settings.refreshOnProfileUpdate, profile) ?? profile !== undefined;
+    // Checked again after the wait: another pool may have taken the name or the room meanwhile.
+    if (name !== undefined) this.#assertNameFree(name, undefined);
+    this.#checkSize(size, undefined);
+    if (this.#browsers.closed) throw new ReplError('REPL_ERR_CLOSED', 'the server is shutting down');
     const id = createId();
-    const state: PoolState = { id, name, createdAt: new Date(), init: { ...init }, spec, pool: undefined as unknown as WarmPool<Browser> };
+    const state: PoolState = {
+      id, name, createdAt: new Date(), init: { ...init }, spec: specOf(base, profile), pool: undefined as unknown as WarmPool<Browser>, profile, refreshOnProfileUpdate,
+    };
     state.pool = this.#browsers.createWarmPool({
-      size, fillRatePerMinute, maxWaiters: MAX_POOL_WAITERS, spec: () => state.spec, keepCookies: () => keepsProfile(state.init),
+      size, fillRatePerMinute, maxWaiters: MAX_POOL_WAITERS, spec: () => state.spec, keepProfile: () => state.profile !== undefined,
     });
     this.#pools.set(id, state);
     state.pool.fill();
@@ -103,11 +131,13 @@ export class BrowserPools {
   /**
    * Changes a pool: the given settings and browser options replace the old ones (options merge
    * field by field). Browsers launched from now on use them; idle ones are rebuilt only with
-   * `discardAllIdle`, leased ones keep what they launched with (the hosted product's rule).
+   * `discardAllIdle`, leased ones keep what they launched with (the hosted product's rule). A new
+   * `profile` is resolved now; `clearProfile` removes the pool's (and its refresh).
    *
-   * @throws ReplError `REPL_ERR_NOT_FOUND`, `REPL_ERR_INVALID_REQUEST` naming the field, `REPL_ERR_CONFLICT`.
+   * @throws ReplError `REPL_ERR_NOT_FOUND`, `REPL_ERR_INVALID_REQUEST` naming the field, `REPL_ERR_CONFLICT`,
+   *   `REPL_ERR_PROFILE_NOT_FOUND`.
    */
-  async update(idOrName: string, settings: Partial<PoolSettings>, init: BrowserInit, options: { discardAllIdle?: boolean; clearStartUrl?: boolean } = {}): Promise<BrowserPoolEntry> {
+  async update(idOrName: string, settings: Partial<PoolSettings>, init: BrowserInit, options: { discardAllIdle?: boolean; clearStartUrl?: boolean; clearProfile?: boolean } = {}): Promise<BrowserPoolEntry> {
     const state = this.#state(idOrName);
     if (state.id === DEFAULT_POOL_ID) {
       throw new ReplError('REPL_ERR_INVALID_REQUEST', 'the default pool is the server\'s warm pool: its size is --browser-pool (BROWSER_REPL_BROWSER_POOL) and its browsers are those of POST /browsers; create a pool of your own to configure one');
@@ -120,10 +150,21 @@ export class BrowserPools {
     const merged: BrowserInit = { ...state.init };
     for (const [key, value] of Object.entries(init)) if (value !== undefined) Object.assign(merged, { [key]: value });
     if (options.clearStartUrl === true) delete merged.startUrl;
-    const spec = this.#browsers.resolveInit(merged);
+    if (options.clearProfile === true) delete merged.profile;
+    const base = this.#browsers.resolveInit(merged);
+    const profile = options.clearProfile === true ? undefined
+      : hasProfile(init.profile) ? await this.#browsers.resolveProfile(init.profile) : state.profile;
+    const refreshOnProfileUpdate = options.clearProfile === true ? false
+      : checkRefresh(settings.refreshOnProfileUpdate, profile) ?? (profile !== undefined && (state.profile === undefined || state.refreshOnProfileUpdate));
+    // Checked again after the wait: the pool may be gone, another may have taken the name or the room.
+    if (this.#pools.get(state.id) !== state) throw new ReplError('REPL_ERR_NOT_FOUND', `no browser pool with id or name "${idOrName}"`);
+    if (name !== state.name && name !== undefined) this.#assertNameFree(name, state.id);
+    if (settings.size !== undefined) this.#checkSize(size, state.id);
     state.name = name;
     state.init = merged;
-    state.spec = spec;
+    state.spec = specOf(base, profile);
+    state.profile = profile;
+    state.refreshOnProfileUpdate = refreshOnProfileUpdate;
     await state.pool.resize(size, fillRatePerMinute);
     if (options.discardAllIdle === true) await state.pool.flush();
     return entryOf(state);
@@ -172,7 +213,8 @@ export class BrowserPools {
       return undefined;
     }
     try {
-      return this.#browsers.adopt(browser, spec, { pooled: true, poolId: state.id });
+      const profile = state.profile === undefined ? undefined : await this.#browsers.profileInfo(state.profile);
+      return this.#browsers.adopt(browser, spec, { pooled: true, poolId: state.id, ...(profile === undefined ? {} : { profile }) });
     } catch (error) {
       state.pool.giveBack(browser);
       throw error;
@@ -204,6 +246,14 @@ export class BrowserPools {
   /** Ends every idle browser of the pool; it refills with its current options. @throws ReplError `REPL_ERR_NOT_FOUND` */
   async flush(idOrName: string): Promise<void> {
     await this.#state(idOrName).pool.flush();
+  }
+
+  /** A profile was saved: the pools on it that refresh end their idle browsers, so the next ones launch on the save. */
+  #profileSaved(profileId: string): void {
+    for (const state of this.#pools.values()) {
+      if (state.profile?.id !== profileId || !state.refreshOnProfileUpdate) continue;
+      state.pool.flush().catch(() => undefined);
+    }
   }
 
   #state(idOrName: string): PoolState {
@@ -239,8 +289,25 @@ export class BrowserPools {
 function entryOf(state: PoolState): BrowserPoolEntry {
   return {
     id: state.id, name: state.name, createdAt: state.createdAt, size: state.pool.size, fillRatePerMinute: state.pool.fillRatePerMinute,
-    init: state.init, spec: state.spec, pool: state.pool,
+    init: state.init, spec: state.spec, pool: state.pool, profileId: state.profile?.id, refreshOnProfileUpdate: state.refreshOnProfileUpdate,
   };
+}
+
+/** The spec a pool's browsers launch with: the checked options, on the profile's user data if it has one. */
+function specOf(base: BrowserSpec, profile: ProfileUse | undefined): BrowserSpec {
+  return profile === undefined ? base : { ...base, userData: profile.userData };
+}
+
+function hasProfile(value: unknown): boolean {
+  return value !== undefined && value !== null;
+}
+
+/** `refresh_on_profile_update` as given (undefined: not given); true needs a profile, as in the hosted product. */
+function checkRefresh(value: unknown, profile: ProfileUse | undefined): boolean | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'boolean') throw new ReplError('REPL_ERR_INVALID_REQUEST', 'refresh_on_profile_update must be boolean');
+  if (value && profile === undefined) throw new ReplError('REPL_ERR_INVALID_REQUEST', 'refresh_on_profile_update: the pool has no profile to refresh on; give it a profile ({ id } or { name })');
+  return value;
 }
 
 function checkFillRate(value: unknown): number | undefined {
@@ -254,13 +321,4 @@ function defaultAcquireTimeout(pool: WarmPool<Browser>): number {
   const rate = pool.fillRatePerMinute;
   if (rate === undefined) return DEFAULT_ACQUIRE_TIMEOUT_SECONDS;
   return Math.min(MAX_ACQUIRE_TIMEOUT_SECONDS, Math.ceil(60 * 100 / rate));
-}
-
-/**
- * A pool that keeps a profile keeps its logins across leases. `profile` is the field the
- * profiles branch of issue 31 adds to `BrowserInit`; read without its type so this compiles before that merge.
- */
-function keepsProfile(init: BrowserInit): boolean {
-  const profile = (init as { profile?: unknown }).profile;
-  return profile !== undefined && profile !== null;
 }

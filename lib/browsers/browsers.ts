@@ -129,8 +129,8 @@ export interface WarmPoolConfig {
   maxWaiters: number;
   /** The configuration its browsers launch with (read at each launch, so an update applies to the next one). */
   spec: () => BrowserSpec;
-  /** The pool keeps a profile: a released browser keeps its cookies. */
-  keepCookies: () => boolean;
+  /** The pool keeps a profile: a released browser keeps its cookies and sites' storage (lib/browsers/browser-recycle.ts). */
+  keepProfile: () => boolean;
 }
 
 export interface BrowsersOptions {
@@ -205,6 +205,8 @@ export class Browsers extends Resource {
   readonly #proxies: ProxyStore | undefined;
   /** The relay and proxy of each browser created with a `proxyId` (its relay closes with it). */
   readonly #proxied = new WeakMap<Browser, { relay: ProxyRelay; proxyId: string | undefined }>();
+  /** Pool browsers that save a profile when they end, and whether they were ever leased (#launchParked). */
+  readonly #poolLeases = new WeakMap<Browser, { used: boolean }>();
 
   constructor(options: BrowsersOptions = {}) {
     super();
@@ -231,7 +233,7 @@ export class Browsers extends Resource {
     // Never reaped (no clock), and described by the browsers API under the id it is addressed by.
     this.#primary.enlist({ name: DEFAULT_BROWSER_ID, timeoutSeconds: 0 });
     this.#defaultPool = this.createWarmPool({
-      size: this.poolSize, maxWaiters: DEFAULT_POOL_MAX_WAITERS, spec: () => this.resolveInit({}), keepCookies: () => false,
+      size: this.poolSize, maxWaiters: DEFAULT_POOL_MAX_WAITERS, spec: () => this.resolveInit({}), keepProfile: () => false,
     });
     this.#defaultPool.fill();
   }
@@ -253,7 +255,7 @@ export class Browsers extends Resource {
       maxWaiters: config.maxWaiters,
       launch: () => this.#launchParked(config.spec()),
       canLaunch: () => !this.closed && !this.#draining && this.liveBrowsers < this.maxBrowsers,
-      recycle: (browser) => this.#recycle(browser, config.keepCookies()),
+      recycle: (browser) => this.#recycle(browser, config.keepProfile()),
       retire: (browser) => this.#retire(browser),
       onLaunchError: (error) => debug('warming a pool browser failed: %o', error),
     });
@@ -283,6 +285,8 @@ export class Browsers extends Resource {
   adopt(browser: Browser, spec: BrowserSpec, options: { pooled: boolean; poolId?: string | undefined; profile?: BrowserProfileInfo | undefined }): Browser {
     if (spec.name !== undefined) this.#assertNameFree(spec.name);
     this.#parked.delete(browser);
+    const lease = this.#poolLeases.get(browser);
+    if (lease !== undefined) lease.used = true;
     browser.poolId = options.poolId;
     browser.enlist({
       name: spec.name, tags: spec.tags, startUrl: spec.startUrl, pooled: options.pooled, timeoutSeconds: spec.timeoutSeconds,
@@ -393,7 +397,7 @@ export class Browsers extends Resource {
    */
   async create(init: BrowserInit = {}): Promise<Browser> {
     this.#assertOpen();
-    const profile = init.profile === undefined || init.profile === null ? undefined : await this.#profileOf(init.profile);
+    const profile = init.profile === undefined || init.profile === null ? undefined : await this.resolveProfile(init.profile);
     const spec: BrowserSpec = { ...this.resolveInit(init), ...(profile === undefined ? {} : { userData: profile.userData }) };
     // A pool browser fits when the request asks for what the pool launched: headless, default
     // viewport, no proxy, no extensions, and no profile (a pool browser's user data is already made).
@@ -430,8 +434,7 @@ export class Browsers extends Resource {
     }
     try {
       // The name may have been taken while this one launched.
-      const loaded = profile === undefined ? undefined : await this.#profiles?.get(profile.id).catch(() => profile.stored);
-      this.adopt(browser, spec, { pooled, ...(profile === undefined ? {} : { profile: { ...(loaded ?? profile.stored), saveChanges: profile.saveChanges } }) });
+      this.adopt(browser, spec, { pooled, ...(profile === undefined ? {} : { profile: await this.profileInfo(profile) }) });
     } catch (error) {
       this.#parked.delete(browser);
       await browser.destroy();
@@ -599,9 +602,21 @@ export class Browsers extends Resource {
     for (const pool of this.#pools) pool.fill();
   }
 
-  /** A pool's launch: parked (counted, nobody's) until a pool hands it out. */
+  /**
+   * A pool's launch: parked (counted, nobody's) until a pool hands it out. On a pool that saves
+   * its profile, the save runs only for a browser that was leased at least once: one that ends
+   * never used (flushed, resized away, the pool deleted) holds nothing of a user, and its save
+   * would only replace a newer one by the snapshot it started from (docs/browsers.md#pools-with-a-profile).
+   */
   async #launchParked(spec: BrowserSpec): Promise<Browser> {
-    const browser = await this.#launch(spec, undefined);
+    const save = spec.userData?.save;
+    const lease = { used: false };
+    const launch: BrowserSpec = save === undefined ? spec : {
+      ...spec,
+      userData: { ...spec.userData, save: async (userDataDir) => { if (lease.used) await save(userDataDir); } },
+    };
+    const browser = await this.#launch(launch, undefined);
+    if (save !== undefined) this.#poolLeases.set(browser, lease);
     if (this.closed) {
       // close() began in the moment between the launch's own check and this: end it, tracked.
       await this.#retire(browser);
@@ -612,9 +627,9 @@ export class Browsers extends Resource {
   }
 
   /** Cleans a released browser (lib/browsers/browser-recycle.ts) and gives it a new id; false when it is not clean. */
-  async #recycle(browser: Browser, keepCookies: boolean): Promise<boolean> {
+  async #recycle(browser: Browser, keepProfile: boolean): Promise<boolean> {
     try {
-      await recycleBrowser(browser, { keepCookies });
+      await recycleBrowser(browser, { keepProfile });
     } catch (error) {
       debug('%s: cleaning for reuse failed, retiring it: %o', browser.id, error);
       return false;
@@ -691,11 +706,12 @@ export class Browsers extends Resource {
 
   /**
    * The stored profile `profile` names, checked (`{ id | name, save_changes }`), with what its
-   * launch does: copy it in, and with `save_changes` save it back once Chromium exited.
+   * launch does: copy it in, and with `save_changes` save it back once Chromium exited. A pool
+   * (lib/browsers/browser-pools.ts) puts its `userData` in the spec its browsers launch with.
    *
    * @throws ReplError `REPL_ERR_INVALID_REQUEST` (naming the field), `REPL_ERR_PROFILE_NOT_FOUND`
    */
-  async #profileOf(value: unknown): Promise<ProfileUse> {
+  async resolveProfile(value: unknown): Promise<ProfileUse> {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ReplError('REPL_ERR_INVALID_REQUEST', 'profile must be an object with id or name');
     const { id, name, save_changes: saveChanges } = value as Record<string, unknown>;
     if (saveChanges !== undefined && saveChanges !== null && typeof saveChanges !== 'boolean') throw new ReplError('REPL_ERR_INVALID_REQUEST', 'profile.save_changes must be boolean');
@@ -719,6 +735,17 @@ export class Browsers extends Resource {
         } : undefined,
       },
     };
+  }
+
+  /** The SDK's `Profile` of a browser launched on `use`: the stored metadata as it is now. */
+  async profileInfo(use: ProfileUse): Promise<BrowserProfileInfo> {
+    const loaded = await this.#profiles?.get(use.id).catch(() => use.stored);
+    return { ...(loaded ?? use.stored), saveChanges: use.saveChanges };
+  }
+
+  /** Calls `listener` with a profile's id after each save of it; returns the unsubscribe (a no-op without profiles). */
+  onProfileSaved(listener: (id: string) => void): () => void {
+    return this.#profiles?.onSaved(listener) ?? (() => undefined);
   }
 
   #defaultViewport(): Viewport {
@@ -753,7 +780,7 @@ function extensionFlags(dirs: readonly string[] | undefined): string[] {
 }
 
 /** A stored profile a created browser starts from (and maybe saves to). */
-interface ProfileUse {
+export interface ProfileUse {
   id: string;
   stored: StoredProfile;
   saveChanges: boolean;

@@ -4129,12 +4129,12 @@ export interface components {
             size?: number;
             /** @description Percent of size launched per minute at most; default: as fast as launches go. */
             fill_rate_per_minute?: number;
-            /** @description Accepted; pools are rebuilt with flush. */
+            /** @description End the idle browsers when the pool's profile is saved, so the next ones launch on the save. Default true when the pool has a profile; true without one is a 400. */
             refresh_on_profile_update?: boolean;
             /** @description Update only: end the idle browsers now, so the pool refills with the new options. */
             discard_all_idle?: boolean;
         };
-        /** @description The Kernel SDK's BrowserPoolCreateParams: the pool's fields and its browsers' options. The browser options are those of POST /browsers and are checked by the same code: `proxy_id`, `profile`, `extensions`, `chrome_policy` and a true `stealth` or `kiosk_mode` answer 400 naming the field as they do there. */
+        /** @description The Kernel SDK's BrowserPoolCreateParams: the pool's fields and its browsers' options. The browser options are those of POST /browsers and are checked by the same code: `chrome_policy` and a true `stealth` or `kiosk_mode` answer 400 naming the field as they do there. */
         BrowserPoolCreateRequest: {
             /** @description Unique among pools; usable wherever an id is. `default` is the server's warm pool. */
             name?: string;
@@ -4142,7 +4142,7 @@ export interface components {
             size: number;
             /** @description Percent of size launched per minute at most; default: as fast as launches go. */
             fill_rate_per_minute?: number;
-            /** @description Accepted; pools are rebuilt with flush. */
+            /** @description End the idle browsers when the pool's profile is saved, so the next ones launch on the save. Default true when the pool has a profile; true without one is a 400. */
             refresh_on_profile_update?: boolean;
             /** @description Default true; false needs DISPLAY. */
             headless?: boolean;
@@ -4152,6 +4152,7 @@ export interface components {
             /** @description Opened in the first tab of each acquired browser; best effort. */
             start_url?: string;
             telemetry?: components["schemas"]["BrowserTelemetryRequest"] | null;
+            profile?: components["schemas"]["BrowserPoolProfile"] | null;
         };
         /** @description The Kernel SDK's BrowserPoolUpdateParams: given fields replace the pool's; browsers launched from now on use them. The default pool cannot be updated (400). */
         BrowserPoolUpdateRequest: {
@@ -4161,7 +4162,7 @@ export interface components {
             size?: number;
             /** @description Percent of size launched per minute at most; default: as fast as launches go. */
             fill_rate_per_minute?: number;
-            /** @description Accepted; pools are rebuilt with flush. */
+            /** @description End the idle browsers when the pool's profile is saved, so the next ones launch on the save. Default true when the pool has a profile; true without one is a 400. */
             refresh_on_profile_update?: boolean;
             /** @description Default true; false needs DISPLAY. */
             headless?: boolean;
@@ -4171,6 +4172,7 @@ export interface components {
             /** @description Opened in the first tab of each acquired browser; best effort. */
             start_url?: string;
             telemetry?: components["schemas"]["BrowserTelemetryRequest"] | null;
+            profile?: components["schemas"]["BrowserPoolProfile"] | null;
             /** @description End the idle browsers now, so the pool refills with the new options. Default false. */
             discard_all_idle?: boolean;
         };
@@ -4206,6 +4208,8 @@ export interface components {
             viewport?: components["schemas"]["BrowserViewport"];
             start_url?: string;
             telemetry?: components["schemas"]["BrowserTelemetryConfig"];
+            profile?: components["schemas"]["BrowserPoolProfile"];
+            refresh_on_profile_update?: boolean;
         };
         /** @description The Kernel SDK's BrowserPool. */
         BrowserPool: {
@@ -4219,6 +4223,7 @@ export interface components {
             available_count: number;
             browser_pool_config: components["schemas"]["BrowserPoolConfig"];
             extension_ids: string[];
+            /** @description The stored profile the pool's browsers launch on (resolved from `profile` when the pool was created or updated); absent without one. */
             profile_id?: string;
         };
         BrowserPoolList: components["schemas"]["BrowserPool"][];
@@ -4278,6 +4283,14 @@ export interface components {
             /** @description Whether a create would start a browser here now, without waiting. */
             accepting: boolean;
             draining: boolean;
+        };
+        /** @description The Kernel SDK's pool `profile` (either `id` or `name`) plus `save_changes`: the pool's browsers launch on a copy of that stored profile, a release keeps their cookies and sites' storage, and with `save_changes` a browser that was acquired writes its user data back when it ends (deleted, reaped, released without reuse, flushed, or the server draining); the save that finishes last wins, whole. The hosted product ignores `save_changes` on pools (docs/browsers.md#pools-with-a-profile). On update, `{ "id": "" }` (or null) removes the pool's profile. */
+        BrowserPoolProfile: {
+            id?: string;
+            /** @description 1 to 255 letters, digits, `.`, `_` or `-` (empty: none, on update). */
+            name?: string;
+            /** @description Default false: the stored profile stays as it was. */
+            save_changes?: boolean;
         };
     };
     responses: {

@@ -73,12 +73,20 @@ export class ProfileStore {
   /** Readers of a generation folder (`<id>/<data>`) right now; a replaced one is removed by its last reader. */
   readonly #readers = new Map<string, number>();
   readonly #retired = new Set<string>();
+  /** Called with the profile's id after each save that changed it (the pools' refresh_on_profile_update). */
+  readonly #onSaved = new Set<(id: string) => void>();
 
   constructor(options: ProfileStoreOptions) {
     this.dir = path.resolve(options.dir);
     if (options.key !== undefined && options.key.length !== 32) throw new ReplError('REPL_ERR_INVALID_ARGUMENT', 'key must be 32 bytes');
     this.#key = options.key;
     this.#keyId = options.key === undefined ? undefined : keyIdOf(options.key);
+  }
+
+  /** Calls `listener` with a profile's id after each save of it commits; returns the unsubscribe. */
+  onSaved(listener: (id: string) => void): () => void {
+    this.#onSaved.add(listener);
+    return () => this.#onSaved.delete(listener);
   }
 
   /** Whether saves are sealed with a key (docs/browsers.md#profiles). */
@@ -210,6 +218,13 @@ export class ProfileStore {
         await writeMeta(folder, next);
         (await this.#open()).set(id, next);
         if (record.data !== null) await this.#retire(id, record.data);
+        for (const listener of this.#onSaved) {
+          try {
+            listener(id);
+          } catch (error) {
+            debug('%s: a save listener failed: %o', id, error);
+          }
+        }
         return true;
       } catch (error) {
         await rm(temp, { recursive: true, force: true }).catch(() => undefined);

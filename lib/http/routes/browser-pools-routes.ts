@@ -49,13 +49,12 @@ export function browserPoolsRoutes(options: BrowsersRoutesOptions & { pools?: Br
   router.post('/browser_pools', jsonBody(BODY_LIMIT_BYTES), async (req: Request, res: Response) => {
     const { settings, browser } = splitBody(req.body, 'BrowserPoolSettings');
     if (settings['size'] === undefined) throw new ReplError('REPL_ERR_INVALID_REQUEST', 'size is required');
-    // A pool's browsers are launched ahead of any request, without a stored profile's user data.
-    if (browser['profile'] !== undefined && browser['profile'] !== null) throw new ReplError('REPL_ERR_INVALID_REQUEST', 'profile is not supported on pools yet: pool browsers start from fresh user data; create a browser with profile instead (docs/browsers.md#pools)');
     const init = await browserInitOf(browser, options);
-    const pool = pools.create({
+    const pool = await pools.create({
       name: settings['name'] as string | undefined,
       size: settings['size'] as number,
       fillRatePerMinute: settings['fill_rate_per_minute'] as number | undefined,
+      refreshOnProfileUpdate: settings['refresh_on_profile_update'] as boolean | undefined,
     }, init);
     res.json(wirePool(pool));
   });
@@ -69,14 +68,16 @@ export function browserPoolsRoutes(options: BrowsersRoutesOptions & { pools?: Br
     // An empty start_url clears the pool's (the hosted product's update rule).
     const clearStartUrl = browser['start_url'] === '';
     if (clearStartUrl) delete browser['start_url'];
-    // A pool's browsers are launched ahead of any request, without a stored profile's user data.
-    if (browser['profile'] !== undefined && browser['profile'] !== null) throw new ReplError('REPL_ERR_INVALID_REQUEST', 'profile is not supported on pools yet: pool browsers start from fresh user data; create a browser with profile instead (docs/browsers.md#pools)');
+    // `profile: { id: "" }` (or null) removes the pool's profile (the hosted product's update rule).
+    const clearProfile = isClearedProfile(browser['profile']);
+    if (clearProfile) delete browser['profile'];
     const init = await browserInitOf(browser, options);
     const pool = await pools.update(String(req.params['id_or_name']), {
       name: settings['name'] as string | undefined,
       size: settings['size'] as number | undefined,
       fillRatePerMinute: settings['fill_rate_per_minute'] as number | undefined,
-    }, init, { discardAllIdle: settings['discard_all_idle'] === true, clearStartUrl });
+      refreshOnProfileUpdate: settings['refresh_on_profile_update'] as boolean | undefined,
+    }, init, { discardAllIdle: settings['discard_all_idle'] === true, clearStartUrl, clearProfile });
     res.json(wirePool(pool));
   });
 
@@ -148,6 +149,16 @@ function wirePool(pool: BrowserPoolEntry): WireBrowserPool {
   if (spec.startUrl !== undefined) config.start_url = spec.startUrl;
   const telemetry = telemetryWire(spec.telemetry);
   if (telemetry !== undefined) config.telemetry = telemetry;
+  // The profile as it was sent (the hosted product's echo); `profile_id` is the one it resolved to.
+  if (pool.profileId !== undefined && isObject(init.profile)) {
+    const { id, name, save_changes: saveChanges } = init.profile;
+    const profile: NonNullable<typeof config.profile> = {};
+    if (typeof id === 'string' && id !== '') profile.id = id;
+    if (typeof name === 'string' && name !== '') profile.name = name;
+    if (saveChanges === true) profile.save_changes = true;
+    config.profile = profile;
+    config.refresh_on_profile_update = pool.refreshOnProfileUpdate;
+  }
   const wire: WireBrowserPool = {
     id: pool.id,
     created_at: pool.createdAt.toISOString(),
@@ -157,7 +168,21 @@ function wirePool(pool: BrowserPoolEntry): WireBrowserPool {
     extension_ids: [],
   };
   if (pool.name !== undefined) wire.name = pool.name;
+  if (pool.profileId !== undefined) wire.profile_id = pool.profileId;
   return wire;
+}
+
+/** An update's `profile` that removes the pool's: `{ id: "" }` (the hosted product's way), `{ name: "" }` or null. */
+function isClearedProfile(value: unknown): boolean {
+  if (value === null) return true;
+  if (!isObject(value)) return false;
+  const { id, name } = value;
+  const empty = (field: unknown) => field === undefined || field === null || field === '';
+  return (id === '' || name === '') && empty(id) && empty(name);
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** A create or update body: the pool's own fields (checked by `schema`) and its browsers' options. */

@@ -63,7 +63,7 @@ const UNSUPPORTED_CREATE: Record<string, { harmless: (value: unknown) => boolean
   invocation_id: { harmless: isNullish, why: 'there are no actions on this server' },
 };
 const UNSUPPORTED_UPDATE: Record<string, { harmless: (value: unknown) => boolean; why: string }> = {
-  profile: { harmless: isNullish, why: 'a running browser keeps the user data it started with; create a browser with profile instead' },
+  profile: { harmless: isNullish, why: 'a running browser keeps the user-data folder its Chromium launched with (loading a profile would relaunch it, cutting its connections, tabs and REPL pages); create the browser with profile, or acquire it from a pool with one (docs/browsers.md#profiles)' },
   disable_default_proxy: { harmless: () => true, why: '' },
   viewport: { harmless: isNullish, why: 'a running browser keeps its viewport; create a browser with the viewport you need, or call setViewport() in a cell' },
 };
