@@ -106,7 +106,14 @@ function problemOf(spec, response) {
   // 2xx: the request happened to be valid.
   if (!spec.mayBeValid) return `answered ${status} to a request that cannot be valid: ${response.body.toString('utf8').slice(0, 200)}`;
   if (/text\/event-stream/i.test(type)) return spec.rpc ? undefined : streamProblem(response.body.toString('utf8'), spec.unnamedEvents);
-  if (response.body.length > 0 && !spec.rawAnswer && !/json/i.test(type)) return `2xx body is not JSON (content-type ${JSON.stringify(type)})`;
+  if (response.body.length > 0 && !/json/i.test(type)) {
+    if (spec.rawAnswer === false || spec.rawAnswer === undefined) return `2xx body is not JSON (content-type ${JSON.stringify(type)})`;
+    // A route that documents other answers (a screenshot, a file, a video) answers one of them.
+    const media = type.split(';')[0].trim().toLowerCase();
+    if (Array.isArray(spec.rawAnswer) && !spec.rawAnswer.some((documented) => documented === '*/*' || documented === media)) {
+      return `2xx content-type ${JSON.stringify(type)} is none of the documented ${spec.rawAnswer.join(', ')}`;
+    }
+  }
   if (/json/i.test(type) && response.json === undefined && response.body.length > 0) return '2xx body does not parse as JSON';
   return undefined;
 }
@@ -333,6 +340,9 @@ for (const [template, item] of Object.entries(openapi.paths)) {
       method: method.toUpperCase(),
       schemaName: schemaRef?.split('/').pop(),
       rawBody: operation.requestBody?.content?.['application/octet-stream'] !== undefined,
+      // The media types its 2xx answers document besides JSON and SSE (a PNG, a file, a video).
+      rawTypes: Object.entries(operation.responses ?? {}).filter(([status]) => status.startsWith('2'))
+        .flatMap(([, answer]) => Object.keys(answer.content ?? {})).filter((media) => !/json|event-stream/.test(media)),
       params: [...(item.parameters ?? []), ...(operation.parameters ?? [])].map(resolve),
     });
   }
@@ -383,8 +393,8 @@ function operationArbitrary(operation) {
       // Field naming is checked only when the body is the one thing wrong with the request.
       field: odd || query !== '' ? undefined : generated.field,
       mayBeValid: true,
-      // A file's bytes, and the Prometheus exposition (text/plain), are not JSON by design.
-      rawAnswer: operation.template.endsWith('/fs/read_file') || operation.template.endsWith('/curl/raw') || operation.template.endsWith('/fs/download_dir_zip') || operation.template === '/metrics',
+      // A file's bytes, a screenshot, the Prometheus exposition: what openapi.json documents for it.
+      rawAnswer: operation.rawTypes.length > 0 ? operation.rawTypes : false,
       readiness: operation.template === '/readyz',
       unnamedEvents: unnamed,
       streamMs: endless ? 300 : 20_000,
