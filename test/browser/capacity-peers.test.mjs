@@ -3,7 +3,7 @@
 // joined by BROWSER_REPL_PEERS; the official SDK talks to server 0 only. Six concurrent creates are
 // placed across the servers; the list from another server shows all six; a seventh waits and gets
 // the room a delete on another server frees; a name taken through one server is refused through
-// another and retrieved through a third; a request forwarded to a browser's server is counted under
+// another and retrieved through a third, and so is a new name given by a rename; a request forwarded to a browser's server is counted under
 // its documented route; SIGKILL of a server drops its browsers from every list within 15 s while
 // the others keep working; at the end no Chromium process of any server is left.
 import { readFileSync, readdirSync, rmSync } from 'node:fs';
@@ -14,6 +14,8 @@ import t from 'tap';
 import Kernel from '@onkernel/sdk';
 import { request } from 'undici';
 import { MAIN, serveEnv, spawnServe } from '../helpers/serve-process.mjs';
+import { PeerDirectory } from '../../dist/lib/http/peer-directory.js';
+import { Peers } from '../../dist/lib/http/peers.js';
 
 t.setTimeout(240_000);
 
@@ -49,6 +51,13 @@ t.teardown(async () => {
     const match = /^browser-repl-profile-(\d+)-/.exec(entry);
     if (match !== null && pids.has(match[1])) rmSync(join(tmpdir(), entry), { recursive: true, force: true, maxRetries: 5 });
   }
+});
+// The owners of names as the servers compute them (the same members, the same hashing).
+const ownersPeers = new Peers({ nodeId: nodes[0].name, peers: Object.fromEntries(nodes.map((node) => [node.name, node.url])) });
+const owners = new PeerDirectory({ peers: ownersPeers });
+t.teardown(async () => {
+  await owners.close();
+  await ownersPeers.close();
 });
 const kernelAt = (index) => new Kernel({ apiKey: TOKEN, baseURL: nodes[index].url, maxRetries: 0 });
 const kernel = kernelAt(0);
@@ -159,7 +168,7 @@ t.test('six creates through one server are placed across all three; any server l
   t.equal((await listAll(1)).length, 0, 'all gone');
 });
 
-t.test('a name is unique across the servers and found from any', async (t) => {
+t.test('a name, given at create or by a rename, is unique across the servers and found from any', async (t) => {
   const named = await kernelAt(0).browsers.create({ name: 'shared-name' });
   const again = await request(`${nodes[1].url}/browsers`, {
     method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'shared-name' }),
@@ -168,7 +177,34 @@ t.test('a name is unique across the servers and found from any', async (t) => {
   await again.body.dump();
   const got = await kernelAt(2).browsers.retrieve('shared-name');
   t.equal(got.session_id, named.session_id, 'retrieved through a third');
-  await kernelAt(1).browsers.deleteByID('shared-name');
+
+  // A rename: the browser stays on its server, whoever owns the new name.
+  const [first, second] = await Promise.all([kernelAt(0).browsers.create({}), kernelAt(0).browsers.create({})]);
+  const holder = first.session_id.split('.')[0];
+  const newName = Array.from({ length: 50 }, (_, i) => `renamed-${i}`).find((name) => owners.ownerOf(name) !== holder);
+  const [through, third] = [0, 1, 2].filter((i) => nodes[i].name !== holder);
+  const renamed = await kernelAt(through).browsers.update(first.session_id, { name: newName });
+  t.same([renamed.session_id, renamed.name], [first.session_id, newName], `renamed through ${nodes[through].name} (the name's owner is ${owners.ownerOf(newName)}, the browser on ${holder})`);
+  t.equal((await kernelAt(third).browsers.retrieve(newName)).session_id, first.session_id, `retrieved by its new name through ${nodes[third].name}`);
+  t.equal((await kernelAt(through).browsers.playwright.execute(newName, { code: 'return 7' })).result, 7, 'a call by the new name reaches it');
+  const takenBy = async (index, method, path, body) => {
+    const answer = await request(`${nodes[index].url}${path}`, {
+      method, headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify(body),
+    });
+    return { status: answer.statusCode, body: await answer.body.json() };
+  };
+  const renameAgain = await takenBy(third, 'PATCH', `/browsers/${encodeURIComponent(second.session_id)}`, { name: newName });
+  t.match(renameAgain, { status: 409, body: { code: 'REPL_ERR_CONFLICT', message: new RegExp(`"${newName}" already exists`) } }, 'a second browser cannot be renamed to it, through another server');
+  const createAgain = await takenBy(third, 'POST', '/browsers', { name: newName });
+  t.match(createAgain, { status: 409, body: { code: 'REPL_ERR_CONFLICT' } }, 'nor created with it');
+  t.equal((await kernelAt(2).browsers.retrieve(second.session_id)).name, undefined, 'the second keeps no name');
+  await kernelAt(third).browsers.deleteByID(newName);
+  const gone = await request(`${nodes[through].url}/browsers/${newName}`, { headers: { authorization: `Bearer ${TOKEN}` } });
+  t.equal(gone.statusCode, 404, 'deleted by its name through a third server: gone');
+  await gone.body.dump();
+  const reuse = await kernelAt(third).browsers.update(second.session_id, { name: newName });
+  t.equal(reuse.name, newName, 'the freed name can be taken again');
+  for (const id of ['shared-name', second.session_id]) await kernelAt(1).browsers.deleteByID(id);
 });
 
 t.test('SIGKILL of a server: within 15 s its browsers leave every list, the others keep working', async (t) => {
