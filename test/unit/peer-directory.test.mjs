@@ -114,3 +114,42 @@ t.test('DNS discovery: a failing resolver leaves the fixed peers', async (t) => 
   t.same((await dir.others()).map(({ node }) => node), ['pod-9']);
   t.same(dir.members(), ['pod-0', 'pod-9']);
 });
+
+t.test('holderOf: the name\'s owner is asked first, then every other peer; assertNameFree refuses a held name', async (t) => {
+  // Three peers on loopback, each answering GET /browsers/{name} for the names it "holds".
+  const holds = { 'pod-1': new Set(), 'pod-2': new Set(), 'pod-3': new Set() };
+  const asked = [];
+  const urls = {};
+  for (const node of Object.keys(holds)) {
+    const server = createServer((req, res) => {
+      const name = decodeURIComponent(req.url.replace(/^\/browsers\//, ''));
+      asked.push([node, name, req.headers['x-browser-repl-forwarded-by']]);
+      if (holds[node].has(name)) res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ session_id: `${node}.x`, name }));
+      else res.writeHead(404, { 'content-type': 'application/json' }).end('{"code":"REPL_ERR_NOT_FOUND"}');
+    });
+    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+    t.teardown(() => new Promise((resolve) => server.close(resolve)));
+    urls[node] = `http://127.0.0.1:${server.address().port}`;
+  }
+  const peers = new Peers({ nodeId: 'pod-0', peers: urls });
+  const dir = new PeerDirectory({ peers });
+  t.teardown(async () => {
+    await dir.close();
+    await peers.close();
+  });
+  const name = Array.from({ length: 100 }, (_, i) => `n-${i}`).find((n) => dir.ownerOf(n) === 'pod-1');
+  holds['pod-1'].add(name);
+  t.equal(await dir.holderOf(name), 'pod-1', 'held by its owner');
+  t.same(asked, [['pod-1', name, 'pod-0']], 'only the owner was asked, marked as a peer\'s question');
+
+  asked.length = 0;
+  holds['pod-1'].delete(name);
+  holds['pod-3'].add(name);
+  t.equal(await dir.holderOf(name), 'pod-3', 'renamed onto another server: found there');
+  t.same(asked.map(([node]) => node).sort(), ['pod-1', 'pod-2', 'pod-3'], 'the owner, then every other peer');
+  await t.rejects(dir.assertNameFree(name), { code: 'REPL_ERR_CONFLICT', message: `a browser named "${name}" already exists (on the server pod-3)` });
+
+  holds['pod-3'].delete(name);
+  t.equal(await dir.holderOf(name), undefined, 'held nowhere');
+  await dir.assertNameFree(name);
+});
