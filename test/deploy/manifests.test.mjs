@@ -188,12 +188,20 @@ for (const overlay of Object.keys(OVERLAYS)) {
       t.equal(url.port, String(port.containerPort));
     });
 
-    t.test('the drain window ends well before the grace period', async (t) => {
+    t.test('preStop waits for an idle pod, and the wait and the drain end well before the grace period', async (t) => {
       const drain = Number(envVar(container, 'BROWSER_REPL_DRAIN_SEC')?.value);
       const grace = pod.spec.terminationGracePeriodSeconds;
       t.ok(Number.isInteger(drain) && drain > 0, `BROWSER_REPL_DRAIN_SEC is set (${drain})`);
       t.ok(Number.isInteger(grace), `terminationGracePeriodSeconds is set (${grace})`);
-      t.ok(drain + 15 <= grace, `${drain} s of drain leave at least 15 s of the ${grace} s grace to close browsers and workers`);
+      const command = container.lifecycle?.preStop?.exec?.command ?? [];
+      // The image's own entrypoint file (CMD names it relative to WORKDIR), with the wait-idle command.
+      const main = image.cmd.find((arg) => arg.endsWith('main.js'));
+      t.same(command.slice(0, 3), ['node', `${image.workdir}/${main}`, 'wait-idle'], `the hook runs chromium-repl wait-idle from the image (${command.join(' ')})`);
+      t.notOk(container.lifecycle?.preStop?.httpGet, 'an exec hook (it signals the server and waits), not an httpGet');
+      const wait = Number(command[command.indexOf('--max-seconds') + 1]);
+      t.ok(Number.isInteger(wait) && wait > 0, `--max-seconds is set (${wait})`);
+      t.ok(wait + drain + 15 <= grace, `${wait} s of waiting and ${drain} s of drain leave at least 15 s of the ${grace} s grace to close browsers and workers`);
+      if (overlay === 'production') t.ok(wait >= 300, 'production waits minutes for browsers to be deleted');
     });
 
     t.test('resources: requests and limits, memory guaranteed', async (t) => {
