@@ -66,7 +66,7 @@ function sectionLines(section) {
 }
 for (const section of sections) lines.push(...sectionLines(section));
 const benchmarksFile = new URL('../docs/benchmarks.md', import.meta.url);
-if (only === undefined) writeFileSync(benchmarksFile, lines.join('\n'));
+if (only === undefined) writeFileSync(benchmarksFile, [...lines, ...keptSections(readFileSync(benchmarksFile, 'utf8'))].join('\n'));
 else if (process.argv.includes('--write')) writeFileSync(benchmarksFile, mergeSections(readFileSync(benchmarksFile, 'utf8'), sections));
 
 /** `text` with each section of `measured` in place of the one of the same title, or added at the end. */
@@ -86,3 +86,12 @@ function mergeSections(text, measured) {
   return merged;
 }
 process.stdout.write(`${lines.join('\n')}\n`);
+
+/**
+ * The sections other scripts write between `<!-- BEGIN … -->` markers (bench/capacity-servers.mjs):
+ * a full run keeps them as they are, since it does not measure them.
+ */
+function keptSections(text) {
+  return text.split(/\n(?=## )/).filter((section) => section.startsWith('## ') && /<!-- BEGIN [A-Z-]+ -->/.test(section))
+    .map((section) => section.replace(/\n*$/, '\n'));
+}

@@ -2,19 +2,22 @@
 /**
  * `chromium-repl` command line: a thin dispatcher. `serve` (the default) starts the HTTP server,
  * `run` and `shell` are clients of a running one (through `chromium-repl/client`), `mcp` serves
- * the MCP server over stdio, `install-browser` finds or installs a Chromium. docs/cli.md is the reference.
+ * the MCP server over stdio, `install-browser` finds or installs a Chromium, `wait-idle` is a pod's
+ * preStop hook. docs/cli.md is the reference.
  */
 import { mcp, MCP_USAGE } from './mcp.js';
 import { EXIT, UsageError } from './options.js';
 import { run, RUN_USAGE } from './run.js';
 import { serve, SERVE_USAGE } from './serve.js';
 import { shell, SHELL_USAGE } from './shell.js';
+import { waitIdle, WAIT_IDLE_USAGE } from './wait-idle.js';
 
 const USAGE = `Usage: chromium-repl [serve] [options]       start the HTTP API (default 127.0.0.1:10001)
        chromium-repl run [options] '<code>'   run one cell on a running server, stream its output
        chromium-repl shell [options]          interactive REPL on a running server
        chromium-repl mcp [options]            MCP server over stdio (browser tools, REPL, Playwright)
        chromium-repl install-browser [--ffmpeg]  find a Chromium (and ffmpeg), or install it (apt-get)
+       chromium-repl wait-idle [options]      stop a running server's new browsers, wait until it holds none (preStop)
        chromium-repl help [command]           this text, or one command's options
 
 Environment: BROWSER_REPL_URL (run, shell), BROWSER_REPL_TOKEN (all), PORT, HOST, BROWSER_REPL_HEAP_MB,
@@ -40,6 +43,7 @@ const COMMAND_USAGE: Record<string, string> = {
   shell: SHELL_USAGE,
   mcp: MCP_USAGE,
   'install-browser': INSTALL_BROWSER_USAGE,
+  'wait-idle': WAIT_IDLE_USAGE,
 };
 
 /** Resolves with the exit code, except for `serve`, which keeps the process until a signal. */
@@ -80,6 +84,8 @@ async function main(argv: string[]): Promise<number | undefined> {
     case 'mcp':
       await mcp(rest);
       return undefined;
+    case 'wait-idle':
+      return waitIdle(rest);
     case 'install-browser': {
       const unknown = rest.find((arg) => arg !== '--ffmpeg');
       if (unknown !== undefined) throw new UsageError(`unknown option "${unknown}"`, 'install-browser');

@@ -61,7 +61,7 @@ run code with this server's rights (docs/security.md).
 GET /healthz and GET /readyz answer without the token; GET /metrics (Prometheus) needs it unless
 BROWSER_REPL_METRICS_PUBLIC=1. SIGTERM drains (no new browsers, /readyz answers 503) for up to
 BROWSER_REPL_DRAIN_SEC seconds (default 30) while running cells finish, then shuts down; SIGINT or a
-second signal shuts down at once.
+second signal shuts down at once. SIGUSR2 only stops new browsers (chromium-repl wait-idle).
 
 Exit codes: 2 for an invalid flag; 1 when the server cannot start (e.g. the port is taken).
 `;
@@ -211,7 +211,8 @@ function nonEmpty(entries: readonly string[], flagName: string): string[] {
 /**
  * Starts the server and keeps it until SIGTERM or SIGINT. SIGTERM (what Kubernetes and container
  * runtimes send) drains first: no new browsers, running cells get up to `BROWSER_REPL_DRAIN_SEC`
- * (default 30) to answer. SIGINT (Ctrl-C), or a second signal, closes at once.
+ * (default 30) to answer. SIGINT (Ctrl-C), or a second signal, closes at once. SIGUSR2 only stops
+ * new browsers (`chromium-repl wait-idle`).
  */
 export async function serve(args: string[]): Promise<void> {
   const drainMs = drainWindowMs(process.env['BROWSER_REPL_DRAIN_SEC']);
@@ -230,6 +231,13 @@ export async function serve(args: string[]): Promise<void> {
   };
   process.on('SIGINT', () => stop('SIGINT', false));
   process.on('SIGTERM', () => stop('SIGTERM', true));
+  // `chromium-repl wait-idle` (a pod's preStop hook): no new browsers, the live ones keep working
+  // until their clients delete them; SIGTERM then drains and ends as always (docs/deploy.md#autoscaling).
+  process.on('SIGUSR2', () => {
+    if (stopping || server.app.browsers.draining) return;
+    process.stdout.write('chromium-repl: SIGUSR2, taking no new browsers; the live ones keep working\n');
+    server.app.browsers.drain();
+  });
 }
 
 /** `BROWSER_REPL_DRAIN_SEC`: seconds (0..3600) a SIGTERM waits for running requests. */

@@ -146,6 +146,8 @@ export function appOf(settings: ServerSettings): BrowserReplApp {
   if (peers !== undefined && directory !== undefined) {
     // Names are owned by one server of the deployment; ids name theirs (lib/http/peers.ts).
     peers.nameOwner = (name) => directory.ownerOf(name);
+    // A renamed browser stays on its server, whoever owns its new name.
+    peers.holderOf = (name) => directory.holderOf(name);
     peers.discovered = (node) => directory.urlOf(node);
   }
   const proxy = new CdpProxy({ token, access, resolve: (idOrName) => browsers.get(idOrName) });

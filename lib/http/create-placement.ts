@@ -81,8 +81,13 @@ export class CreatePlacement {
    */
   async place(req: Request, res: Response, init: BrowserInit, body: Record<string, unknown>): Promise<Browser | undefined> {
     const directory = this.#directory;
-    // A peer sent it, or there are none: this server answers alone.
-    if (directory === undefined || req.headers[FORWARDED_HEADER] !== undefined) return this.#browsers.create(init);
+    if (directory === undefined) return this.#browsers.create(init);
+    if (req.headers[FORWARDED_HEADER] !== undefined) {
+      // A peer sent it: this server answers alone. A named one was sent to its owner, which makes
+      // sure no other server has a browser of that name (a rename may have given it one).
+      if (init.name !== undefined) await directory.assertNameFree(init.name);
+      return this.#browsers.create(init);
+    }
     if (init.name !== undefined) {
       const owner = directory.ownerOf(init.name);
       if (owner !== directory.nodeId) {
@@ -93,6 +98,7 @@ export class CreatePlacement {
         return undefined;
       }
       // Named here: the owner holds it, waiting for room here if need be.
+      await directory.assertNameFree(init.name);
       return this.#browsers.create(init);
     }
     const waitMs = Math.min(init.waitMs ?? this.#browsers.createWaitMs, this.#browsers.createWaitMs);

@@ -11,6 +11,7 @@ import { promises as dns } from 'node:dns';
 import { debuglog } from 'node:util';
 import { Agent, request } from 'undici';
 import type { Dispatcher } from 'undici';
+import { ReplError } from '../../common/errors.js';
 import { Resource } from '../../common/resource.js';
 import type { Peers } from './peers.js';
 import { FORWARDED_HEADER } from './peers.js';
@@ -103,6 +104,46 @@ export class PeerDirectory extends Resource {
       if (url !== undefined) out.push({ node, url });
     }
     return out;
+  }
+
+  /**
+   * The other node that has a browser of this name now, or undefined when none that answers in
+   * time has one. Asks the name's owner first (names are created there), then every other node at
+   * once (a rename gives a browser a name another server owns). Each answers for itself: the
+   * question is marked as a peer's, so it is never forwarded on.
+   */
+  async holderOf(name: string): Promise<string | undefined> {
+    const others = await this.others();
+    const has = async ({ node, url }: { node: string; url: URL }): Promise<string | undefined> => {
+      const headers: Record<string, string> = { accept: 'application/json' };
+      if (this.#token !== undefined && this.#token !== '') headers['authorization'] = `Bearer ${this.#token}`;
+      try {
+        const answer = await this.send(url, `/browsers/${encodeURIComponent(name)}`, {
+          method: 'GET', headers, timeoutMs: ASK_TIMEOUT_MS, signal: AbortSignal.timeout(ASK_TIMEOUT_MS),
+        });
+        await answer.body.dump();
+        return answer.status === 200 ? node : undefined;
+      } catch (error) {
+        debug('does %s hold "%s": %s', node, name, (error as Error).message);
+        return undefined;
+      }
+    };
+    const owner = this.ownerOf(name);
+    const first = others.find(({ node }) => node === owner);
+    if (first !== undefined && await has(first) !== undefined) return owner;
+    const found = await Promise.all(others.filter(({ node }) => node !== owner).map(has));
+    return found.find((node) => node !== undefined);
+  }
+
+  /**
+   * Refuses a name another server's browser has: names are unique across the deployment. Checked,
+   * not locked: two servers that take one name at the same instant (a rename on each) may both pass.
+   *
+   * @throws ReplError `REPL_ERR_CONFLICT`
+   */
+  async assertNameFree(name: string): Promise<void> {
+    const holder = await this.holderOf(name);
+    if (holder !== undefined) throw new ReplError('REPL_ERR_CONFLICT', `a browser named "${name}" already exists (on the server ${holder})`);
   }
 
   /** Every other node's pressure; a node that does not answer in time is left out. */

@@ -99,6 +99,12 @@ export class Peers extends Resource {
   readonly #isLocal: LocalBrowserCheck;
   /** The node that owns a name (lib/http/peer-directory.ts); unset: names are served where they are asked for. */
   nameOwner: ((name: string) => string) | undefined;
+  /**
+   * The other node that has a browser of that name now (lib/http/peer-directory.ts), asked for
+   * names this server does not have: a browser renamed on its server keeps living there, whoever
+   * owns the name. Unset, or no node has it: the name's owner answers.
+   */
+  holderOf: ((name: string) => Promise<string | undefined>) | undefined;
 
   /** `isLocal`: a name may contain a dot and look like another server's id (`my.browser`); a browser of this server is served here. */
   constructor(options: PeerOptions, isLocal: LocalBrowserCheck = () => false) {
@@ -145,12 +151,13 @@ export class Peers extends Resource {
    */
   forwardHttp(): RequestHandler {
     return (req, res, next) => {
-      const target = this.#targetOf(req.path, req.headers);
-      if (target === undefined) {
-        next();
-        return;
-      }
-      this.#forward(req, res, target).catch(next);
+      this.#targetOfRequest(req.path, req.headers).then((target) => {
+        if (target === undefined) {
+          next();
+          return undefined;
+        }
+        return this.#forward(req, res, target);
+      }).catch(next);
     };
   }
 
@@ -210,8 +217,8 @@ export class Peers extends Resource {
     await this.#agent.close();
   }
 
-  /** Where a request for `path` goes: the owner of the browser it names, when that is another server. */
-  #targetOf(path: string, headers: IncomingMessage['headers']): { node: string; url: URL } | undefined {
+  /** The id or name a path under `/browsers/{id_or_name}` names, unless this server answers it itself. */
+  #named(path: string, headers: IncomingMessage['headers']): string | undefined {
     const match = /^\/browsers\/([^/]+)(?:\/|$)/.exec(path);
     if (match === null) return undefined;
     let idOrName: string;
@@ -222,13 +229,33 @@ export class Peers extends Resource {
     }
     // Sent here by a peer: never again, or two servers that disagree would bounce it forever.
     if (headers[FORWARDED_HEADER] !== undefined || this.#isLocal(idOrName)) return undefined;
-    // An id names its server; a name, the server that owns it (names are created there).
-    let node = BROWSER_ID.test(idOrName) || this.nameOwner === undefined ? this.foreignNodeOf(idOrName) : this.nameOwner(idOrName);
-    if (node === this.nodeId) node = undefined;
-    if (node === undefined) return undefined;
+    return idOrName;
+  }
+
+  #at(node: string | undefined): { node: string; url: URL } | undefined {
+    if (node === undefined || node === this.nodeId) return undefined;
     const url = this.urlOf(node);
-    if (url === undefined) return undefined;
-    return { node, url };
+    return url === undefined ? undefined : { node, url };
+  }
+
+  /** Where a request for `path` goes: the owner of the browser it names, when that is another server. */
+  #targetOf(path: string, headers: IncomingMessage['headers']): { node: string; url: URL } | undefined {
+    const idOrName = this.#named(path, headers);
+    if (idOrName === undefined) return undefined;
+    // An id names its server; a name, the server that owns it (names are created there).
+    return this.#at(BROWSER_ID.test(idOrName) || this.nameOwner === undefined ? this.foreignNodeOf(idOrName) : this.nameOwner(idOrName));
+  }
+
+  /**
+   * `#targetOf` for an HTTP request, which may wait for an answer: a name this server does not
+   * have goes to the server that has it (a renamed browser), else to its owner.
+   */
+  async #targetOfRequest(path: string, headers: IncomingMessage['headers']): Promise<{ node: string; url: URL } | undefined> {
+    const idOrName = this.#named(path, headers);
+    if (idOrName === undefined) return undefined;
+    if (BROWSER_ID.test(idOrName) || this.nameOwner === undefined) return this.#at(this.foreignNodeOf(idOrName));
+    const holder = await this.holderOf?.(idOrName);
+    return this.#at(holder ?? this.nameOwner(idOrName));
   }
 
   async #forward(req: Request, res: Response, target: { node: string; url: URL }): Promise<void> {

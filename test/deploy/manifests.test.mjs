@@ -188,12 +188,20 @@ for (const overlay of Object.keys(OVERLAYS)) {
       t.equal(url.port, String(port.containerPort));
     });
 
-    t.test('the drain window ends well before the grace period', async (t) => {
+    t.test('preStop waits for an idle pod, and the wait and the drain end well before the grace period', async (t) => {
       const drain = Number(envVar(container, 'BROWSER_REPL_DRAIN_SEC')?.value);
       const grace = pod.spec.terminationGracePeriodSeconds;
       t.ok(Number.isInteger(drain) && drain > 0, `BROWSER_REPL_DRAIN_SEC is set (${drain})`);
       t.ok(Number.isInteger(grace), `terminationGracePeriodSeconds is set (${grace})`);
-      t.ok(drain + 15 <= grace, `${drain} s of drain leave at least 15 s of the ${grace} s grace to close browsers and workers`);
+      const command = container.lifecycle?.preStop?.exec?.command ?? [];
+      // The image's own entrypoint file (CMD names it relative to WORKDIR), with the wait-idle command.
+      const main = image.cmd.find((arg) => arg.endsWith('main.js'));
+      t.same(command.slice(0, 3), ['node', `${image.workdir}/${main}`, 'wait-idle'], `the hook runs chromium-repl wait-idle from the image (${command.join(' ')})`);
+      t.notOk(container.lifecycle?.preStop?.httpGet, 'an exec hook (it signals the server and waits), not an httpGet');
+      const wait = Number(command[command.indexOf('--max-seconds') + 1]);
+      t.ok(Number.isInteger(wait) && wait > 0, `--max-seconds is set (${wait})`);
+      t.ok(wait + drain + 15 <= grace, `${wait} s of waiting and ${drain} s of drain leave at least 15 s of the ${grace} s grace to close browsers and workers`);
+      if (overlay === 'production') t.ok(wait >= 300, 'production waits minutes for browsers to be deleted');
     });
 
     t.test('resources: requests and limits, memory guaranteed', async (t) => {
@@ -258,11 +266,18 @@ for (const overlay of Object.keys(OVERLAYS)) {
       t.same([hpa.spec.minReplicas, hpa.spec.maxReplicas], [3, 20]);
       t.equal(statefulSet.spec.replicas, undefined, 'no replicas in the StatefulSet: the autoscaler owns the count');
       const metric = hpa.spec.metrics.find((m) => m.type === 'Pods');
-      t.equal(metric?.pods?.metric?.name, 'browser_repl_browsers', 'the Pods metric browser_repl_browsers');
+      t.equal(metric?.pods?.metric?.name, 'browser_repl_demand', 'the Pods metric browser_repl_demand (browsers running + creates queued)');
       t.equal(metric?.pods?.target?.type, 'AverageValue');
       t.ok(quantity(metric?.pods?.target?.averageValue) >= 1, `a target of at least one browser per pod (${metric?.pods?.target?.averageValue})`);
       t.same(hpa.spec.metrics.filter((m) => m.type !== 'Pods'), [], 'nothing else drives it');
-      t.ok(hpa.spec.behavior?.scaleDown?.stabilizationWindowSeconds >= 600, 'scales down slowly (a removed pod loses its browsers)');
+      const { scaleDown, scaleUp } = hpa.spec.behavior ?? {};
+      t.ok(scaleDown?.stabilizationWindowSeconds >= 600, 'scales down only after the demand stayed low for at least 10 minutes (a removed pod loses its browsers)');
+      t.ok(scaleDown?.policies?.length > 0 && scaleDown.policies.every((p) => p.type === 'Pods' && p.value === 1 && p.periodSeconds >= 300),
+        'removes at most one pod per 5 minutes or more');
+      t.not(scaleDown?.selectPolicy, 'Disabled', 'scale-down is not switched off');
+      t.ok(scaleUp?.stabilizationWindowSeconds === 0 && scaleUp.policies.some((p) => p.value >= 2), 'scales up at once, several pods at a time');
+      t.notOk(statefulSet.spec.template.metadata.annotations?.['controller.kubernetes.io/pod-deletion-cost'],
+        'no pod-deletion-cost: a StatefulSet removes the highest ordinal and ignores it (docs/deploy.md#autoscaling)');
     });
 
     if (overlay === 'production') {
@@ -323,10 +338,17 @@ t.test('monitoring/: the scrape job and the prometheus-adapter rule', async (t) 
     const values = parse(readFileSync(join(DEPLOY, 'monitoring/prometheus-adapter-values.yaml'), 'utf8'));
     const rule = values.rules.custom.find((r) => r.name?.as === metricName);
     t.ok(rule, `a custom rule exposes ${metricName}, the autoscaler's metric`);
-    t.match(rule.seriesQuery, new RegExp(`^${metricName}\\{`), 'from the series of that name');
+    t.equal(values.rules.custom.filter((r) => r.name?.as === metricName).length, 1, 'exactly one');
+    t.match(rule.seriesQuery, /^browser_repl_browsers\{/, 'found through the series every pod has, browser_repl_browsers');
     t.same(rule.resources.overrides, { namespace: { resource: 'namespace' }, pod: { resource: 'pod' } }, 'per pod, per namespace (a Pods metric)');
-    t.match(rule.metricsQuery, /<<\.Series>>\{<<\.LabelMatchers>>\}/);
-    t.match(rule.metricsQuery, /by \(<<\.GroupBy>>\)/);
+    t.match(rule.metricsQuery, /<<\.LabelMatchers>>/, 'restricted to the pods asked for');
+    t.match(rule.metricsQuery, /by \(<<\.GroupBy>>\)\s*$/, 'one value per pod');
+    // The series it adds up, each a gauge the server documents (docs/metrics.md).
+    const [, names] = /__name__=~"([^"]+)"/.exec(rule.metricsQuery) ?? [];
+    t.same(names?.split('|').sort(), ['browser_repl_browsers', 'browser_repl_creates_queued'], 'browsers running + creates queued');
+    const metricsDoc = readFileSync(join(DEPLOY, '../../docs/metrics.md'), 'utf8');
+    for (const name of names?.split('|') ?? []) t.match(metricsDoc, new RegExp(`^\\| \`${name}\` \\| gauge \\|`, 'm'), `${name} is a documented gauge`);
+    t.match(rule.metricsQuery, /^sum\(max\(.*\) by \(__name__, <<\.GroupBy>>\)\) by \(<<\.GroupBy>>\)$/, 'each series once per pod (max over duplicate scrapes), then added');
   });
 });
 

@@ -196,7 +196,7 @@ export function browsersRoutes(options: BrowsersRoutesOptions): Router {
     res.json(wire(req, res, session));
   });
 
-  router.patch('/browsers/:id_or_name', jsonBody(BODY_LIMIT_BYTES), (req: Request, res: Response) => {
+  router.patch('/browsers/:id_or_name', jsonBody(BODY_LIMIT_BYTES), async (req: Request, res: Response) => {
     const idOrName = String(req.params['id_or_name']);
     const body = (req.body ?? {}) as Record<string, unknown>;
     if (!isObject(body)) throw new ReplError('REPL_ERR_INVALID_REQUEST', 'invalid request body: body must be object');
@@ -204,6 +204,11 @@ export function browsersRoutes(options: BrowsersRoutesOptions): Router {
     // After the body's own checks, so a malformed field is named as such (the registry then
     // refuses what a browser may not change).
     validateBody('BrowserUpdateRequest', body);
+    const name = body['name'];
+    // A new name must be free on every server, not only here (docs/deploy.md#one-service-from-many-servers).
+    if (directory !== undefined && typeof name === 'string' && name !== '' && browsers.get(idOrName).name !== name) {
+      await directory.assertNameFree(name);
+    }
     const session = browsers.update(idOrName, {
       name: body['name'] as string | null | undefined,
       tags: body['tags'] as Tags | null | undefined,
