@@ -6,10 +6,8 @@
 // another and retrieved through a third, and so is a new name given by a rename; a request forwarded to a browser's server is counted under
 // its documented route; SIGKILL of a server drops its browsers from every list within 15 s while
 // the others keep working; at the end no Chromium process of any server is left.
-import { readFileSync, readdirSync, rmSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import t from 'tap';
 import Kernel from '@onkernel/sdk';
 import { request } from 'undici';
@@ -40,17 +38,12 @@ for (const node of nodes) {
     env: serveEnv({ HOST: '127.0.0.1', PORT: String(node.port), BROWSER_REPL_TOKEN: TOKEN, BROWSER_REPL_NODE_ID: node.name, BROWSER_REPL_PEERS: peerList }),
   }));
 }
-// A server killed with SIGKILL cannot remove its browsers' profiles: the test does, once every server ended.
+// The servers still running end politely and remove their browsers' folders; what the one killed
+// with SIGKILL left (profiles, Chromium's singleton-socket folders) spawnServe's teardown removes
+// once its Chromium is gone (test/helpers/serve-process.mjs).
 t.teardown(async () => {
   for (const pod of pods) if (pod.child.exitCode === null && pod.child.signalCode === null) pod.child.kill('SIGTERM');
   await Promise.all(pods.map((pod) => pod.closed));
-  // Chromium of a killed server exits once its parent's pipe closes; give it a moment before removing its folders.
-  await eventually(() => stillRunning().length === 0, 5_000);
-  const pids = new Set(pods.map((pod) => String(pod.child.pid)));
-  for (const entry of readdirSync(tmpdir())) {
-    const match = /^browser-repl-profile-(\d+)-/.exec(entry);
-    if (match !== null && pids.has(match[1])) rmSync(join(tmpdir(), entry), { recursive: true, force: true, maxRetries: 5 });
-  }
 });
 // The owners of names as the servers compute them (the same members, the same hashing).
 const ownersPeers = new Peers({ nodeId: nodes[0].name, peers: Object.fromEntries(nodes.map((node) => [node.name, node.url])) });
