@@ -33,7 +33,7 @@ type Step =
   | { kind: 'back'; tab: string }
   | { kind: 'click'; tab: string; locator: LocatorChoice; double: boolean }
   | { kind: 'fill'; tab: string; locator: LocatorChoice; text?: string; env?: string }
-  | { kind: 'type'; tab: string; text: string }
+  | { kind: 'type'; tab: string; text?: string; env?: string }
   | { kind: 'press'; tab: string; key: string }
   | { kind: 'select'; tab: string; locator: LocatorChoice; values: string[] }
   | { kind: 'upload'; tab: string; locator: LocatorChoice; paths: string[] }
@@ -172,6 +172,7 @@ function stepOf(entry: TraceEntry): Step | undefined {
       if (entry.secretEnv !== undefined) return { kind: 'fill', tab, locator, env: entry.secretEnv };
       return typeof args['text'] === 'string' ? { kind: 'fill', tab, locator, text: args['text'] } : undefined;
     case 'type':
+      if (entry.secretEnv !== undefined) return { kind: 'type', tab, env: entry.secretEnv };
       return typeof args['text'] === 'string' ? { kind: 'type', tab, text: args['text'] } : undefined;
     case 'press':
       return typeof args['key'] === 'string' ? { kind: 'press', tab, key: args['key'] } : undefined;
@@ -245,7 +246,7 @@ export function planSteps(entries: readonly TraceEntry[]): { placed: Placed[]; t
     const item: Placed = { step };
     if (current !== undefined && step.tab !== current && placed.at(-1)?.popup !== tabs.get(step.tab)) item.switchTo = tabs.get(step.tab)!;
     if (step.kind === 'newTab') name(step.opened);
-    if (step.kind === 'fill' && step.env !== undefined && !env.includes(step.env)) env.push(step.env);
+    if ((step.kind === 'fill' || step.kind === 'type') && step.env !== undefined && !env.includes(step.env)) env.push(step.env);
     placed.push(item);
     // A tool's type with submit pressed Enter after the text.
     if (step.kind === 'fill' && entry.args['submit'] === true) placed.push({ step: { kind: 'press', tab: step.tab, key: 'Enter' } });
@@ -315,7 +316,7 @@ function playwrightStep(item: Placed, tabs: Map<string, string>): string[] {
     case 'back': lines.push(`await ${page}.goBack();`); break;
     case 'click': lines.push(`await ${playwrightLocator(page, step.locator)}.${step.double ? 'dblclick' : 'click'}();`); break;
     case 'fill': lines.push(`await ${playwrightLocator(page, step.locator)}.fill(${step.env !== undefined ? env(step.env) : q(step.text!)});`); break;
-    case 'type': lines.push(`await ${page}.keyboard.type(${q(step.text)});`); break;
+    case 'type': lines.push(`await ${page}.keyboard.type(${step.env !== undefined ? env(step.env) : q(step.text!)});`); break;
     case 'press': lines.push(`await ${page}.keyboard.press(${q(step.key)});`); break;
     case 'select': lines.push(`await ${playwrightLocator(page, step.locator)}.selectOption(${JSON.stringify(step.values)});`); break;
     case 'upload': lines.push(`await ${playwrightLocator(page, step.locator)}.setInputFiles(${JSON.stringify(step.paths)});`); break;
@@ -349,7 +350,7 @@ function replStep(item: Placed, tabs: Map<string, string>): string[] {
     case 'back': action = `js('history.back()')`; break;
     case 'click': action = step.double ? `click(${replTarget(step.locator)}, { clickCount: 2 })` : `click(${replTarget(step.locator)})`; break;
     case 'fill': action = `fillInput(${replTarget(step.locator)}, ${step.env !== undefined ? env(step.env) : q(step.text!)})`; break;
-    case 'type': action = `typeText(${q(step.text)})`; break;
+    case 'type': action = `typeText(${step.env !== undefined ? env(step.env) : q(step.text!)})`; break;
     case 'press': {
       const parts = step.key.length > 1 ? step.key.split(/\+(?=.)/) : [step.key];
       const key = parts.pop()!;

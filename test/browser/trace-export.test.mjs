@@ -206,6 +206,20 @@ repl.write(JSON.stringify({ entries: trace.entries.length, password: JSON.string
   exported.repl = trace.playwright_test;
 });
 
+t.test('typeText into a focused password field is a secret too', async (t) => {
+  const cell = async (code) => (await fetch(`${server.url}/repl`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ code, repl: 'typist', timeout_sec: 60 }) })).json();
+  const typed = await cell(`await gotoUrl(${JSON.stringify(LOGIN)});
+await click({ label: 'Password' });
+await typeText('typed-s3cret-9');
+repl.write(await js(() => document.querySelector('#password').value));`);
+  t.equal(typed.success, true, `the cell runs: ${typed.error ?? ''}`);
+  t.match(JSON.stringify(typed.content), 'typed-s3cret-9', 'the text went into the field');
+  const trace = await (await fetch(`${server.url}/repl/trace?repl=typist`, { headers: auth })).json();
+  t.notMatch(JSON.stringify(trace), 'typed-s3cret-9', 'the typed secret is in no entry and no script');
+  t.same(trace.env, ['PASSWORD'], 'its variable is named');
+  t.match(trace.playwright_test, 'await page.keyboard.type(process.env["PASSWORD"] ?? \'\');');
+});
+
 t.test(`both exported tests run green ${REPEATS} of ${REPEATS} with npx playwright test`, async (t) => {
   t.ok(exported.mcp && exported.repl, 'both exports are there');
   await symlink(join(ROOT, 'node_modules'), join(work, 'node_modules'), 'dir');
@@ -227,7 +241,8 @@ t.test(`both exported tests run green ${REPEATS} of ${REPEATS} with npx playwrig
 };
 `);
   const { stdout } = await promisify(execFile)('npx', ['--no-install', 'playwright', 'test', '--config', join(work, 'playwright.config.mjs'), `--repeat-each=${REPEATS}`, '--reporter=json'], {
-    cwd: work, env: { ...process.env, PASSWORD, PLAYWRIGHT_BROWSERS_PATH: join(work, 'browsers') }, maxBuffer: 64 * 1024 * 1024, timeout: 400_000,
+    // Everything the runner writes stays in the temporary folder: its transform cache and temp files too.
+    cwd: work, env: { ...process.env, PASSWORD, PLAYWRIGHT_BROWSERS_PATH: join(work, 'browsers'), PWTEST_CACHE_DIR: join(work, 'transform-cache'), TMPDIR: work }, maxBuffer: 64 * 1024 * 1024, timeout: 400_000,
   }).catch((error) => {
     t.fail(`npx playwright test failed: ${String(error.stderr ?? '').slice(0, 2000)}`);
     return { stdout: error.stdout ?? '{}' };

@@ -141,6 +141,15 @@ t.test('the recorder: one entry per outermost scope, secrets kept out, a bounded
   t.same(recorder.secrets(), {});
 });
 
+t.test('text typed into a focused password field', async (t) => {
+  const pin = { tag: 'input', label: 'PIN', css: '#pin', unique: ['label', 'css'], secret: true };
+  const { playwright, repl, env } = exportTrace([entry('goto', { args: { url: LOGIN } }), entry('type', { target: pin, secretEnv: 'PIN' }), entry('type', { args: { text: 'hello' } })]);
+  t.match(playwright, 'await page.keyboard.type(process.env["PIN"] ?? \'\');');
+  t.match(playwright, 'await page.keyboard.type("hello");');
+  t.match(repl, 'await typeText(process.env["PIN"] ?? \'\');');
+  t.same(env, ['PIN']);
+});
+
 t.test('names', async (t) => {
   t.equal(askedOf('click', [{ role: 'button', name: /Sign/i }]), 'click({"role":"button","name":"/Sign/i"})');
   t.equal(askedOf('waitForPopup', [() => 1]), 'waitForPopup(() => …)');

@@ -238,7 +238,7 @@ class UnmetWait extends Error {}
 /** Runs one traced helper call as an action of the REPL's trace. */
 async function traced(context: HelperContext, name: string, spec: Traced, args: unknown[], call: () => unknown): Promise<unknown> {
   const text = spec.text?.(args);
-  const start: ActionStart = { source: 'cell', action: spec.action, asked: askedOf(name, spec.text === undefined ? args : args.map((arg, index) => (arg === text && index > 0 ? '…' : arg))), args: spec.args(args) };
+  const start: ActionStart = { source: 'cell', action: spec.action, asked: askedOf(name, spec.text === undefined ? args : args.map((arg) => (arg === text ? '…' : arg))), args: spec.args(args) };
   if (typeof text === 'string') start.text = text;
   let answer: unknown;
   try {

@@ -19,10 +19,8 @@ import type { TargetProbe } from './resolve-target.js';
 /** Longest text or name a description keeps (a locator of a paragraph is no locator). */
 const TEXT_LIMIT = 80;
 
-export const DESCRIBE_TARGET = String.raw`function describeTarget(target) {
-  'use strict';
-  ${PAGE_LIBRARY}
-  ${RESOLVE_ELEMENT}
+/** What describes `el` (see the module comment): the body both probes below share. */
+const DESCRIBE_BODY = String.raw`
   const LIMIT = ${TEXT_LIMIT};
   const doc = el.ownerDocument;
   const memo = new Map();
@@ -121,6 +119,22 @@ export const DESCRIBE_TARGET = String.raw`function describeTarget(target) {
   let url = '';
   try { url = topDocument().location.href; } catch (e) { url = doc.location.href; }
   return { description: out, url: url };
+`;
+
+export const DESCRIBE_TARGET = String.raw`function describeTarget(target) {
+  'use strict';
+  ${PAGE_LIBRARY}
+  ${RESOLVE_ELEMENT}
+  ${DESCRIBE_BODY}
+}`;
+
+/** The element that has focus (through open shadow roots and same-origin frames), described: what `typeText` types into. */
+export const DESCRIBE_FOCUSED = String.raw`function describeFocused() {
+  'use strict';
+  ${PAGE_LIBRARY}
+  const el = deepActiveElement();
+  if (!el || el.nodeType !== ELEMENT_NODE || el === el.ownerDocument.body || el === el.ownerDocument.documentElement) return null;
+  ${DESCRIBE_BODY}
 }`;
 
 /**
@@ -176,6 +190,22 @@ export async function describeTextForTrace(context: HelperContext, text: string)
     trace.describeTarget({ tag: '', text, css: '', unique: [], frames: frames.map(String) });
   } catch {
     // The wait itself succeeded; without frames the assertion looks in the top document.
+  }
+}
+
+/**
+ * Describes the focused element for the running traced action (`typeText`): one `Runtime.evaluate`,
+ * so that what is typed into a password field is known to be a secret before it is recorded.
+ */
+export async function describeFocusedForTrace(context: HelperContext, sessionId: string): Promise<void> {
+  const trace = context.trace;
+  if (!trace.wantsTarget) return;
+  try {
+    const response = await context.client.send('Runtime.evaluate', { expression: `(${DESCRIBE_FOCUSED})()`, returnByValue: true }, context.callOptions({ sessionId, timeoutMs: 2_000 }));
+    const value = response.result.value as { description?: TargetDescription; url?: string } | null;
+    if (value?.description !== undefined) trace.describeTarget(value.description, typeof value.url === 'string' ? value.url : undefined);
+  } catch {
+    // Typing goes on; undescribed, the text is recorded as not secret only if nothing said otherwise.
   }
 }
 
