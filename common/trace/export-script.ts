@@ -50,6 +50,11 @@ interface Placed {
   dialog?: { accept: boolean; promptText?: string };
   /** The step is on another tab than the one before it (REPL scripts switch to it). */
   switchTo?: string;
+  /**
+   * The step is the first in a document its tab had not shown before (a click navigated, a popup
+   * opened): the load is waited for first, as the recording's tools and helpers waited for it.
+   */
+  loadFirst?: boolean;
 }
 
 /**
@@ -198,6 +203,9 @@ function stepOf(entry: TraceEntry): Step | undefined {
   }
 }
 
+/** A tab's document right after a goto or a newTab: the next step's is the one it loaded. */
+const OPENED = '*';
+
 /** The steps of a trace, with popups, dialogs and tab switches placed, and what was left out. */
 export function planSteps(entries: readonly TraceEntry[]): { placed: Placed[]; tabs: Map<string, string>; env: string[]; omitted: TraceExport['omitted'] } {
   const omitted = { failed: 0, superseded: 0, unsupported: 0 };
@@ -211,6 +219,8 @@ export function planSteps(entries: readonly TraceEntry[]): { placed: Placed[]; t
   const placed: Placed[] = [];
   const env: string[] = [];
   let current: string | undefined;
+  /** The document (commit counter and URL) each tab's latest step was in. */
+  const documents = new Map<string, string>();
   const name = (tab: string): string => {
     let variable = tabs.get(tab);
     if (variable === undefined) {
@@ -245,6 +255,13 @@ export function planSteps(entries: readonly TraceEntry[]): { placed: Placed[]; t
     }
     const item: Placed = { step };
     if (current !== undefined && step.tab !== current && placed.at(-1)?.popup !== tabs.get(step.tab)) item.switchTo = tabs.get(step.tab)!;
+    const document = `${entry.page.document}|${entry.page.url.replace(/#.*$/, '')}`;
+    const before = documents.get(step.tab);
+    const opensPage = step.kind === 'goto' || step.kind === 'newTab';
+    // After a goto (which waits for the load itself) whatever document comes next is the one it loaded.
+    const changed = before === undefined ? placed.at(-1)?.popup === tabs.get(step.tab) : before !== OPENED && before !== document;
+    if (!opensPage && changed) item.loadFirst = true;
+    documents.set(step.kind === 'newTab' ? step.opened : step.tab, opensPage ? OPENED : document);
     if (step.kind === 'newTab') name(step.opened);
     if ((step.kind === 'fill' || step.kind === 'type') && step.env !== undefined && !env.includes(step.env)) env.push(step.env);
     placed.push(item);
@@ -310,6 +327,7 @@ function playwrightStep(item: Placed, tabs: Map<string, string>): string[] {
     const answer = item.dialog.accept ? `dialog.accept(${item.dialog.promptText === undefined ? '' : q(item.dialog.promptText)})` : 'dialog.dismiss()';
     lines.push(`${page}.once('dialog', (dialog) => ${answer});`);
   }
+  if (item.loadFirst === true) lines.push(`await ${page}.waitForLoadState();`);
   if (item.popup !== undefined) lines.push(`const ${item.popup}Promise = ${page}.waitForEvent('popup');`);
   switch (step.kind) {
     case 'goto': lines.push(`await ${page}.goto(${q(step.url)});`); break;
@@ -344,6 +362,7 @@ function replStep(item: Placed, tabs: Map<string, string>): string[] {
   const { step } = item;
   const lines: string[] = [];
   if (item.switchTo !== undefined) lines.push(`await switchTab(${item.switchTo});`);
+  if (item.loadFirst === true) lines.push('await waitForLoad();');
   let action: string;
   switch (step.kind) {
     case 'goto': action = `gotoUrl(${q(step.url)})`; break;

@@ -53,7 +53,8 @@ t.test('a wrong login tried again: failed and superseded entries are left out', 
   t.equal(exported.playwright.match(/\.fill\(process\.env\["PASSWORD"\] \?\? ''\)/g)?.length, 1, 'one password fill, from the environment');
   t.equal(exported.playwright.match(/\.click\(\)/g)?.length, 1, 'one sign-in click');
   t.notMatch(exported.playwright, 'Wrong email', 'no wait of the failed attempt');
-  t.match(exported.playwright, 'await expect(page.getByText("Find your next book").first()).toBeVisible();', 'a wait for text is a web-first assertion');
+  t.match(exported.playwright, 'await page.waitForLoadState();\n  await expect(page.getByText("Find your next book").first()).toBeVisible();', 'a wait for text is a web-first assertion, after the load of the page the sign-in opened');
+  t.equal(exported.playwright.match(/waitForLoadState/g)?.length, 1, 'the load is waited for only where the page changed');
   t.match(exported.playwright, 'import { test, expect } from "@playwright/test";');
   t.match(exported.repl, 'await fillInput({ role: "textbox", name: "Password", exact: true }, process.env["PASSWORD"] ?? \'\');', 'the cell reads the secret from the environment too');
 });
@@ -92,6 +93,7 @@ t.test('popups, dialogs, new tabs and waits for elements', async (t) => {
   t.equal(lines[click - 1], "const page1Promise = page.waitForEvent('popup');", 'the popup is armed before the click that opens it');
   t.equal(lines[click + 1], 'const page1 = await page1Promise;');
   t.ok(lines.includes('await page1.getByRole("button", { name: "Save", exact: true }).click();'), 'the popup\'s steps act on it');
+  t.equal(lines[click + 2], 'await page1.waitForLoadState();', 'the popup\'s load is waited for before its first step');
   const placeLine = lines.indexOf('await page.getByRole("button", { name: "Place order", exact: true }).click();');
   t.equal(lines[placeLine - 1], "page.once('dialog', (dialog) => dialog.accept());", 'the dialog handler is armed before the click');
   t.ok(lines.includes('await expect(page.getByRole("heading", { name: "Order confirmed", exact: true })).toBeVisible();'), 'a wait for an element is a web-first assertion');

@@ -227,7 +227,7 @@ const TRACED: Readonly<Record<string, Traced>> = {
   waitForElement: { action: 'waitForElement', args: ([target, options]) => ({ target: givenTarget(target), state: option(options, 'state') }), failed: notTrue },
   waitForLoad: { action: 'waitForLoad', args: () => ({}), failed: notTrue },
   waitForNetworkIdle: { action: 'waitForNetworkIdle', args: () => ({}), failed: notTrue },
-  switchTab: { action: 'switchTab', args: ([target]) => ({ tab: tabId(target) }), opened: () => undefined },
+  switchTab: { action: 'switchTab', args: ([target]) => ({ tab: tabId(target) }) },
   newTab: { action: 'newTab', args: ([url]) => ({ url }), opened: (result) => (typeof result === 'string' ? result : undefined) },
   closeTab: { action: 'closeTab', args: ([target]) => ({ tab: tabId(target) }) },
 };
