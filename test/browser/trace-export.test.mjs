@@ -132,6 +132,7 @@ t.test('an MCP session with two mistakes, then browser_export_script', async (t)
   t.match(spec, /await expect\(page\.getByText\("Order confirmed"\)\.first\(\)\)\.toBeVisible\(\);/, 'waits are web-first assertions');
   const links = answer.content.filter((item) => item.type === 'resource_link').map((item) => item.name);
   t.same(links.sort(), ['scripts/recorded-cell.js', 'scripts/recorded.spec.ts'], 'both files are saved in the workspace');
+  t.comment(`the exported test:\n${spec}`);
   exported.mcp = spec;
 });
 
