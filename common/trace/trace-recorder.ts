@@ -34,6 +34,7 @@ export interface ActionStart {
 }
 
 interface Scope {
+  /** Replaced, never changed in place (`addArgs`): the caller's object stays as given. */
   start: ActionStart;
   page: TracePage;
   target: TargetDescription | undefined;
@@ -111,6 +112,12 @@ export class TraceRecorder {
     if (scope === undefined || scope.target !== undefined) return;
     scope.target = target;
     if (scope.page.url === '' && url !== undefined) scope.page.url = url;
+  }
+
+  /** Parameters the running action learned as it ran (the tab a tool's close-tab index named). */
+  addArgs(args: Record<string, unknown>): void {
+    const scope = this.#scopes.getStore();
+    if (scope !== undefined) scope.start = { ...scope.start, args: { ...scope.start.args, ...args } };
   }
 
   /** The running action opened (or switched to) this tab. */

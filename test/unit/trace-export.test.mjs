@@ -152,6 +152,18 @@ t.test('text typed into a focused password field', async (t) => {
   t.same(env, ['PIN']);
 });
 
+t.test('an action adds what it learned as it ran', async (t) => {
+  const recorder = new TraceRecorder({ page: () => ({ tab: 'T1', url: SHOP, document: 2 }) });
+  const start = { source: 'tool', action: 'closeTab', asked: 'close-tab {"index":1}', args: { index: 1 } };
+  await recorder.run(start, async () => recorder.addArgs({ tab: 'T2' }));
+  t.same(recorder.entries()[0].args, { index: 1, tab: 'T2' });
+  t.same(start.args, { index: 1 }, 'the caller\'s object is left as it was');
+  recorder.addArgs({ tab: 'T3' });
+  t.same(recorder.entries()[0].args, { index: 1, tab: 'T2' }, 'outside an action it does nothing');
+  const { playwright } = exportTrace([entry('goto', { args: { url: SHOP } }), entry('newTab', { url: SHOP, args: {}, opened: 'T2' }), ...recorder.entries()]);
+  t.match(playwright, 'await page1.close();', 'the exported step closes the tab the index named');
+});
+
 t.test('names', async (t) => {
   t.equal(askedOf('click', [{ role: 'button', name: /Sign/i }]), 'click({"role":"button","name":"/Sign/i"})');
   t.equal(askedOf('waitForPopup', [() => 1]), 'waitForPopup(() => …)');

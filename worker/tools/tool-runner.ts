@@ -478,6 +478,7 @@ export class ToolRunner {
           return { message: `selected tab ${operation.index} (${tab.url})` };
         }
         if (tabs.length === 1) throw invalid('this is the session\'s only tab; close the session instead (browser_close)');
+        this.#context.trace.addArgs({ tab: tab.targetId });
         const active = this.#context.client.targetId === tab.targetId;
         await helpers['closeTab']!(tab);
         if (active) {
