@@ -219,7 +219,7 @@ export function planSteps(entries: readonly TraceEntry[]): { placed: Placed[]; t
   const placed: Placed[] = [];
   const env: string[] = [];
   let current: string | undefined;
-  /** The document (commit counter and URL) each tab's latest step was in. */
+  /** The document (URL) each tab's latest step was in. */
   const documents = new Map<string, string>();
   const name = (tab: string): string => {
     let variable = tabs.get(tab);
@@ -255,7 +255,8 @@ export function planSteps(entries: readonly TraceEntry[]): { placed: Placed[]; t
     }
     const item: Placed = { step };
     if (current !== undefined && step.tab !== current && placed.at(-1)?.popup !== tabs.get(step.tab)) item.switchTo = tabs.get(step.tab)!;
-    const document = `${entry.page.document}|${entry.page.url.replace(/#.*$/, '')}`;
+    // A tab's document as its URL tells it; an entry that knew no URL (a tab attached again) tells nothing.
+    const document = entry.page.url === '' ? documents.get(step.tab) ?? OPENED : entry.page.url.replace(/#.*$/, '');
     const before = documents.get(step.tab);
     const opensPage = step.kind === 'goto' || step.kind === 'newTab';
     // After a goto (which waits for the load itself) whatever document comes next is the one it loaded.

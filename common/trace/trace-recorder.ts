@@ -39,6 +39,8 @@ interface Scope {
   page: TracePage;
   target: TargetDescription | undefined;
   opened: string | undefined;
+  /** A scope of {@link TraceRecorder.quietly}: never recorded, and wants no target. */
+  quiet?: true;
 }
 
 /** Longest text shown in `asked` (a fill of a page of text must not fill the ring). */
@@ -82,6 +84,16 @@ export class TraceRecorder {
     this.#limit = options.limit ?? TRACE_LIMIT;
   }
 
+  /**
+   * Runs `fn` without recording anything it runs (a tool operation that only reads, whose helpers
+   * are no action of the caller's).
+   */
+  async quietly<T>(fn: () => T | Promise<T>): Promise<T> {
+    if (this.#scopes.getStore() !== undefined) return fn();
+    const scope: Scope = { start: { source: 'tool', action: 'switchTab', asked: '' }, page: { tab: '', url: '', document: 0 }, target: undefined, opened: undefined, quiet: true };
+    return this.#scopes.run(scope, fn);
+  }
+
   /** Runs `fn` as one action; nested scopes run `fn` only (the outermost records). */
   async run<T>(start: ActionStart, fn: () => T | Promise<T>): Promise<T> {
     if (this.#scopes.getStore() !== undefined) return fn();
@@ -100,7 +112,7 @@ export class TraceRecorder {
   /** True while an action runs whose target is not described yet: the helper should describe it now. */
   get wantsTarget(): boolean {
     const scope = this.#scopes.getStore();
-    return scope !== undefined && scope.target === undefined;
+    return scope !== undefined && scope.quiet !== true && scope.target === undefined;
   }
 
   /**

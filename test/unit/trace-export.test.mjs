@@ -164,6 +164,15 @@ t.test('an action adds what it learned as it ran', async (t) => {
   t.match(playwright, 'await page1.close();', 'the exported step closes the tab the index named');
 });
 
+t.test('what runs quietly records nothing', async (t) => {
+  const recorder = new TraceRecorder({ page: () => ({ tab: 'T1', url: SHOP, document: 1 }) });
+  await recorder.quietly(async () => {
+    t.equal(recorder.wantsTarget, false, 'no target is wanted');
+    await recorder.run({ source: 'cell', action: 'waitForLoad', asked: 'waitForLoad()' }, async () => undefined);
+  });
+  t.same(recorder.entries(), [], 'a helper a reading tool ran is no action');
+});
+
 t.test('names', async (t) => {
   t.equal(askedOf('click', [{ role: 'button', name: /Sign/i }]), 'click({"role":"button","name":"/Sign/i"})');
   t.equal(askedOf('waitForPopup', [() => 1]), 'waitForPopup(() => …)');

@@ -129,15 +129,21 @@ export class ToolRunner {
     const watch = this.#watchEffects();
     let outcome: ToolOutcome;
     let effects: ActionEffects;
-    try {
+    // The whole operation, what it set off included (a popup it switched to), is one action of the
+    // trace (docs/trace.md); the helpers it runs record nothing of their own.
+    const act = async (): Promise<{ outcome: ToolOutcome; effects: ActionEffects }> => {
+      let done: ToolOutcome;
       try {
-        const start = traceStart(operation);
-        outcome = start === undefined ? await this.#operate(operation, transfer) : await this.#context.trace.run(start, () => this.#operate(operation, transfer));
+        done = await this.#operate(operation, transfer);
       } catch (error) {
         throw await this.#withCover(operation, error);
       }
       // Still watching: what the operation set off may show a moment after it (a download).
-      effects = await this.#effectsOf(operation, watch);
+      return { outcome: done, effects: await this.#effectsOf(operation, watch) };
+    };
+    try {
+      const start = traceStart(operation);
+      ({ outcome, effects } = await (start === undefined ? this.#context.trace.quietly(act) : this.#context.trace.run(start, act)));
     } finally {
       watch.stop();
       this.#watch = undefined;
