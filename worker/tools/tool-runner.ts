@@ -97,6 +97,8 @@ interface EffectWatch {
 
 /** The operations a dialog that holds the page refuses at once (the others answer it, list, read or leave the page). */
 const ACTS_ON_PAGE = new Set<ToolOperation['op']>(['click', 'type', 'select', 'upload', 'scroll', 'press', 'wait']);
+/** The operations that act on no element, which go on in a remaining tab when theirs closed itself ({@link ToolRunner.run}). */
+const RETRY_ON_REMAINING_TAB = new Set<ToolOperation['op']>(['read', 'wait', 'screenshot', 'downloads', 'select-tab', 'close-tab', 'navigate']);
 /** The operations after which a tab they opened becomes the active one (a person's browser does the same). */
 const FOLLOWS_POPUPS = new Set<ToolOperation['op']>(['click', 'press', 'type', 'select', 'dialog']);
 
@@ -141,9 +143,20 @@ export class ToolRunner {
       // Still watching: what the operation set off may show a moment after it (a download).
       return { outcome: done, effects: await this.#effectsOf(operation, watch) };
     };
-    try {
+    const attempt = (): Promise<{ outcome: ToolOutcome; effects: ActionEffects }> => {
       const start = traceStart(operation);
-      ({ outcome, effects } = await (start === undefined ? this.#context.trace.quietly(act) : this.#context.trace.run(start, act)));
+      return start === undefined ? this.#context.trace.quietly(act) : this.#context.trace.run(start, act);
+    };
+    try {
+      try {
+        ({ outcome, effects } = await attempt());
+      } catch (error) {
+        // The tab the session was on closed itself since the last call (a popup that closes a
+        // moment after its Save): an operation that acts on no element goes on in the session's
+        // first remaining tab, as a browser shows the opener again.
+        if (!RETRY_ON_REMAINING_TAB.has(operation.op) || !(await this.#leftClosedTab(error))) throw error;
+        ({ outcome, effects } = await attempt());
+      }
     } finally {
       watch.stop();
       this.#watch = undefined;
@@ -307,6 +320,19 @@ export class ToolRunner {
       if (!(await delay(Math.min(Math.max(wait, SETTLE_POLL_MS), left), this.#context.signal))) break;
     }
     return note;
+  }
+
+  /**
+   * After `error`: when it says the attached tab is gone and the tab list agrees, switches to the
+   * session's first remaining tab and answers true.
+   */
+  async #leftClosedTab(error: unknown): Promise<boolean> {
+    const acted = this.#context.client.targetId;
+    if ((error as { code?: unknown } | null)?.code !== 'REPL_ERR_TARGET_NOT_FOUND') return false;
+    const tabs = await this.#orderedTabs().catch(() => []);
+    if (tabs[0] === undefined || (acted !== undefined && tabs.some((tab) => tab.targetId === acted))) return false;
+    await this.#helpers['switchTab']!(tabs[0]);
+    return true;
   }
 
   /**
