@@ -20,7 +20,7 @@ export const DEPS = {
   'common': [],
   'common/cdp': ['common/errors.ts', 'common/files.ts', 'common/redact.ts', 'common/resource.ts'],
   'common/help': [],
-  'common/protocol': ['common/errors.ts', 'common/limits.ts'],
+  'common/protocol': ['common/errors.ts', 'common/limits.ts', 'common/trace'],
   'lib': ['common', 'lib'],
   'lib/chromium': ['common', 'lib/system'],
   'lib/threads': ['common'],
@@ -35,11 +35,13 @@ export const DEPS = {
   'lib/telemetry': ['common'],
   'lib/system': ['common', 'lib/client/openapi-types.ts'],
   'lib/tools': ['common', 'lib/system', 'lib/chromium', 'lib/threads', 'lib/repl', 'lib/executor', 'lib/browsers', 'lib/webmcp'],
-  'lib/mcp': ['common', 'lib/chromium', 'lib/threads', 'lib/repl', 'lib/executor', 'lib/browsers', 'lib/tools', 'lib/webmcp'],
+  'lib/mcp': ['common', 'lib/chromium', 'lib/threads', 'lib/repl', 'lib/executor', 'lib/browsers', 'lib/tools', 'lib/webmcp', 'lib/trace'],
+  // The trace's export and replay (docs/trace.md): the pure exporter of common/trace, Chromium's lookup.
+  'lib/trace': ['common', 'lib/chromium'],
   'lib/live-view': ['common', 'lib/chromium', 'lib/browsers'],
   'lib/recordings': ['common', 'lib/chromium', 'lib/browsers', 'lib/live-view', 'lib/system'],
   'lib/extensions': ['common', 'lib/system'],
-  'lib/http': ['common', 'lib/extensions', 'lib/chromium', 'lib/threads', 'lib/repl', 'lib/executor', 'lib/browsers', 'lib/system', 'lib/tools', 'lib/mcp', 'lib/webmcp', 'lib/live-view', 'lib/recordings', 'lib/telemetry', 'lib/proxies', 'lib/profiles', 'lib/client/openapi-types.ts'],
+  'lib/http': ['common', 'lib/trace', 'lib/extensions', 'lib/chromium', 'lib/threads', 'lib/repl', 'lib/executor', 'lib/browsers', 'lib/system', 'lib/tools', 'lib/mcp', 'lib/webmcp', 'lib/live-view', 'lib/recordings', 'lib/telemetry', 'lib/proxies', 'lib/profiles', 'lib/client/openapi-types.ts'],
   // The HTTP answer types of lib/repl, lib/executor, lib/system and lib/http are the ones generated
   // from openapi.json into lib/client/openapi-types.ts (types only).
   // The typed client is standalone: it may be bundled for any fetch runtime, so it imports nothing of ours.

@@ -34,6 +34,13 @@ const REPL_HELP: readonly HelpEntry[] = [
     description: 'Emits one image item in call order with the text output. Accepts an image/* data URL, the path of an image file as a string (absolute or starting with ./ or ../, such as what captureScreenshot resolves), binary data (PNG, JPEG and WebP are recognised from their bytes), { bytes, mimeType? } or { path, mimeType? } read from disk. An image may be at most 8 MiB; a response carries at most 16 MiB of images, beyond which images are dropped with a stderr note and content_truncated set.',
     example: 'await repl.emitImage(await captureScreenshot());',
   },
+  {
+    name: 'repl.trace',
+    group: 'REPL',
+    signature: 'repl.trace(options?: { clear?: boolean, title?: string }): Promise<{ entries, dropped, playwright, repl, env, omitted }>',
+    description: 'This REPL\'s trace of actions (docs/trace.md): every gotoUrl, click, fillInput, typeText, pressKey, uploadFile, handleDialog, waitForElement, waitForLoad, waitForNetworkIdle, tab change and webmcp.invokeTool so far (the newest 500), with the target as the page described it, and their export: playwright is a @playwright/test file and repl one cell with the same steps, without failed attempts and superseded retries, waits as web-first assertions, and text typed into password fields read from process.env (env lists the names; the text is in no entry). clear: true empties the trace after the export. GET /repl/trace answers the same from outside, and can replay it.',
+    example: 'const { playwright } = await repl.trace();\nrepl.write(playwright);',
+  },
 ];
 
 

@@ -5,6 +5,7 @@
  * navigate); policy, workspace paths, diffs and rendering stay on the main thread.
  */
 import type { SerializedError } from '../errors.js';
+import type { TraceEntry } from '../trace/trace-types.js';
 
 /** A state an interactive element can be in (shown after its label). */
 export type ElementState =
@@ -95,7 +96,12 @@ export type ToolOperation =
   | { op: 'select-tab'; index: number; settleMs: number }
   | { op: 'close-tab'; index: number; settleMs: number }
   | { op: 'screenshot'; path: string; format: 'png' | 'jpeg'; quality?: number; fullPage: boolean; includeImage: boolean }
-  | { op: 'downloads' };
+  | { op: 'downloads' }
+  /**
+   * The worker's trace of actions (docs/trace.md), read without touching the page; `secrets` adds
+   * the typed secrets (a replay's environment only), `clear` empties the trace after reading it.
+   */
+  | { op: 'trace'; secrets?: boolean; clear?: boolean };
 
 /** A download an action started: saved (its path and size) or still running when the action answered. */
 export interface StartedDownload {
@@ -127,6 +133,8 @@ export interface ToolOutcome {
   pendingDownloads?: StartedDownload[];
   read?: PageRead;
   effects?: ActionEffects;
+  /** The `trace` operation's answer. */
+  trace?: { entries: TraceEntry[]; dropped: number; secrets?: Record<string, string> };
 }
 
 export interface ToolMessage {

@@ -83,6 +83,7 @@ export interface paths {
          *     - `repl.help(methodName?: string): string`: Writes help as one write item and returns it. Without an argument it lists every method; with a name (qualified like "browser.click" or unqualified when unique) it shows the signature, behaviour, defaults and an example.
          *     - `repl.write(value: unknown): void`: Emits one text item on the "write" channel, without a newline. Strings are written as they are; other values are formatted with util.inspect (depth 4, 100 array items, 8192 characters per string, line width 120). Expression values are never emitted automatically: use repl.write for the answer of a cell.
          *     - `repl.emitImage(input: string | Buffer | ArrayBufferView | ArrayBuffer | { bytes, mimeType? } | { path, mimeType? }): Promise<void>`: Emits one image item in call order with the text output. Accepts an image/* data URL, the path of an image file as a string (absolute or starting with ./ or ../, such as what captureScreenshot resolves), binary data (PNG, JPEG and WebP are recognised from their bytes), { bytes, mimeType? } or { path, mimeType? } read from disk. An image may be at most 8 MiB; a response carries at most 16 MiB of images, beyond which images are dropped with a stderr note and content_truncated set.
+         *     - `repl.trace(options?: { clear?: boolean, title?: string }): Promise<{ entries, dropped, playwright, repl, env, omitted }>`: This REPL's trace of actions (docs/trace.md): every gotoUrl, click, fillInput, typeText, pressKey, uploadFile, handleDialog, waitForElement, waitForLoad, waitForNetworkIdle, tab change and webmcp.invokeTool so far (the newest 500), with the target as the page described it, and their export: playwright is a @playwright/test file and repl one cell with the same steps, without failed attempts and superseded retries, waits as web-first assertions, and text typed into password fields read from process.env (env lists the names; the text is in no entry). clear: true empties the trace after the export. GET /repl/trace answers the same from outside, and can replay it.
          *     - `cdp(method: string, params?: object, sessionId?: string | null): Promise<object>`: Sends one raw Chrome DevTools Protocol command and resolves its result. Routing: sessionId null sends it browser-level; a session id string sends it on that session as is (never retried); omitted, Target.*, Browser.*, SystemInfo.* and Storage.* go browser-level and everything else goes to the attached page (attaching one first). Only observational commands are retried after a dropped connection; others fail with REPL_ERR_CDP_OUTCOME_UNKNOWN rather than run twice. CDP errors throw "CDP <method> failed: <message> (code <n>)"; each command times out after 30 s or 500 ms before the cell deadline. It is also the way out of a dialog: cdp("Page.handleJavaScriptDialog", { accept: true }).
          *     - `drainEvents(): Promise<Array<{ method, params, sessionId?, time }>>`: Attaches a page if none is attached, then returns every buffered CDP event of the connection (all sessions and browser-level events, oldest first, time in Unix ms) and empties the buffer. The buffer keeps the newest 500 events; Network events fill it quickly on busy pages, so drain before acting and filter by method.
          *     - `waitForEvent(method: string, options?: { sessionId?: string | null, timeoutSec?: number, predicate?: (event) => boolean }): Promise<{ method, params, sessionId?, time } | null>`: Arms a one-shot waiter for the next CDP event named method and returns its promise: the event, or null after timeoutSec (default 30, clamped to 500 ms before the cell deadline). Only events that arrive after arming count, so arm first, then act, then await. Without sessionId it waits on the attached page (and throws if none is attached); sessionId null waits for browser-level events; a string waits on that session. predicate skips events it returns false for; if it throws, the promise rejects. Validation errors throw synchronously.
@@ -1941,6 +1942,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/repl/trace": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export a REPL's trace of actions as a Playwright test and a REPL cell
+         * @description Every action the REPL's browser helpers ran (gotoUrl, click, fillInput, typeText, pressKey, uploadFile, handleDialog,
+         *     waitForElement, waitForLoad, waitForNetworkIdle, tab changes, webmcp.invokeTool), oldest first, at most the newest 500
+         *     (docs/trace.md), and their export: a `@playwright/test` file and a REPL cell script without the failed attempts and
+         *     superseded retries, waits as web-first assertions, and secrets typed into password fields as environment variables.
+         *     With `replay=true` the exported steps run once in a fresh browser first, and `replay` says whether they passed or which
+         *     step failed. Reading the trace queues behind the REPL's running cell.
+         */
+        get: operations["getReplTrace"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/browsers/{id_or_name}/repl": {
         parameters: {
             query?: never;
@@ -1963,6 +1989,7 @@ export interface paths {
          *     - `repl.help(methodName?: string): string`: Writes help as one write item and returns it. Without an argument it lists every method; with a name (qualified like "browser.click" or unqualified when unique) it shows the signature, behaviour, defaults and an example.
          *     - `repl.write(value: unknown): void`: Emits one text item on the "write" channel, without a newline. Strings are written as they are; other values are formatted with util.inspect (depth 4, 100 array items, 8192 characters per string, line width 120). Expression values are never emitted automatically: use repl.write for the answer of a cell.
          *     - `repl.emitImage(input: string | Buffer | ArrayBufferView | ArrayBuffer | { bytes, mimeType? } | { path, mimeType? }): Promise<void>`: Emits one image item in call order with the text output. Accepts an image/* data URL, the path of an image file as a string (absolute or starting with ./ or ../, such as what captureScreenshot resolves), binary data (PNG, JPEG and WebP are recognised from their bytes), { bytes, mimeType? } or { path, mimeType? } read from disk. An image may be at most 8 MiB; a response carries at most 16 MiB of images, beyond which images are dropped with a stderr note and content_truncated set.
+         *     - `repl.trace(options?: { clear?: boolean, title?: string }): Promise<{ entries, dropped, playwright, repl, env, omitted }>`: This REPL's trace of actions (docs/trace.md): every gotoUrl, click, fillInput, typeText, pressKey, uploadFile, handleDialog, waitForElement, waitForLoad, waitForNetworkIdle, tab change and webmcp.invokeTool so far (the newest 500), with the target as the page described it, and their export: playwright is a @playwright/test file and repl one cell with the same steps, without failed attempts and superseded retries, waits as web-first assertions, and text typed into password fields read from process.env (env lists the names; the text is in no entry). clear: true empties the trace after the export. GET /repl/trace answers the same from outside, and can replay it.
          *     - `cdp(method: string, params?: object, sessionId?: string | null): Promise<object>`: Sends one raw Chrome DevTools Protocol command and resolves its result. Routing: sessionId null sends it browser-level; a session id string sends it on that session as is (never retried); omitted, Target.*, Browser.*, SystemInfo.* and Storage.* go browser-level and everything else goes to the attached page (attaching one first). Only observational commands are retried after a dropped connection; others fail with REPL_ERR_CDP_OUTCOME_UNKNOWN rather than run twice. CDP errors throw "CDP <method> failed: <message> (code <n>)"; each command times out after 30 s or 500 ms before the cell deadline. It is also the way out of a dialog: cdp("Page.handleJavaScriptDialog", { accept: true }).
          *     - `drainEvents(): Promise<Array<{ method, params, sessionId?, time }>>`: Attaches a page if none is attached, then returns every buffered CDP event of the connection (all sessions and browser-level events, oldest first, time in Unix ms) and empties the buffer. The buffer keeps the newest 500 events; Network events fill it quickly on busy pages, so drain before acting and filter by method.
          *     - `waitForEvent(method: string, options?: { sessionId?: string | null, timeoutSec?: number, predicate?: (event) => boolean }): Promise<{ method, params, sessionId?, time } | null>`: Arms a one-shot waiter for the next CDP event named method and returns its promise: the event, or null after timeoutSec (default 30, clamped to 500 ms before the cell deadline). Only events that arrive after arming count, so arm first, then act, then await. Without sessionId it waits on the attached page (and throws if none is attached); sessionId null waits for browser-level events; a string waits on that session. predicate skips events it returns false for; if it throws, the promise rejects. Validation errors throw synchronously.
@@ -3067,6 +3094,31 @@ export interface paths {
          * @description What `client.browsers.fetch(id, url, init)` calls: the request's method, its headers (except this server's credential, the connection's own, Cookie, User-Agent and the SDK's `x-stainless-*`: the browser sends its own) and its body (at most 10 MiB) go to `url` through the browser, as for `POST /curl`; the answer is the target's status and headers (less Content-Encoding and Content-Length: the body comes decoded), with `Content-Security-Policy: sandbox` so that a page answered from this origin runs nothing, and its body streamed without a size limit. Errors before the target answered are this server's JSON errors; one after cuts the body short. docs/curl.md.
          */
         patch: operations["browserCurlRawPatchOfBrowser"];
+        trace?: never;
+    };
+    "/browsers/{id_or_name}/repl/trace": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export a REPL's trace of actions as a Playwright test and a REPL cell
+         * @description Every action the REPL's browser helpers ran (gotoUrl, click, fillInput, typeText, pressKey, uploadFile, handleDialog,
+         *     waitForElement, waitForLoad, waitForNetworkIdle, tab changes, webmcp.invokeTool), oldest first, at most the newest 500
+         *     (docs/trace.md), and their export: a `@playwright/test` file and a REPL cell script without the failed attempts and
+         *     superseded retries, waits as web-first assertions, and secrets typed into password fields as environment variables.
+         *     With `replay=true` the exported steps run once in a fresh browser first, and `replay` says whether they passed or which
+         *     step failed. Reading the trace queues behind the REPL's running cell.
+         */
+        get: operations["getReplTraceOfBrowser"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
 }
@@ -4291,6 +4343,87 @@ export interface components {
             name?: string;
             /** @description Default false: the stored profile stays as it was. */
             save_changes?: boolean;
+        };
+        /** @description One recorded action (docs/trace.md). */
+        TraceEntry: {
+            /** @description Position in the REPL's trace, from 1. */
+            seq: number;
+            /** Format: date-time */
+            at: string;
+            /**
+             * @description A cell's helper call, or an agent tool.
+             * @enum {string}
+             */
+            source: "cell" | "tool";
+            /** @enum {string} */
+            action: "goto" | "back" | "click" | "fill" | "type" | "press" | "select" | "upload" | "dialog" | "waitForElement" | "waitForText" | "waitForLoad" | "waitForNetworkIdle" | "switchTab" | "newTab" | "closeTab" | "webmcp";
+            /** @description What was asked, as the caller wrote it (typed text left out). */
+            asked: string;
+            /** @description The action's parameters; never a secret's text. */
+            args: {
+                [key: string]: unknown;
+            };
+            target?: components["schemas"]["TraceTarget"];
+            page: {
+                /** @description The tab's target id. */
+                tab: string;
+                url: string;
+            };
+            /** @description The tab the action opened (newTab). */
+            opened?: string;
+            ok: boolean;
+            error?: string;
+            duration_ms: number;
+            /** @description The environment variable that stands for what was typed into a password field. */
+            secret_env?: string;
+        };
+        /** @description The action's element as the page described it when the action ran: each locator candidate, and which match it alone. */
+        TraceTarget: {
+            tag: string;
+            type?: string;
+            test_id?: string;
+            role?: string;
+            name?: string;
+            label?: string;
+            placeholder?: string;
+            text?: string;
+            css: string;
+            unique: ("testId" | "role" | "label" | "placeholder" | "text" | "css")[];
+            /** @description CSS paths of the same-origin frames above the element, outermost first. */
+            frames: string[];
+            secret?: boolean;
+        };
+        /** @description The exported steps run once in a fresh browser context. */
+        TraceReplay: {
+            ok: boolean;
+            steps: number;
+            passed: number;
+            duration_ms: number;
+            failed_step?: {
+                /** @description From 0. */
+                index: number;
+                /** @description The step's code in the exported test. */
+                code: string;
+                error: string;
+            };
+        };
+        /** @description A REPL's trace and its export (docs/trace.md). */
+        TraceExport: {
+            entries: components["schemas"]["TraceEntry"][];
+            /** @description Entries the bounded trace dropped (the oldest go first). */
+            dropped: number;
+            /** @description The `@playwright/test` file. */
+            playwright_test: string;
+            /** @description The same steps as one cell for POST /repl. */
+            repl_script: string;
+            /** @description Environment variables the scripts read (secrets). */
+            env: string[];
+            omitted: {
+                failed: number;
+                superseded: number;
+                unsupported: number;
+            };
+            replay?: components["schemas"]["TraceReplay"];
         };
     };
     responses: {
@@ -8810,6 +8943,54 @@ export interface operations {
             };
         };
     };
+    getReplTrace: {
+        parameters: {
+            query?: {
+                /** @description The REPL's name (default `default`); it must exist. */
+                repl?: string;
+                /** @description `true` to run the exported steps once in a fresh browser (default `false`). */
+                replay?: "true" | "false";
+                /** @description `true` to empty the trace after reading it (default `false`). */
+                clear?: "true" | "false";
+                /** @description The exported test's title (default `recorded flow`). */
+                title?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The trace and its export. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TraceExport"];
+                };
+            };
+            /** @description A query parameter is not valid (REPL_ERR_INVALID_REQUEST, naming it). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description No REPL of that name (REPL_ERR_NOT_FOUND). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     runReplCellOfBrowser: {
         parameters: {
             query?: never;
@@ -11291,6 +11472,57 @@ export interface operations {
             };
             /** @description No complete answer within `timeout_ms` (`REPL_ERR_CURL_TIMEOUT`). */
             504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getReplTraceOfBrowser: {
+        parameters: {
+            query?: {
+                /** @description The REPL's name (default `default`); it must exist. */
+                repl?: string;
+                /** @description `true` to run the exported steps once in a fresh browser (default `false`). */
+                replay?: "true" | "false";
+                /** @description `true` to empty the trace after reading it (default `false`). */
+                clear?: "true" | "false";
+                /** @description The exported test's title (default `recorded flow`). */
+                title?: string;
+            };
+            header?: never;
+            path: {
+                /** @description A browser id, its name, or `default` for the server's own browser (docs/browsers.md). */
+                id_or_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The trace and its export. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TraceExport"];
+                };
+            };
+            /** @description A query parameter is not valid (REPL_ERR_INVALID_REQUEST, naming it). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description No REPL of that name (REPL_ERR_NOT_FOUND). */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

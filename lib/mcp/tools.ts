@@ -19,6 +19,9 @@ import { renderAction, renderFind, renderInvocation, renderPageTools, renderSnap
 import type { ActionResult, OpenApprover, SnapshotMode, ToolPageApi, ToolTab } from '../tools/types.js';
 import type { ToolResponse } from './response.js';
 import { mimeTypeOf, workspaceRelative, workspaceUri } from './workspace-files.js';
+import { exportRawTrace } from '../trace/trace-export.js';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 
 /** What a handler may use: the session's page, its workspace, the approver. */
 export interface ToolContext {
@@ -327,6 +330,43 @@ const downloads = defineTool({
   },
 });
 
+const exportScript = defineTool({
+  name: 'browser_export_script',
+  title: 'Export the session as a script',
+  description: 'Export what this session did in the browser as a @playwright/test file and as a REPL cell script (docs/trace.md): failed attempts and superseded retries are left out, waits become web-first assertions, and what was typed into password fields is read from environment variables, never written. Both files are saved in the workspace under scripts/. With replay: true the test runs once in a fresh browser first and the answer says whether it passed or which step failed.',
+  inputSchema: {
+    replay: z.boolean().optional().describe('Run the exported steps once in a fresh browser context and report the first failing step (default false).'),
+    title: z.string().min(1).max(200).optional().describe('The test\'s title (default "recorded flow").'),
+  },
+  kind: 'action',
+  openWorld: true,
+  async handle(context, args, response) {
+    const raw = await context.page().trace({ secrets: args.replay === true });
+    const exported = await exportRawTrace(raw, { replay: args.replay === true, ...(args.title === undefined ? {} : { title: args.title }) });
+    const folder = path.join(context.workspace, 'scripts');
+    mkdirSync(folder, { recursive: true });
+    const files = [
+      { name: 'scripts/recorded.spec.ts', text: exported.playwright_test },
+      { name: 'scripts/recorded-cell.js', text: exported.repl_script },
+    ];
+    for (const file of files) writeFileSync(path.join(context.workspace, file.name), file.text);
+    const { omitted } = exported;
+    const lines = [`exported ${exported.entries.length} recorded action(s): ${omitted.failed} failed and ${omitted.superseded} superseded left out${omitted.unsupported > 0 ? `, ${omitted.unsupported} without a script equivalent` : ''}`];
+    if (exported.env.length > 0) lines.push(`set these environment variables to run it: ${exported.env.join(', ')}`);
+    if (exported.replay !== undefined) {
+      const { replay } = exported;
+      lines.push(replay.ok
+        ? `replay: passed (${replay.steps} step(s) in a fresh browser)`
+        : `replay: failed at step ${replay.failed_step!.index + 1} of ${replay.steps}:\n${replay.failed_step!.code}\n${replay.failed_step!.error}`);
+    }
+    response.text(lines.join('\n'));
+    response.text(`scripts/recorded.spec.ts:\n\`\`\`ts\n${exported.playwright_test}\`\`\``);
+    response.text(`scripts/recorded-cell.js (one POST /repl cell):\n\`\`\`js\n${exported.repl_script}\`\`\``);
+    for (const file of files) response.link({ uri: workspaceUri(file.name), name: file.name, mimeType: file.name.endsWith('.ts') ? 'text/x-typescript' : 'text/javascript', size: Buffer.byteLength(file.text) });
+    if (exported.replay !== undefined && !exported.replay.ok) response.error('the replay of the exported script failed (see above)');
+  },
+});
+
 const fileUpload = defineTool({
   name: 'browser_file_upload',
   title: 'Upload files',
@@ -547,5 +587,5 @@ export function executeResponse(response: ToolResponse, result: PlaywrightExecut
 /** Every tool, in the order `tools/list` shows them. */
 export const TOOLS: readonly McpTool[] = [
   open, snapshotTool, click, type, scroll, waitFor, back, pressKey, selectOption, fileUpload, handleDialog,
-  find, tabs, screenshot, downloads, close, listPageTools, invokePageTool, liveView, requestHuman, repl, executePlaywright,
+  find, tabs, screenshot, downloads, exportScript, close, listPageTools, invokePageTool, liveView, requestHuman, repl, executePlaywright,
 ];

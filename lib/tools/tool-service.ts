@@ -39,7 +39,7 @@ import type { WebMcpInvocation, WebMcpScope, WebMcpTool, WebMcpTools } from '../
 import type { SnapshotBaseline } from './snapshot.js';
 import type {
   ActionOptions, ActionResult, BrowserToolsOptions, DownloadInfo, FindMatch, InlineFile, Isolation, OpenApprover, Ref, ScreenshotOptions,
-  ScreenshotResult, SessionStatus, SnapshotMode, ToolPageApi, ToolSnapshot, ToolTab, UploadSource,
+  ScreenshotResult, SessionStatus, SessionTrace, SnapshotMode, ToolPageApi, ToolSnapshot, ToolTab, UploadSource,
 } from './types.js';
 
 /** The reference plugin's defaults (docs/agent-tools.md, "Configuration"). */
@@ -338,6 +338,18 @@ export class ToolPage implements ToolPageApi {
         state: 'in progress', path: '', suggestedFilename: download.suggestedFilename, url: download.url, bytes: 0,
       }));
       return [...saved, ...running];
+    }, undefined);
+  }
+
+  /** The session's trace of actions (docs/trace.md); empty while the session has no page. */
+  trace(options: { secrets?: boolean; clear?: boolean } = {}): Promise<SessionTrace> {
+    return this.#serial(async () => {
+      if (this.#backend === undefined) return { entries: [], dropped: 0 };
+      const operation: ToolOperation = { op: 'trace' };
+      if (options.secrets === true) operation.secrets = true;
+      if (options.clear === true) operation.clear = true;
+      const outcome = await this.#call(operation, false, undefined);
+      return outcome.trace ?? { entries: [], dropped: 0 };
     }, undefined);
   }
 

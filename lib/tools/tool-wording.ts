@@ -32,6 +32,7 @@ export const TOOL_OF: Readonly<Record<ToolOperation['op'], string>> = Object.fre
   'close-tab': 'browser_tabs',
   screenshot: 'browser_screenshot',
   downloads: 'browser_downloads',
+  trace: 'browser_export_script',
 });
 
 /**

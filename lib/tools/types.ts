@@ -4,6 +4,7 @@
  * and used by the service (`tool-service.ts`), the MCP server (`lib/mcp/`) and the worker side
  * (`worker/tools/`, which produces the snapshots: the wire shape is `common/protocol/tool-messages.ts`).
  */
+import type { TraceEntry } from '../../common/trace/trace-types.js';
 import type { ActionEffects, ElementState, SnapshotElement, StartedDownload } from '../../common/protocol/tool-messages.js';
 import type { PlaywrightExecuteResult } from '../executor/execute-result.js';
 import type { CellResult } from '../repl/cell-result.js';
@@ -247,6 +248,13 @@ export type UploadSource = string | InlineFile;
 export type Ref = number | string;
 
 /** One session's page: every call is serialised, so refs and navigation stay deterministic. */
+/** A session's trace as its worker answers it (lib/trace exports it). */
+export interface SessionTrace {
+  entries: TraceEntry[];
+  dropped: number;
+  secrets?: Record<string, string>;
+}
+
 export interface ToolPageApi {
   readonly sessionId: string;
   /** Navigates the active tab to an http(s) URL (policy and approval first) and snapshots it. */
@@ -274,6 +282,11 @@ export interface ToolPageApi {
   selectTab(index: number, options?: ActionOptions): Promise<ActionResult>;
   closeTab(index: number, options?: ActionOptions): Promise<ActionResult>;
   downloads(): Promise<DownloadInfo[]>;
+  /**
+   * The session's trace of actions (docs/trace.md): every action its tools ran, oldest first;
+   * `secrets` adds what was typed into password fields (for a replay only), `clear` empties it.
+   */
+  trace(options?: { secrets?: boolean; clear?: boolean }): Promise<SessionTrace>;
   screenshot(options?: ScreenshotOptions): Promise<ScreenshotResult>;
   status(): Promise<SessionStatus>;
   /**

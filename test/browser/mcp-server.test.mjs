@@ -26,7 +26,7 @@ const TOKEN = 'mcp-test-token';
 const TOOL_NAMES = [
   'browser_open', 'browser_snapshot', 'browser_click', 'browser_type', 'browser_scroll', 'browser_wait_for', 'browser_back',
   'browser_press_key', 'browser_select_option', 'browser_file_upload', 'browser_handle_dialog', 'browser_find', 'browser_tabs',
-  'browser_screenshot', 'browser_downloads', 'browser_close', 'webmcp_list_tools', 'webmcp_invoke_tool', 'browser_live_view',
+  'browser_screenshot', 'browser_downloads', 'browser_export_script', 'browser_close', 'webmcp_list_tools', 'webmcp_invoke_tool', 'browser_live_view',
   'browser_request_human', 'browser_repl',
   'execute_playwright_code',
 ];

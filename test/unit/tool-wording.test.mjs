@@ -75,7 +75,7 @@ t.test('toolError: the other codes, and a message that speaks of internals never
     'browser_open: navigation to http://x/ failed: net::ERR_NAME_NOT_RESOLVED', 'a message of the tools\' own passes as it is');
   t.equal(word({ code: 'REPL_ERR_INTERNAL', message: 'waitForElement: something Runtime.evaluate said' }, { operation: { op: 'wait', text: 'a', timeoutMs: 1, settleMs: 0 } }).message,
     'browser_wait_for: the action failed (REPL_ERR_INTERNAL); take a new snapshot (browser_snapshot) and try again', 'one that speaks of internals does not');
-  t.same(Object.keys(TOOL_OF).sort(), ['back', 'click', 'close-tab', 'dialog', 'downloads', 'navigate', 'press', 'read', 'screenshot', 'scroll', 'select', 'select-tab', 'type', 'upload', 'wait'], 'every operation has its tool');
+  t.same(Object.keys(TOOL_OF).sort(), ['back', 'click', 'close-tab', 'dialog', 'downloads', 'navigate', 'press', 'read', 'screenshot', 'scroll', 'select', 'select-tab', 'trace', 'type', 'upload', 'wait'], 'every operation has its tool');
 });
 
 t.test('renderEffects: a popup, downloads, a dialog', async (t) => {

@@ -215,6 +215,16 @@ export class CdpClient {
    */
   dialogPolicy: { accept: boolean; promptText?: string | undefined } | null = null;
 
+  /** The attached page's URL as its last main-frame commit reported it ('' before one); the trace's page. */
+  get mainFrameUrl(): string {
+    return this.#state.mainFrameUrl;
+  }
+
+  /** Main-frame documents committed while attached, ever increasing (the trace tells documents apart by it). */
+  get documents(): number {
+    return this.#state.documents;
+  }
+
   /** Loading a new document, or asked for one a moment ago (see `PageState.mainFrameNavigating`). */
   get mainFrameNavigating(): boolean {
     return this.#state.mainFrameNavigating();

@@ -56,6 +56,20 @@ export class PageState {
   #inputPending = false;
   readonly #downloads = new Map<string, PageDownload>();
   readonly #listeners = new Set<(event: CdpEvent) => void>();
+  /** The main frame's URL as its last commit (or same-document navigation) reported it; '' before one. */
+  #mainFrameUrl = '';
+  /** Main-frame commits seen since the worker started (the trace tells documents apart by it). */
+  #documents = 0;
+
+  /** The main frame's URL as its last commit reported it ('' before one was seen). */
+  get mainFrameUrl(): string {
+    return this.#mainFrameUrl;
+  }
+
+  /** How many main-frame documents were committed while attached (never goes back). */
+  get documents(): number {
+    return this.#documents;
+  }
 
   /** The dialog open on the page (from `Page.javascriptDialogOpening/Closed`), or null. */
   get pendingDialog(): PendingDialog | null {
@@ -134,6 +148,7 @@ export class PageState {
     this.#requestLoaders.clear();
     this.#mainFrameId = undefined;
     this.#mainFrameLoading = false;
+    this.#mainFrameUrl = '';
     this.#navigationRequestedAt = undefined;
     this.#inputPending = false;
     this.#downloads.clear();
@@ -199,12 +214,19 @@ export class PageState {
         const { frame } = event.params as Protocol.Page.FrameNavigatedEvent;
         if (frame.parentId !== undefined) return;
         this.#navigationRequestedAt = undefined;
+        this.#mainFrameUrl = frame.url + (frame.urlFragment ?? '');
+        this.#documents++;
         for (const [requestId, loaderId] of this.#requestLoaders) {
           if (loaderId !== frame.loaderId) {
             this.#inFlight.delete(requestId);
             this.#requestLoaders.delete(requestId);
           }
         }
+        return;
+      }
+      case 'Page.navigatedWithinDocument': {
+        const params = event.params as Partial<Protocol.Page.NavigatedWithinDocumentEvent>;
+        if (this.#isMainFrame(params.frameId) && typeof params.url === 'string') this.#mainFrameUrl = params.url;
         return;
       }
       default:

@@ -21,10 +21,13 @@
  */
 import { createRequire } from 'node:module';
 import { BROWSER_HELPER_ORDER } from '../../common/help/help-registry.js';
+import { askedOf } from '../../common/trace/trace-recorder.js';
 
 import type { ScopedEndpoint } from '../../common/cdp/scoped-endpoint.js';
 import type { CdpClient } from '../cdp/cdp-client.js';
 import type { HelperContext } from './helper-context.js';
+import type { ActionStart } from '../../common/trace/trace-recorder.js';
+import type { TraceAction } from '../../common/trace/trace-types.js';
 
 export type BrowserHelper = (...args: never[]) => unknown;
 type Implementation = (...args: unknown[]) => unknown;
@@ -174,6 +177,83 @@ export function loadHelperImplementations(context: HelperContext): Readonly<Impl
   return Object.assign({}, ...GROUPS.map((group) => group.load(context))) as Implementations;
 }
 
+/** A traced helper (docs/trace.md): what it records, whether its answer means it failed, the tab it opened. */
+interface Traced {
+  action: TraceAction;
+  args(args: readonly unknown[]): Record<string, unknown>;
+  /** The typed text (kept out of `args` until the target is known not to be a password field). */
+  text?: (args: readonly unknown[]) => unknown;
+  failed?: (result: unknown) => boolean;
+  opened?: (result: unknown) => string | undefined;
+}
+
+/** A target as the trace keeps what was asked: a selector or a semantic target (a snapshot node is described by the page instead). */
+function givenTarget(target: unknown): unknown {
+  if (typeof target === 'string') return target;
+  if (target === null || typeof target !== 'object' || Object.hasOwn(target, 'backendNodeId')) return undefined;
+  const { role, name, text, label, exact } = target as Record<string, unknown>;
+  const plain = (value: unknown): unknown => (Object.prototype.toString.call(value) === '[object RegExp]' ? undefined : value);
+  return JSON.parse(JSON.stringify({ role, name: plain(name), text: plain(text), label: plain(label), exact })) as unknown;
+}
+
+function option(options: unknown, key: string): unknown {
+  return options !== null && typeof options === 'object' ? (options as Record<string, unknown>)[key] : undefined;
+}
+
+function tabId(target: unknown): string | undefined {
+  if (typeof target === 'string') return target;
+  const id = option(target, 'targetId');
+  return typeof id === 'string' ? id : undefined;
+}
+
+const notTrue = (result: unknown): boolean => result !== true;
+
+/** The helpers the trace records, by name (docs/trace.md, "What is recorded"). */
+const TRACED: Readonly<Record<string, Traced>> = {
+  gotoUrl: {
+    action: 'goto',
+    args: ([url]) => ({ url }),
+    failed: (result) => typeof option(result, 'errorText') === 'string' && option(result, 'errorText') !== '',
+  },
+  click: { action: 'click', args: ([target, options]) => ({ target: givenTarget(target), clickCount: option(options, 'clickCount') }) },
+  fillInput: { action: 'fill', args: ([target]) => ({ target: givenTarget(target) }), text: ([, text]) => text },
+  typeText: { action: 'type', args: () => ({}), text: ([text]) => text },
+  pressKey: {
+    action: 'press',
+    args: ([key, modifiers]) => ({ key: Array.isArray(modifiers) && modifiers.length > 0 ? [...modifiers.map(String), String(key)].join('+') : key }),
+  },
+  uploadFile: { action: 'upload', args: ([target, paths]) => ({ target: givenTarget(target), paths: typeof paths === 'string' ? [paths] : paths }) },
+  handleDialog: { action: 'dialog', args: ([options]) => ({ accept: option(options, 'accept') ?? true, promptText: option(options, 'promptText') }) },
+  waitForElement: { action: 'waitForElement', args: ([target, options]) => ({ target: givenTarget(target), state: option(options, 'state') }), failed: notTrue },
+  waitForLoad: { action: 'waitForLoad', args: () => ({}), failed: notTrue },
+  waitForNetworkIdle: { action: 'waitForNetworkIdle', args: () => ({}), failed: notTrue },
+  switchTab: { action: 'switchTab', args: ([target]) => ({ tab: tabId(target) }) },
+  newTab: { action: 'newTab', args: ([url]) => ({ url }), opened: (result) => (typeof result === 'string' ? result : undefined) },
+  closeTab: { action: 'closeTab', args: ([target]) => ({ tab: tabId(target) }) },
+};
+
+/** The error a traced helper's `false` answer records (the helper itself still answers `false`). */
+class UnmetWait extends Error {}
+
+/** Runs one traced helper call as an action of the REPL's trace. */
+async function traced(context: HelperContext, name: string, spec: Traced, args: unknown[], call: () => unknown): Promise<unknown> {
+  const text = spec.text?.(args);
+  const start: ActionStart = { source: 'cell', action: spec.action, asked: askedOf(name, spec.text === undefined ? args : args.map((arg) => (arg === text ? '…' : arg))), args: spec.args(args) };
+  if (typeof text === 'string') start.text = text;
+  let answer: unknown;
+  try {
+    await context.trace.run(start, async () => {
+      answer = await call();
+      const opened = spec.opened?.(answer);
+      if (opened !== undefined) context.trace.opened(opened);
+      if (spec.failed?.(answer) === true) throw new UnmetWait(`${name} answered ${JSON.stringify(answer)}`);
+    });
+  } catch (error) {
+    if (!(error instanceof UnmetWait)) throw error;
+  }
+  return answer;
+}
+
 /** Wrappers for one group: the first call of any of them loads the group, then every call goes straight through. */
 function lazyGroup(context: HelperContext, group: HelperGroup): Record<string, BrowserHelper> {
   let implementations: Implementations | undefined;
@@ -183,6 +263,8 @@ function lazyGroup(context: HelperContext, group: HelperGroup): Record<string, B
     const helper = {
       [name](...args: unknown[]): unknown {
         implementations ??= group.load(context);
+        const spec = TRACED[name];
+        if (spec !== undefined) return traced(context, name, spec, args, () => implementations![name]!(...args));
         return implementations[name]!(...args);
       },
     }[name]!;

@@ -12,6 +12,7 @@ import { DEADLINE_MARGIN_MS } from '../../common/limits.js';
 
 import type { DeadlineOptions } from '../../common/cdp/deadline.js';
 import { ReplError } from '../../common/errors.js';
+import { TraceRecorder } from '../../common/trace/trace-recorder.js';
 import type { CdpClient } from '../cdp/cdp-client.js';
 
 /** The host's download folders for one REPL (lib/chromium/downloads.ts). */
@@ -36,6 +37,11 @@ export class HelperContext {
 
   readonly #downloadFolders: ((reapply: boolean) => Promise<DownloadFolders>) | undefined;
   readonly #sourceAsWritten: (source: string) => string;
+  /**
+   * This REPL's trace of actions (docs/trace.md): the helpers and the agent tools record into it,
+   * `repl.trace()` and the `trace` tool operation read it.
+   */
+  readonly trace = new TraceRecorder({ page: () => this.#tracePage() });
 
   constructor(options: {
     client: CdpClient | (() => CdpClient);
@@ -52,6 +58,13 @@ export class HelperContext {
     this.#note = options.note;
     this.#downloadFolders = options.downloadFolders;
     this.#sourceAsWritten = options.sourceAsWritten ?? ((source) => source);
+  }
+
+  #tracePage(): { tab: string; url: string; document: number } {
+    // The trace never creates the client: a REPL that drove no page has no page to name.
+    if (typeof this.#client === 'function') return { tab: '', url: '', document: 0 };
+    const client = this.#client;
+    return { tab: client.targetId ?? '', url: client.mainFrameUrl, document: client.documents };
   }
 
   /** What `js(fn)` sends to the page: the function's source as written (see the constructor). */

@@ -131,8 +131,8 @@ export function createReplRuntime(options: ReplRuntimeOptions, post: PostToHost)
       return downloads;
     },
   });
-  const repl = createReplNamespace({ id: options.replId, name: () => identity.name, collector, help: HELP_ENTRIES });
-  const webmcp = createWebMcpClient({ post, currentScope: currentCellScope });
+  const repl = createReplNamespace({ id: options.replId, name: () => identity.name, collector, help: HELP_ENTRIES, trace: helperContext.trace });
+  const webmcp = createWebMcpClient({ post, currentScope: currentCellScope, trace: helperContext.trace });
   const human = createHumanClient({ post, currentScope: currentCellScope });
   const helpers = { ...createBrowserHelpers(helperContext), requestHuman: human.requestHuman };
   const context = createReplContext({

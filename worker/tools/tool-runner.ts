@@ -15,12 +15,15 @@ import { isInternalUrl } from '../cdp/page-attachment.js';
 import { dialogError } from '../helpers/core/page-guard.js';
 import { delay } from '../helpers/core/timing.js';
 import { clickElement } from '../helpers/interaction/click.js';
+import { describeForTrace, describeTextForTrace } from '../helpers/interaction/describe-target.js';
 import { fillElement } from '../helpers/interaction/fill-input.js';
+import { TargetProbe } from '../helpers/interaction/resolve-target.js';
 import { PageReader } from './page-reader.js';
 import { SELECT_OPTIONS } from './page-script.js';
 
 import { elementKind } from '../../common/protocol/tool-messages.js';
 
+import type { ActionStart } from '../../common/trace/trace-recorder.js';
 import type { ActionEffects, PageRead, StartedDownload, ToolOperation, ToolOutcome } from '../../common/protocol/tool-messages.js';
 import type { SavedDownload } from '../helpers/core/downloads.js';
 import type { BrowserHelper } from '../helpers/browser-helpers.js';
@@ -94,6 +97,8 @@ interface EffectWatch {
 
 /** The operations a dialog that holds the page refuses at once (the others answer it, list, read or leave the page). */
 const ACTS_ON_PAGE = new Set<ToolOperation['op']>(['click', 'type', 'select', 'upload', 'scroll', 'press', 'wait']);
+/** The operations that act on no element, which go on in a remaining tab when theirs closed itself ({@link ToolRunner.run}). */
+const RETRY_ON_REMAINING_TAB = new Set<ToolOperation['op']>(['read', 'wait', 'screenshot', 'downloads', 'select-tab', 'close-tab', 'navigate']);
 /** The operations after which a tab they opened becomes the active one (a person's browser does the same). */
 const FOLLOWS_POPUPS = new Set<ToolOperation['op']>(['click', 'press', 'type', 'select', 'dialog']);
 
@@ -126,14 +131,32 @@ export class ToolRunner {
     const watch = this.#watchEffects();
     let outcome: ToolOutcome;
     let effects: ActionEffects;
-    try {
+    // The whole operation, what it set off included (a popup it switched to), is one action of the
+    // trace (docs/trace.md); the helpers it runs record nothing of their own.
+    const act = async (): Promise<{ outcome: ToolOutcome; effects: ActionEffects }> => {
+      let done: ToolOutcome;
       try {
-        outcome = await this.#operate(operation, transfer);
+        done = await this.#operate(operation, transfer);
       } catch (error) {
         throw await this.#withCover(operation, error);
       }
       // Still watching: what the operation set off may show a moment after it (a download).
-      effects = await this.#effectsOf(operation, watch);
+      return { outcome: done, effects: await this.#effectsOf(operation, watch) };
+    };
+    const attempt = (): Promise<{ outcome: ToolOutcome; effects: ActionEffects }> => {
+      const start = traceStart(operation);
+      return start === undefined ? this.#context.trace.quietly(act) : this.#context.trace.run(start, act);
+    };
+    try {
+      try {
+        ({ outcome, effects } = await attempt());
+      } catch (error) {
+        // The tab the session was on closed itself since the last call (a popup that closes a
+        // moment after its Save): an operation that acts on no element goes on in the session's
+        // first remaining tab, as a browser shows the opener again.
+        if (!RETRY_ON_REMAINING_TAB.has(operation.op) || !(await this.#leftClosedTab(error))) throw error;
+        ({ outcome, effects } = await attempt());
+      }
     } finally {
       watch.stop();
       this.#watch = undefined;
@@ -300,6 +323,38 @@ export class ToolRunner {
   }
 
   /**
+   * After `error`: when it says the attached tab is gone and the tab list agrees, switches to the
+   * session's first remaining tab and answers true.
+   */
+  async #leftClosedTab(error: unknown): Promise<boolean> {
+    const acted = this.#context.client.targetId;
+    if ((error as { code?: unknown } | null)?.code !== 'REPL_ERR_TARGET_NOT_FOUND') return false;
+    const tabs = await this.#orderedTabs().catch(() => []);
+    if (tabs[0] === undefined || (acted !== undefined && tabs.some((tab) => tab.targetId === acted))) return false;
+    await this.#helpers['switchTab']!(tabs[0]);
+    return true;
+  }
+
+  /**
+   * The settle after an action that may close its own tab (a popup's "Save" that calls
+   * `window.close()`): a tab that closed is no failure of the action. The session goes on in its
+   * first remaining tab, as after closing a tab.
+   */
+  async #settleOrClosed(timeoutMs: number, settleMs: number): Promise<string> {
+    const { client } = this.#context;
+    const acted = client.targetId;
+    try {
+      return await this.#settle(timeoutMs, settleMs);
+    } catch (error) {
+      if ((error as { code?: unknown } | null)?.code !== 'REPL_ERR_TARGET_NOT_FOUND' || acted === undefined) throw error;
+      const tabs = await this.#orderedTabs();
+      if (tabs.some((tab) => tab.targetId === acted)) throw error;
+      if (tabs[0] !== undefined) await this.#helpers['switchTab']!(tabs[0]);
+      return `; its tab closed${tabs[0] === undefined ? '' : `, back on ${tabs[0].url}`}`;
+    }
+  }
+
+  /**
    * A failure of an action on a covered element gains `data.cover`: what covers it now and the
    * refs of the controls that dismiss it, so the tools can say which one to click.
    */
@@ -355,7 +410,7 @@ export class ToolRunner {
             toPage: (point) => this.#reader.frameToPage(target, point),
           });
         }
-        return { message: `clicked ${describe(operation.ref, target)}${await this.#settle(operation.timeoutMs, operation.settleMs)}` };
+        return { message: `clicked ${describe(operation.ref, target)}${await this.#settleOrClosed(operation.timeoutMs, operation.settleMs)}` };
       }
       case 'type': {
         const target = await this.#reader.resolve(ref(operation.ref));
@@ -383,6 +438,15 @@ export class ToolRunner {
       case 'select': {
         const target = await this.#reader.resolve(ref(operation.ref));
         if (!Array.isArray(operation.values) || operation.values.some((value) => typeof value !== 'string')) throw invalid('values must be an array of strings');
+        if (target.kind === 'page' && this.#context.trace.wantsTarget) {
+          // The trace's description of the select (docs/trace.md); clicks, fills and uploads describe theirs.
+          const probe = new TargetProbe(this.#context, await this.#context.client.ensureAttached(this.#context.callOptions()), { kind: 'node', backendNodeId: target.backendNodeId }, 'select', undefined);
+          try {
+            await describeForTrace(this.#context, probe);
+          } finally {
+            probe.release();
+          }
+        }
         const chosen = await this.#callOn(target, SELECT_OPTIONS, [operation.values]);
         if (typeof chosen === 'string') throw new ReplError('REPL_ERR_ACTION_FAILED', `select_option on ${describe(operation.ref, target)}: ${chosen}`);
         return { message: `selected ${(chosen as string[]).map((text) => JSON.stringify(text)).join(', ')} in ${describe(operation.ref, target)}${await this.#settle(operation.timeoutMs, operation.settleMs)}` };
@@ -425,6 +489,8 @@ export class ToolRunner {
           : await helpers['waitForElement']!(operation.selector, { timeoutSec: seconds(operation.timeoutMs) });
         const what = operation.text !== undefined ? `text ${JSON.stringify(operation.text)}` : `selector ${JSON.stringify(operation.selector)}`;
         if (found !== true) throw new ReplError('REPL_ERR_ACTION_FAILED', `${what} did not appear within ${Math.round(operation.timeoutMs / 1000)} s`);
+        // The trace's record of where the text showed (docs/trace.md): an iframe's text is asserted in it.
+        if (operation.text !== undefined) await describeTextForTrace(this.#context, operation.text);
         await this.#settle(0, operation.settleMs);
         return { message: `${what} is visible` };
       }
@@ -444,6 +510,7 @@ export class ToolRunner {
           return { message: `selected tab ${operation.index} (${tab.url})` };
         }
         if (tabs.length === 1) throw invalid('this is the session\'s only tab; close the session instead (browser_close)');
+        this.#context.trace.addArgs({ tab: tab.targetId });
         const active = this.#context.client.targetId === tab.targetId;
         await helpers['closeTab']!(tab);
         if (active) {
@@ -510,6 +577,28 @@ export class ToolRunner {
     } finally {
       await client.send('Runtime.releaseObject', { objectId: object.objectId! }, { ...options, sessionId }).catch(() => undefined);
     }
+  }
+}
+
+/** What the trace records of a tool operation (docs/trace.md); undefined for those that only read. */
+function traceStart(operation: ToolOperation): ActionStart | undefined {
+  const { op } = operation;
+  const asked = (fields: Record<string, unknown>): string => `${op} ${JSON.stringify(fields)}`;
+  switch (operation.op) {
+    case 'navigate': return { source: 'tool', action: 'goto', asked: asked({ url: operation.url }), args: { url: operation.url } };
+    case 'back': return { source: 'tool', action: 'back', asked: op };
+    case 'click': return { source: 'tool', action: 'click', asked: asked({ ref: operation.ref, doubleClick: operation.doubleClick }), args: { ref: operation.ref, clickCount: operation.doubleClick ? 2 : 1 } };
+    case 'type': return { source: 'tool', action: 'fill', asked: asked({ ref: operation.ref, submit: operation.submit }), args: { ref: operation.ref, submit: operation.submit }, text: operation.text };
+    case 'select': return { source: 'tool', action: 'select', asked: asked({ ref: operation.ref, values: operation.values }), args: { ref: operation.ref, values: operation.values } };
+    case 'upload': return { source: 'tool', action: 'upload', asked: asked({ ref: operation.ref, paths: operation.paths }), args: { ref: operation.ref, paths: operation.paths } };
+    case 'press': return { source: 'tool', action: 'press', asked: asked({ key: operation.key }), args: { key: operation.key } };
+    case 'wait':
+      if (operation.text !== undefined) return { source: 'tool', action: 'waitForText', asked: asked({ text: operation.text }), args: { text: operation.text } };
+      return { source: 'tool', action: 'waitForElement', asked: asked({ selector: operation.selector }), args: { target: operation.selector } };
+    case 'dialog': return { source: 'tool', action: 'dialog', asked: asked({ accept: operation.accept }), args: { accept: operation.accept, promptText: operation.promptText } };
+    case 'select-tab': return { source: 'tool', action: 'switchTab', asked: asked({ index: operation.index }), args: { index: operation.index } };
+    case 'close-tab': return { source: 'tool', action: 'closeTab', asked: asked({ index: operation.index }), args: { index: operation.index } };
+    default: return undefined;
   }
 }
 

@@ -10,6 +10,8 @@
  * at once. The arguments are checked here, before anything crosses the thread, with the limits of
  * `POST /webmcp/invoke`.
  */
+import { askedOf } from '../../common/trace/trace-recorder.js';
+import type { TraceRecorder } from '../../common/trace/trace-recorder.js';
 import { httpStatusOf, isErrorCode } from '../../common/errors.js';
 import type { ErrorCode, SerializedError } from '../../common/errors.js';
 import { LIMITS } from '../../common/limits.js';
@@ -79,6 +81,8 @@ export interface WebMcpClientOptions {
   post: (message: WebMcpCallMessage | WebMcpAbortMessage) => void;
   /** The scope of the code calling right now (cell-scope.ts `currentCellScope`). */
   currentScope: () => CellScope | undefined;
+  /** The REPL's trace of actions (docs/trace.md): each `invokeTool` is one action of it. */
+  trace?: TraceRecorder | undefined;
 }
 
 /** The client, and where the worker's loop hands it the main thread's (validated) replies. */
@@ -255,7 +259,10 @@ export function createWebMcpClient(options: WebMcpClientOptions): WebMcpBridge {
       return silent((orphaned) => listTools(listOptions, orphaned));
     },
     invokeTool(toolRef: string, input: unknown = {}, invokeOptions?: InvokeToolOptions): Promise<WebMcpInvocation> {
-      return silent((orphaned) => invokeTool(toolRef, input, invokeOptions, orphaned));
+      const { trace } = options;
+      if (trace === undefined) return silent((orphaned) => invokeTool(toolRef, input, invokeOptions, orphaned));
+      const start = { source: 'cell' as const, action: 'webmcp' as const, asked: askedOf('webmcp.invokeTool', [toolRef, input]), args: { tool: toolRef } };
+      return silent((orphaned) => trace.run(start, () => invokeTool(toolRef, input, invokeOptions, orphaned)));
     },
   });
 

@@ -23,6 +23,8 @@ import type { BrowserOf } from '../middleware.js';
 import { validateBody } from '../schema-validator.js';
 import { EventStream, wantsEventStream } from '../sse.js';
 import { appBasePath, publicUrl } from '../public-url.js';
+import { stringQuery } from '../paging.js';
+import { exportRawTrace } from '../../trace/trace-export.js';
 
 interface ReplRequestBody {
   code?: string;
@@ -44,6 +46,16 @@ export interface WireInterrupt {
   repl: string;
   cell_id?: string;
   repl_terminated?: true;
+}
+
+/** How long reading a trace may wait behind the REPL's running cell. */
+const TRACE_READ_TIMEOUT_MS = 60_000;
+
+/** A `true`/`false` query parameter (absent: false). */
+function booleanQuery(value: unknown, field: string): boolean {
+  if (value === undefined || value === 'false') return false;
+  if (value === 'true') return true;
+  throw new ReplError('REPL_ERR_INVALID_REQUEST', `${field} must be "true" or "false"`);
 }
 
 /** Size limit of an interrupt body: two short fields. */
@@ -142,6 +154,27 @@ export function replRoutes(browserOf: BrowserOf): Router {
       case 'finished':
         res.json(toWireResult(record.result));
     }
+  });
+
+  // docs/trace.md: the REPL's trace of actions, exported (and replayed when asked).
+  router.get('/repl/trace', async (req: Request, res: Response) => {
+    const host = browserOf(req, res);
+    const name = stringQuery(req.query['repl'], 'repl') ?? 'default';
+    validateBody('ReplName', name);
+    const replay = booleanQuery(req.query['replay'], 'replay');
+    const clear = booleanQuery(req.query['clear'], 'clear');
+    const title = stringQuery(req.query['title'], 'title');
+    if (title !== undefined && (title === '' || title.length > 200)) throw new ReplError('REPL_ERR_INVALID_REQUEST', 'title must be 1 to 200 characters');
+    const options = { replay, ...(title === undefined ? {} : { title }) };
+    if (!host.replNames().includes(name)) {
+      // The default REPL before its first cell has done nothing yet; any other name must exist.
+      if (name !== 'default') throw new ReplError('REPL_ERR_NOT_FOUND', `no REPL named "${name}" (GET /repls lists them)`);
+      res.json(await exportRawTrace({ entries: [], dropped: 0 }, options));
+      return;
+    }
+    const operation = new Operation({ timeoutMs: TRACE_READ_TIMEOUT_MS, signal: requestSignal(req, res) });
+    const outcome = await host.repl(name).tool(clear ? { op: 'trace', secrets: replay, clear } : { op: 'trace', secrets: replay }, { read: false, operation });
+    res.json(await exportRawTrace(outcome.trace ?? { entries: [], dropped: 0 }, options));
   });
 
   router.get('/repls', async (req: Request, res: Response) => {

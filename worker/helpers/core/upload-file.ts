@@ -18,7 +18,9 @@ import { resolve } from 'node:path';
 import { ReplError } from '../../../common/errors.js';
 import { invalidArgument, nonNegativeSeconds, readOptions } from '../helper-options.js';
 import { invalidSelectorError } from '../interaction/action-errors.js';
+import { describeForTrace } from '../interaction/describe-target.js';
 import { readTarget, targetLabel } from '../interaction/element-target.js';
+import { TargetProbe } from '../interaction/resolve-target.js';
 import { PAGE_LIBRARY } from '../interaction/page-library.js';
 import { assertPageResponsive, guardDialog } from './page-guard.js';
 import { delay } from './timing.js';
@@ -189,6 +191,15 @@ export function createUploadHelpers(context: HelperContext) {
     if (client.pendingDialog !== null || !client.rendererResponsive) await assertPageResponsive('uploadFile', context);
     if (element.kind === 'node') await uploadToNode(sessionId, element.backendNodeId, targetLabel(element, target), files);
     else await uploadToMatch(sessionId, element, files, timeoutSec);
+    if (context.trace.wantsTarget) {
+      // The trace's description of the input (docs/trace.md), now that the files are on it.
+      const probe = new TargetProbe(context, sessionId, element, 'uploadFile', target);
+      try {
+        await describeForTrace(context, probe);
+      } finally {
+        probe.release();
+      }
+    }
   }
 
   return { uploadFile };

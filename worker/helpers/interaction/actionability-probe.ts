@@ -20,7 +20,7 @@ const FILL_TARGET_KEY = "Symbol.for('browser-repl.fillTarget')";
 const FILL_BEFORE_KEY = "Symbol.for('browser-repl.fillBefore')";
 
 /** Resolves `el` from `this` (node mode) or the unique visible match (selector and semantic modes). */
-const RESOLVE_ELEMENT = String.raw`
+export const RESOLVE_ELEMENT = String.raw`
   let el;
   if (target === null) {
     el = asElement(this);

@@ -21,6 +21,7 @@
 import { ReplError } from '../../../common/errors.js';
 import { pause, pollUntilReady } from './action-loop.js';
 import { CLICK_PROBE, CLICK_RECEIPT } from './actionability-probe.js';
+import { describeForTrace } from './describe-target.js';
 import { DialogGuard, dialogOpenedNote } from './dialog-guard.js';
 import { sendPipelined } from './input-pipeline.js';
 import { readClickRequest } from './interaction-options.js';
@@ -105,6 +106,8 @@ export async function clickElement(context: HelperContext, click: ElementClick):
         until,
       });
       if (request.trial) return;
+      // The trace's description of the target (docs/trace.md), once, while it is there.
+      await describeForTrace(context, probe);
       const inFrame = { x: Number(ready['x']), y: Number(ready['y']) };
       const point = click.toPage === undefined ? inFrame : await click.toPage(inFrame);
       const dialog = await guard.settle(sendPipelined(context.client, click.inputSessionId, planClick({ ...point, button: request.button, clickCount: request.clickCount, modifiers: request.modifiers }), context.callOptions()));

@@ -8,6 +8,7 @@
  * (the agent tools' `type`: one event however long the text). Date and time inputs get their value
  * set directly.
  */
+import { describeForTrace } from './describe-target.js';
 import { ReplError } from '../../../common/errors.js';
 import { dialogError } from '../core/page-guard.js';
 import { PROBE_GRACE_MS, pollUntilReady } from './action-loop.js';
@@ -60,6 +61,8 @@ export async function fillElement(context: HelperContext, fill: { sessionId: str
       coveredTimeoutSec: request.coveredTimeoutSec,
       done: DONE,
     });
+    // The trace's description of the field (docs/trace.md), once, before the text goes in.
+    await describeForTrace(context, probe);
     if (ready.status === 'done') return;
     if (ready.status === 'rejected') {
       throw new ReplError('REPL_ERR_INVALID_ARGUMENT',

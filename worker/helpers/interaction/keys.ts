@@ -4,6 +4,7 @@
  * printable key) + keyUp in one pipelined batch; typeText is one `Input.insertText`.
  */
 import { planKeyPress, planTypeText } from '../../input/us-keyboard-layout.js';
+import { describeFocusedForTrace } from './describe-target.js';
 import { DialogGuard, dialogOpenedNote } from './dialog-guard.js';
 import { sendPipelined } from './input-pipeline.js';
 
@@ -13,6 +14,8 @@ import type { InputCommand } from './input-pipeline.js';
 async function sendInput(context: HelperContext, helper: string, commands: InputCommand[]): Promise<void> {
   const { client } = context;
   const sessionId = await client.ensureAttached(context.callOptions());
+  // The trace learns whether typed text goes into a password field before it records the text (docs/trace.md).
+  if (helper === 'typeText') await describeFocusedForTrace(context, sessionId);
   const guard = await DialogGuard.start(context, helper, sessionId);
   try {
     // A key that opens a dialog (Enter submitting into an alert) was still pressed: report, don't fail.

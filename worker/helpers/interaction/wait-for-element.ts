@@ -9,6 +9,7 @@
  */
 import { invalidSelectorError } from './action-errors.js';
 import { POLL_INTERVAL_MS, PROBE_GRACE_MS, isDeadlineReached, pause, pollDeadline } from './action-loop.js';
+import { describeForTrace } from './describe-target.js';
 import { DialogGuard } from './dialog-guard.js';
 import { STATE_PROBE } from './element-state-probe.js';
 import { readWaitRequest } from './interaction-options.js';
@@ -41,7 +42,11 @@ export async function waitForElement(context: HelperContext, target: unknown, op
       if (outcome.kind === 'stale') return goneMeans;
       if (outcome.kind === 'value') {
         const { value } = outcome;
-        if (value === true) return true;
+        if (value === true) {
+          // The trace's description of what appeared (docs/trace.md): the exported assertion's locator.
+          if (!goneMeans) await describeForTrace(context, probe);
+          return true;
+        }
         if (typeof value === 'object' && value !== null && request.target.kind === 'selector') {
           throw invalidSelectorError('waitForElement', request.target.selector, String((value as { invalid?: unknown }).invalid));
         }

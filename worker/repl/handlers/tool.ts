@@ -5,7 +5,7 @@
  * loaded on the first tool call: REPLs that only run cells never load it.
  */
 import { ReplError } from '../../../common/errors.js';
-import type { ToolMessage, ToolResultMessage } from '../../../common/protocol/tool-messages.js';
+import type { ToolMessage, ToolOutcome, ToolResultMessage } from '../../../common/protocol/tool-messages.js';
 import { serializeThrown } from '../describe-error.js';
 
 import type { ToolRunner } from '../../tools/tool-runner.js';
@@ -20,6 +20,15 @@ export function createToolHandler(runtime: ReplRuntime): (message: ToolMessage) 
     collector.begin(() => undefined);
     helperContext.beginCell(message.deadline);
     try {
+      if (message.operation.op === 'trace') {
+        // Read off the recorder, never the page: a trace is there even when the page is not.
+        const { trace } = helperContext;
+        const answer: NonNullable<ToolOutcome['trace']> = { entries: trace.entries(), dropped: trace.dropped };
+        if (message.operation.secrets === true) answer.secrets = trace.secrets();
+        if (message.operation.clear === true) trace.clear();
+        post({ type: 'tool-result', requestId, outcome: { message: `${answer.entries.length} traced action(s)`, trace: answer } } satisfies ToolResultMessage);
+        return;
+      }
       toolRunner ??= new (await import('../../tools/tool-runner.js')).ToolRunner(helperContext, helpers);
       const { outcome, transfer } = await toolRunner.run(message.operation, message.read);
       post({ type: 'tool-result', requestId, outcome } satisfies ToolResultMessage, transfer);
