@@ -21,11 +21,11 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import Kernel from '@onkernel/sdk';
 import { request } from 'undici';
+import { freePorts } from '../test/helpers/loopback.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -50,16 +50,6 @@ const HOLD_MS = integer('hold-ms', 0);
 const WAIT_SECONDS = 300;
 const TOKEN = 'bench-capacity-servers';
 const MAIN = new URL('../dist/lib/cli/main.js', import.meta.url).pathname;
-
-async function freePorts(count) {
-  const servers = await Promise.all(Array.from({ length: count }, () => new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => resolve(server));
-  })));
-  const ports = servers.map((server) => server.address().port);
-  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
-  return ports;
-}
 
 const nodes = (await freePorts(SERVERS)).map((port, index) => ({ name: `bench-${index}`, port, url: `http://127.0.0.1:${port}` }));
 const peerList = nodes.map((node) => `${node.name}=${node.url}`).join(',');

@@ -10,6 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import Kernel from '@onkernel/sdk';
 import { apiServer } from '../helpers/api-server.mjs';
 import { startFixtureServer } from '../helpers/fixture-server.mjs';
+import { until } from '../helpers/loopback.mjs';
 
 const fixtures = await startFixtureServer();
 t.teardown(() => fixtures.close());
@@ -17,14 +18,6 @@ const scratch = mkdtempSync(join(tmpdir(), 'chromium-repl-pools-'));
 t.teardown(() => rmSync(scratch, { recursive: true, force: true }));
 const api = await apiServer(t, { primaryBrowser: { browser: { cdpEndpoint: null } }, maxBrowsers: 4, browserPool: 1 });
 const kernel = new Kernel({ apiKey: 'unused', baseURL: api.url, maxRetries: 0 });
-
-async function until(check, what) {
-  const end = Date.now() + 30_000;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
-}
 
 /** Runs a cell in browser `id` and returns the JSON it wrote last. */
 async function cell(id, code) {

@@ -7,26 +7,17 @@
 // its documented route; SIGKILL of a server drops its browsers from every list within 15 s while
 // the others keep working; at the end no Chromium process of any server is left.
 import { readFileSync, readdirSync } from 'node:fs';
-import { createServer } from 'node:net';
 import t from 'tap';
 import Kernel from '@onkernel/sdk';
 import { request } from 'undici';
 import { MAIN, serveEnv, spawnServe } from '../helpers/serve-process.mjs';
 import { PeerDirectory } from '../../dist/lib/http/peer-directory.js';
 import { Peers } from '../../dist/lib/http/peers.js';
+import { freePorts } from '../helpers/loopback.mjs';
 
 t.setTimeout(240_000);
 
 const TOKEN = 'test-token-capacity-peers';
-async function freePorts(count) {
-  const servers = await Promise.all(Array.from({ length: count }, () => new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => resolve(server));
-  })));
-  const ports = servers.map((server) => server.address().port);
-  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
-  return ports;
-}
 const ports = await freePorts(3);
 const nodes = ports.map((port, index) => ({ name: `cap-${index}`, port, url: `http://127.0.0.1:${port}` }));
 const peerList = nodes.map((node) => `${node.name}=${node.url}`).join(',');

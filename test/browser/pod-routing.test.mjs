@@ -5,12 +5,12 @@
 // cdp_ws_url with Playwright. The owner's drain: its running cell, reached through another pod,
 // finishes; once it is gone, a request for its browser fails at once with a clear 502, and no
 // request is handed to it.
-import { createServer } from 'node:net';
 import t from 'tap';
 import { chromium } from 'playwright-core';
 import { request } from 'undici';
 import { MAIN, serveEnv, spawnServe } from '../helpers/serve-process.mjs';
 import { startFixtureServer } from '../helpers/fixture-server.mjs';
+import { freePorts } from '../helpers/loopback.mjs';
 
 t.setTimeout(240_000);
 
@@ -18,17 +18,6 @@ const TOKEN = 'test-token-pod-routing';
 const auth = { authorization: `Bearer ${TOKEN}` };
 const fixtures = await startFixtureServer();
 t.teardown(() => fixtures.close());
-
-/** Free loopback ports, picked together (each pod's address must be known before any starts). */
-async function freePorts(count) {
-  const servers = await Promise.all(Array.from({ length: count }, () => new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => resolve(server));
-  })));
-  const ports = servers.map((server) => server.address().port);
-  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
-  return ports;
-}
 
 const ports = await freePorts(3);
 const nodes = ports.map((port, index) => ({ name: `browser-repl-${index}`, port, url: `http://127.0.0.1:${port}` }));

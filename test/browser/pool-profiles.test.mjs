@@ -12,11 +12,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import t from 'tap';
 import Kernel from '@onkernel/sdk';
 import { apiServer } from '../helpers/api-server.mjs';
 import { startFixtureServer } from '../helpers/fixture-server.mjs';
+import { until } from '../helpers/loopback.mjs';
 
 const fixtures = await startFixtureServer();
 const dataDir = mkdtempSync(join(tmpdir(), 'chromium-repl-test-pool-profiles-'));
@@ -27,14 +27,6 @@ t.teardown(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 const kernel = new Kernel({ apiKey: 'unused', baseURL: api.url, maxRetries: 0 });
-
-async function until(check, what) {
-  const end = Date.now() + 30_000;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
-}
 
 /** Runs a cell in the browser and returns what it wrote last. */
 async function cell(browser, code) {
