@@ -60,21 +60,27 @@ function checkScript(t, script, { what }) {
   t.notMatch(script, 'Wrong email or password', `${what}: the wait of the failed sign-in is left out`);
 }
 
-const exported = {};
-
-t.test('an MCP session with two mistakes, then browser_export_script', async (t) => {
-  const client = new Client({ name: 'trace-export-test', version: '1.0.0' });
+/** A real MCP client on the server's /mcp, closed with `t`; `call` fails the test on a tool error. */
+async function mcpSession(t, name) {
+  const client = new Client({ name, version: '1.0.0' });
   const transport = new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: auth } });
   await client.connect(transport);
   t.teardown(async () => {
     await transport.terminateSession().catch(() => undefined);
     await client.close();
   });
-  const call = async (name, args = {}) => {
-    const result = await client.callTool({ name, arguments: args });
-    if (result.isError) throw new Error(`${name} ${JSON.stringify(args)} failed: ${textOf(result)}`);
+  const call = async (tool, args = {}) => {
+    const result = await client.callTool({ name: tool, arguments: args });
+    if (result.isError) throw new Error(`${tool} ${JSON.stringify(args)} failed: ${textOf(result)}`);
     return textOf(result);
   };
+  return { client, call };
+}
+
+const exported = {};
+
+t.test('an MCP session with two mistakes, then browser_export_script', async (t) => {
+  const { client, call } = await mcpSession(t, 'trace-export-test');
   const listed = await client.listTools();
   t.ok(listed.tools.some((tool) => tool.name === 'browser_export_script'), 'browser_export_script is listed');
 
@@ -137,18 +143,7 @@ t.test('an MCP session with two mistakes, then browser_export_script', async (t)
 });
 
 t.test('a popup that closes itself after the call that saved in it: the session goes on in its opener', async (t) => {
-  const client = new Client({ name: 'trace-export-test-popup', version: '1.0.0' });
-  const transport = new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: auth } });
-  await client.connect(transport);
-  t.teardown(async () => {
-    await transport.terminateSession().catch(() => undefined);
-    await client.close();
-  });
-  const call = async (name, args = {}) => {
-    const result = await client.callTool({ name, arguments: args });
-    if (result.isError) throw new Error(`${name} ${JSON.stringify(args)} failed: ${textOf(result)}`);
-    return textOf(result);
-  };
+  const { client, call } = await mcpSession(t, 'trace-export-test-popup');
   let page = await call('browser_open', { url: fixtures.url('trace-help.html') });
   page = await call('browser_click', { ref: refOf(page, 'Open the note form') });
   t.match(page, 'Message on the card', 'the popup is the active tab');
