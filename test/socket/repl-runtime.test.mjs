@@ -30,7 +30,7 @@ t.test('runtime globals', async (t) => {
     t.same([replFrozen, browserFrozen, webmcpFrozen, same], [true, true, true, true]);
     t.equal(id, result.replId);
     t.equal(envId, result.replId);
-    t.same(keys, ['emitImage', 'help', 'id', 'name', 'write'], "the hosted product's four keys, plus name");
+    t.same(keys, ['emitImage', 'help', 'id', 'name', 'trace', 'write'], "the hosted product's four keys, plus name and trace (docs/repl.md)");
   });
 
   t.test('cells are strict ES modules in their own realm', async (t) => {
