@@ -1,7 +1,7 @@
 /**
  * The proof of an export (docs/trace.md, "Replay"): the exported `@playwright/test` steps run
- * once in a fresh browser context of a Chromium of their own (launched for the replay with
- * playwright-core, closed after it), and the answer says green or which step failed first.
+ * once in a fresh browser context of a Chromium of their own (launched for the replay, driven by
+ * playwright-core over CDP, closed after it), and the answer says green or which step failed first.
  *
  * The steps are the exported file's own code (`replayProgram`), run with `page`, a small `expect`
  * for the two assertions the exporter writes (`toBeVisible`, `toBeHidden`: a locator's
@@ -9,6 +9,8 @@
  * types what was typed while the script itself never holds it.
  */
 import { findChromium } from '../chromium/find-chromium.js';
+import { launchChromium } from '../chromium/launch-chromium.js';
+import { detectNoSandbox } from '../chromium/sandbox.js';
 import { replayProgram } from '../../common/trace/export-script.js';
 
 import type { TraceEntry } from '../../common/trace/trace-types.js';
@@ -47,16 +49,15 @@ export async function replayTrace(entries: readonly TraceEntry[], secrets: Reado
   // Nothing to run: no browser is launched for it.
   if (steps.length === 0) return { ok: true, steps: 0, passed: 0, duration_ms: 0 };
   const { chromium } = await import('playwright-core');
-  const executable = options.executable ?? findChromium().executable;
-  const browser = await chromium.launch({
-    executablePath: executable,
-    headless: true,
-    chromiumSandbox: false,
-    args: ['--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
-  });
+  // Launched as every browser of the server is (lib/chromium/launch-chromium.ts): its offline
+  // flags, the sandbox rule, and a process group that cannot outlive the server, then driven
+  // over CDP, so a server killed during a replay leaves no Chromium behind.
+  const launched = await launchChromium({ executable: options.executable ?? findChromium().executable, noSandbox: detectNoSandbox().noSandbox });
+  let browser: Awaited<ReturnType<typeof chromium.connectOverCDP>> | undefined;
   let current = -1;
   let limit: NodeJS.Timeout | undefined;
   try {
+    browser = await chromium.connectOverCDP(launched.wsEndpoint);
     const context = await browser.newContext();
     context.setDefaultTimeout(options.stepTimeoutMs ?? REPLAY_STEP_TIMEOUT_MS);
     const page = await context.newPage();
@@ -78,6 +79,7 @@ export async function replayTrace(entries: readonly TraceEntry[], secrets: Reado
     };
   } finally {
     clearTimeout(limit);
-    await browser.close().catch(() => undefined);
+    await browser?.close().catch(() => undefined);
+    await launched.close();
   }
 }
