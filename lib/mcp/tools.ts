@@ -20,7 +20,7 @@ import type { ActionResult, OpenApprover, SnapshotMode, ToolPageApi, ToolTab } f
 import type { ToolResponse } from './response.js';
 import { mimeTypeOf, workspaceRelative, workspaceUri } from './workspace-files.js';
 import { exportRawTrace } from '../trace/trace-export.js';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 /** What a handler may use: the session's page, its workspace, the approver. */
@@ -344,12 +344,13 @@ const exportScript = defineTool({
     const raw = await context.page().trace({ secrets: args.replay === true });
     const exported = await exportRawTrace(raw, { replay: args.replay === true, ...(args.title === undefined ? {} : { title: args.title }) });
     const folder = path.join(context.workspace, 'scripts');
-    mkdirSync(folder, { recursive: true });
+    await mkdir(folder, { recursive: true });
     const files = [
       { name: 'scripts/recorded.spec.ts', text: exported.playwright_test },
       { name: 'scripts/recorded-cell.js', text: exported.repl_script },
     ];
-    for (const file of files) writeFileSync(path.join(context.workspace, file.name), file.text);
+    // Off the event loop: the main thread serves every other session meanwhile.
+    await Promise.all(files.map((file) => writeFile(path.join(context.workspace, file.name), file.text)));
     const { omitted } = exported;
     const lines = [`exported ${exported.entries.length} recorded action(s): ${omitted.failed} failed and ${omitted.superseded} superseded left out${omitted.unsupported > 0 ? `, ${omitted.unsupported} without a script equivalent` : ''}`];
     if (exported.env.length > 0) lines.push(`set these environment variables to run it: ${exported.env.join(', ')}`);
