@@ -329,10 +329,19 @@ export class ToolRunner {
   async #leftClosedTab(error: unknown): Promise<boolean> {
     const acted = this.#context.client.targetId;
     if ((error as { code?: unknown } | null)?.code !== 'REPL_ERR_TARGET_NOT_FOUND') return false;
-    const tabs = await this.#orderedTabs().catch(() => []);
-    if (tabs[0] === undefined || (acted !== undefined && tabs.some((tab) => tab.targetId === acted))) return false;
-    await this.#helpers['switchTab']!(tabs[0]);
-    return true;
+    const next = await this.#onRemainingTab(acted).catch(() => 'open' as const);
+    return next !== 'open' && next !== undefined;
+  }
+
+  /**
+   * 'open' while the tab `acted` is still listed; otherwise switches to the session's first
+   * remaining tab and answers it (undefined when none is left).
+   */
+  async #onRemainingTab(acted: string | undefined): Promise<{ url: string } | undefined | 'open'> {
+    const tabs = await this.#orderedTabs();
+    if (acted !== undefined && tabs.some((tab) => tab.targetId === acted)) return 'open';
+    if (tabs[0] !== undefined) await this.#helpers['switchTab']!(tabs[0]);
+    return tabs[0];
   }
 
   /**
@@ -347,10 +356,9 @@ export class ToolRunner {
       return await this.#settle(timeoutMs, settleMs);
     } catch (error) {
       if ((error as { code?: unknown } | null)?.code !== 'REPL_ERR_TARGET_NOT_FOUND' || acted === undefined) throw error;
-      const tabs = await this.#orderedTabs();
-      if (tabs.some((tab) => tab.targetId === acted)) throw error;
-      if (tabs[0] !== undefined) await this.#helpers['switchTab']!(tabs[0]);
-      return `; its tab closed${tabs[0] === undefined ? '' : `, back on ${tabs[0].url}`}`;
+      const next = await this.#onRemainingTab(acted);
+      if (next === 'open') throw error;
+      return `; its tab closed${next === undefined ? '' : `, back on ${next.url}`}`;
     }
   }
 
