@@ -27,6 +27,18 @@ export function pathShape(path: string): PathShape {
   return { first: segments[1] ?? '', second: segments[2] ?? '', third: segments[3] ?? '', count: segments.length - 1 };
 }
 
+/** A request's shape, read once for all the gates it passes (its path, rewritten by a mount, is compared). */
+const shapes = new WeakMap<Request, { path: string; shape: PathShape }>();
+
+function shapeOf(req: Request): PathShape {
+  const { path } = req;
+  const known = shapes.get(req);
+  if (known?.path === path) return known.shape;
+  const shape = pathShape(path);
+  shapes.set(req, { path, shape });
+  return shape;
+}
+
 /**
  * `router` for the requests whose path `serves` accepts; every other request goes straight to the
  * next layer. `serves` must accept every path one of the router's routes or middleware handles
@@ -34,7 +46,7 @@ export function pathShape(path: string): PathShape {
  */
 export function gated(serves: (shape: PathShape) => boolean, router: RequestHandler): GatedRouter {
   const gate = function gate(req: Request, res: Response, next: NextFunction): void {
-    if (serves(pathShape(req.path))) router(req, res, next);
+    if (serves(shapeOf(req))) router(req, res, next);
     else next();
   };
   return Object.assign(gate, { gatedRouter: router, serves });
